@@ -1,0 +1,51 @@
+// What a handler answers with, before it is rendered as JSON, XML or HTML.
+export type Resource = Record<string, unknown>;
+
+export interface Link {
+  rel: string;
+  href: string;
+  title?: string;
+}
+
+export interface PageMeta {
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** One resource. `type` names it (user, avatar, session, chat, message, action, health, ...). */
+export interface SingleRepresentation {
+  kind: 'single';
+  type: string;
+  /** Chats, messages and actions travel as {"data": {...}}; users, avatars and sessions as plain objects. */
+  enveloped: boolean;
+  data: Resource;
+  /** Related resources, for the HTML page (and XML link elements). Hrefs are complete paths. */
+  links?: Link[];
+}
+
+/** A page of a collection: {"data": [...], "meta": {...}}. `type` names one item. */
+export interface CollectionRepresentation {
+  kind: 'collection';
+  type: string;
+  data: Resource[];
+  meta: PageMeta;
+  /** next/prev and related links; next/prev also go into the Link header. */
+  links?: Link[];
+}
+
+/** An RFC 9457 problem. */
+export interface ProblemRepresentation {
+  kind: 'problem';
+  data: {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    code: string;
+    instance?: string;
+    errors?: { field: string; message: string }[];
+  };
+}
+
+export type Representation = SingleRepresentation | CollectionRepresentation | ProblemRepresentation;
