@@ -1,0 +1,306 @@
+// Streaming multipart/form-data parser (RFC 7578 over RFC 2046 §5.1): an explicit state machine, memory bounded by named limits.
+import { HttpError } from '../http/http-error.ts';
+
+/**
+ * Every limit is inclusive (a value equal to it passes) and passing any of them is a 413:
+ * - maxFileBytes: content of one part that has a filename;
+ * - maxFieldBytes: content of one part without a filename (a text field);
+ * - maxParts: number of parts in the body;
+ * - maxHeaderBytes: one part's header section, blank line included; it also caps the
+ *   transport padding after a boundary, the preamble and the epilogue, which are
+ *   discarded noise, so a body cannot keep the parser busy without ever starting a part.
+ */
+export interface MultipartLimits {
+  maxFileBytes: number;
+  maxFieldBytes: number;
+  maxParts: number;
+  maxHeaderBytes: number;
+}
+
+/** A part as its headers describe it; `filename` is set only for file parts. */
+export interface PartInfo {
+  name: string;
+  filename: string | undefined;
+  contentType: string;
+}
+
+/** `onPartData` receives views into the written chunks, never copies. */
+export interface MultipartHandlers {
+  onPartStart(part: PartInfo): void;
+  onPartData(data: Buffer): void;
+  onPartEnd(): void;
+}
+
+export interface MultipartFile {
+  name: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+type State =
+  | 'PREAMBLE' // discarding bytes until the first delimiter
+  | 'DELIMITER' // just read CRLF--boundary: next is "--", padding or CRLF
+  | 'PADDING' // transport padding (LWSP) before the CRLF that ends the delimiter line
+  | 'DELIMITER_LF' // read the CR that ends a delimiter line
+  | 'CLOSE' // read the first "-" of the close delimiter
+  | 'HEADERS' // a part's header section, up to its blank line
+  | 'BODY' // a part's content, up to the next delimiter
+  | 'EPILOGUE' // after the close delimiter: discarded
+  | 'ENDED';
+
+const CR = 0x0d;
+const LF = 0x0a;
+const DASH = 0x2d;
+const HEADER_END = Buffer.from('\r\n\r\n');
+const EMPTY = Buffer.alloc(0);
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+// RFC 2046 §5.1.1: 1 to 70 bchars, the last not a space.
+const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
+const MEDIA_TYPE = new RegExp(`^\\s*(${TOKEN}/${TOKEN})`);
+const PARAMETER = new RegExp(`\\s*;\\s*(${TOKEN})\\s*=\\s*(?:"((?:[^"\\\\]|\\\\[^])*)"|(${TOKEN}))\\s*`, 'y');
+const HEADER_LINE = new RegExp(`^(${TOKEN}):[ \\t]*([^]*?)[ \\t]*$`);
+const DISPOSITION = new RegExp(`^\\s*(${TOKEN})`);
+
+const malformed = (detail: string): HttpError => new HttpError('ERR_BAD_MULTIPART', detail);
+const tooLarge = (detail: string): HttpError => new HttpError('ERR_BODY_TOO_LARGE', detail);
+
+/** The boundary of a `multipart/form-data` Content-Type (RFC 7578 §4.1). */
+export function parseBoundary(contentType: string): string {
+  const type = MEDIA_TYPE.exec(contentType);
+  if (type?.[1]?.toLowerCase() !== 'multipart/form-data') {
+    throw new HttpError('ERR_UNSUPPORTED_MEDIA_TYPE', 'expected multipart/form-data');
+  }
+  const boundary = parseParameters(contentType, type[0].length).get('boundary');
+  if (boundary === undefined || !BOUNDARY.test(boundary)) {
+    throw malformed('the Content-Type needs a boundary of 1 to 70 characters (RFC 2046 §5.1.1)');
+  }
+  return boundary;
+}
+
+/**
+ * `; name=value` pairs from `start` to the end; names lower-cased, a repeated name is an error.
+ * A backslash escapes only `"` and `\` in a quoted string: browsers never escape (WHATWG
+ * percent-encodes quotes), and old clients send raw Windows paths such as `C:\x\a.png`.
+ */
+function parseParameters(text: string, start: number): Map<string, string> {
+  const parameters = new Map<string, string>();
+  PARAMETER.lastIndex = start;
+  while (PARAMETER.lastIndex < text.length) {
+    const match = PARAMETER.exec(text);
+    const name = match?.[1]?.toLowerCase();
+    if (match === null || name === undefined || parameters.has(name)) {
+      throw malformed(`malformed or repeated parameter in "${text}"`);
+    }
+    parameters.set(name, match[3] ?? (match[2] ?? '').replace(/\\(["\\])/g, '$1'));
+  }
+  return parameters;
+}
+
+/** The part's name, filename and media type from its header section (RFC 7578 §4.2, §4.4). */
+function parsePartHeaders(section: string): PartInfo {
+  const headers = new Map<string, string>();
+  for (const line of section === '' ? [] : section.split('\r\n')) {
+    // RFC 9112 §5.2: obsolete line folding is rejected; a bare CR or LF is never valid.
+    const match = /^[ \t]|[\r\n\0]/.test(line) ? null : HEADER_LINE.exec(line);
+    const name = match?.[1]?.toLowerCase();
+    if (match === null || name === undefined || headers.has(name)) {
+      throw malformed(`malformed or repeated part header "${line}"`);
+    }
+    headers.set(name, match[2] ?? '');
+  }
+  const disposition = headers.get('content-disposition') ?? '';
+  const type = DISPOSITION.exec(disposition);
+  if (type?.[1]?.toLowerCase() !== 'form-data') throw malformed('a part needs Content-Disposition: form-data');
+  // RFC 7578 §4.2: `filename*` must not be sent, so it is ignored like any other parameter.
+  const parameters = parseParameters(disposition, type[0].length);
+  const name = parameters.get('name');
+  if (name === undefined) throw malformed('a part needs a name');
+  const filename = parameters.get('filename');
+  const contentType = MEDIA_TYPE.exec(headers.get('content-type') ?? '')?.[1]?.toLowerCase();
+  return { name, filename: filename === undefined ? undefined : stripPath(filename), contentType: contentType ?? 'text/plain' };
+}
+
+/** RFC 7578 §4.2: only the last path component of a filename is kept. */
+function stripPath(filename: string): string {
+  const base = filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
+  return base === '.' || base === '..' ? '' : base;
+}
+
+export class MultipartParser {
+  private state: State = 'PREAMBLE';
+  private readonly delimiter: Buffer;
+  // Bytes at the end of the last chunk that may begin a delimiter; the virtual CRLF lets
+  // the first delimiter sit at the very start of the body (RFC 2046 §5.1.1).
+  private held: Buffer = Buffer.from('\r\n');
+  private readonly header: Buffer;
+  private headerLength = 0;
+  private parts = 0;
+  private partLimit: number;
+  private partBytes = 0; // bytes of the current part, the preamble, padding or epilogue
+  private failure: unknown;
+
+  constructor(
+    boundary: string,
+    private readonly limits: MultipartLimits,
+    private readonly handlers: MultipartHandlers,
+  ) {
+    this.delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
+    this.header = Buffer.allocUnsafe(limits.maxHeaderBytes + 2);
+    this.partLimit = limits.maxHeaderBytes;
+  }
+
+  /** Consumes a chunk; throws an HttpError as soon as the body is malformed or too large. */
+  write(chunk: Buffer): void {
+    this.guard(() => {
+      let offset = 0;
+      while (offset < chunk.length) offset = this.step(chunk, offset);
+    });
+  }
+
+  /** Declares the end of the body; throws unless the close delimiter was read. */
+  end(): void {
+    this.guard(() => {
+      if (this.state !== 'EPILOGUE') throw malformed('the body ends before its close delimiter');
+      this.state = 'ENDED';
+    });
+  }
+
+  private guard(action: () => void): void {
+    if (this.failure !== undefined) throw this.failure;
+    if (this.state === 'ENDED') throw new Error('MultipartParser used after end()');
+    try {
+      action();
+    } catch (error) {
+      this.failure = error;
+      throw error;
+    }
+  }
+
+  /** Consumes bytes from `offset` in the current state; returns where the next state starts. */
+  private step(chunk: Buffer, offset: number): number {
+    switch (this.state) {
+      case 'PREAMBLE':
+      case 'BODY':
+        return this.scanContent(chunk, offset);
+      case 'HEADERS':
+        return this.readHeaders(chunk, offset);
+      case 'EPILOGUE':
+        this.count(chunk.length - offset, 'the epilogue');
+        return chunk.length;
+      default:
+        this.readDelimiterByte(chunk[offset] ?? 0);
+        return offset + 1;
+    }
+  }
+
+  /** Adds discarded or content bytes to the current count; 413 once over its limit. */
+  private count(bytes: number, what: string): void {
+    this.partBytes += bytes;
+    if (this.partBytes > this.partLimit) throw tooLarge(`${what} is over ${this.partLimit} bytes`);
+  }
+
+  /** PREAMBLE and BODY: searches for the delimiter, passing on what is surely content. */
+  private scanContent(chunk: Buffer, offset: number): number {
+    const held = this.held;
+    const data = held.length === 0 ? chunk.subarray(offset) : Buffer.concat([held, chunk.subarray(offset)]);
+    const at = data.indexOf(this.delimiter);
+    const contentEnd = at === -1 ? data.length - this.partialDelimiterLength(data) : at;
+    this.emit(data.subarray(0, contentEnd));
+    // The delimiter has a single CR, at its start, so only one held prefix can match.
+    this.held = contentEnd < data.length && at === -1 ? Buffer.from(data.subarray(contentEnd)) : EMPTY;
+    if (at === -1) return chunk.length;
+    if (this.state === 'BODY') this.handlers.onPartEnd();
+    this.enter('DELIMITER', this.limits.maxHeaderBytes);
+    return offset + at + this.delimiter.length - held.length;
+  }
+
+  /** The length of the longest tail of `data` that is a proper prefix of the delimiter. */
+  private partialDelimiterLength(data: Buffer): number {
+    for (let at = data.indexOf(CR, Math.max(0, data.length - this.delimiter.length + 1)); at !== -1; at = data.indexOf(CR, at + 1)) {
+      if (this.delimiter.compare(data, at, data.length, 0, data.length - at) === 0) return data.length - at;
+    }
+    return 0;
+  }
+
+  private emit(content: Buffer): void {
+    if (content.length === 0) return;
+    this.count(content.length, this.state === 'BODY' ? 'a part' : 'the preamble');
+    if (this.state === 'BODY') this.handlers.onPartData(content);
+  }
+
+  /** RFC 2046 §5.1.1: `--boundary` is followed by `--` (close), or LWSP* CRLF then a part. */
+  private readDelimiterByte(byte: number): void {
+    const isSpace = byte === 0x20 || byte === 0x09;
+    if (this.state === 'DELIMITER' && byte === DASH) return this.enter('CLOSE', this.partLimit);
+    if (this.state === 'CLOSE' && byte === DASH) return this.enter('EPILOGUE', this.limits.maxHeaderBytes);
+    if ((this.state === 'DELIMITER' || this.state === 'PADDING') && isSpace) {
+      this.enter('PADDING', this.partLimit);
+      return this.count(1, 'transport padding');
+    }
+    if ((this.state === 'DELIMITER' || this.state === 'PADDING') && byte === CR) return this.enter('DELIMITER_LF', this.partLimit);
+    if (this.state === 'DELIMITER_LF' && byte === LF) {
+      if (++this.parts > this.limits.maxParts) throw tooLarge(`more than ${this.limits.maxParts} parts`);
+      this.header.write('\r\n'); // so an empty header section is found as CRLF CRLF
+      this.headerLength = 2;
+      return this.enter('HEADERS', this.limits.maxHeaderBytes);
+    }
+    throw malformed('a boundary must be followed by "--" or a line break');
+  }
+
+  /** HEADERS: copies into a buffer of maxHeaderBytes until the blank line, then starts the part. */
+  private readHeaders(chunk: Buffer, offset: number): number {
+    const previous = this.headerLength;
+    this.headerLength += chunk.copy(this.header, previous, offset);
+    const end = this.header.subarray(0, this.headerLength).indexOf(HEADER_END, Math.max(0, previous - 3));
+    if (end === -1) {
+      if (this.headerLength === this.header.length) throw tooLarge(`a part's headers are over ${this.limits.maxHeaderBytes} bytes`);
+      return offset + this.headerLength - previous;
+    }
+    const part = parsePartHeaders(this.header.toString('utf8', 2, end));
+    this.enter('BODY', part.filename === undefined ? this.limits.maxFieldBytes : this.limits.maxFileBytes);
+    this.handlers.onPartStart(part);
+    return offset + end + HEADER_END.length - previous;
+  }
+
+  private enter(state: State, limit: number): void {
+    if (state !== this.state) this.partBytes = 0;
+    this.state = state;
+    this.partLimit = limit;
+  }
+}
+
+/**
+ * Reads a whole body into text fields (UTF-8) and files (parts with a filename).
+ * A repeated text field name is rejected with 400: picking one would let a client hide a
+ * value from whichever layer read the other; repeated file names are kept in order.
+ */
+export async function parseMultipart(
+  body: AsyncIterable<Buffer>,
+  contentType: string,
+  limits: MultipartLimits,
+): Promise<{ fields: Map<string, string>; files: MultipartFile[] }> {
+  const fields = new Map<string, string>();
+  const files: MultipartFile[] = [];
+  let current: PartInfo = { name: '', filename: undefined, contentType: '' };
+  let chunks: Buffer[] = [];
+  const parser = new MultipartParser(parseBoundary(contentType), limits, {
+    onPartStart(part) {
+      if (part.filename === undefined && fields.has(part.name)) throw malformed(`repeated field "${part.name}"`);
+      current = part;
+      chunks = [];
+    },
+    onPartData(data) {
+      chunks.push(data);
+    },
+    onPartEnd() {
+      const data = Buffer.concat(chunks);
+      const { name, filename, contentType } = current;
+      if (filename === undefined) fields.set(name, data.toString('utf8'));
+      else files.push({ name, filename, contentType, data });
+    },
+  });
+  for await (const chunk of body) parser.write(chunk);
+  parser.end();
+  return { fields, files };
+}
