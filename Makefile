@@ -1,0 +1,28 @@
+# Two commands: `make run` serves the API, `make test` runs every test. Both install what is missing first.
+SHELL := /bin/bash
+NODE_MODULES := node_modules/.package-lock.json
+TESTS = $(shell find test -name '*.test.ts' | sort)
+
+.PHONY: run test typecheck coverage bench binary clean
+
+$(NODE_MODULES): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+run: $(NODE_MODULES)
+	node --import tsx src/main.ts $(ARGS)
+
+typecheck: $(NODE_MODULES)
+	npx tsc --noEmit -p .
+
+# Every test under c8, with the coverage gate of at least 90% of lines; prints the totals.
+test: $(NODE_MODULES) typecheck
+	npx c8 --check-coverage --lines 90 --reporter=text-summary --reporter=text \
+	  --include 'src/**' --exclude 'src/main.ts' \
+	  node --import tsx --test --test-concurrency=2 --test-reporter=spec $(TESTS)
+
+bench: $(NODE_MODULES)
+	node --import tsx bench/run.ts
+
+clean:
+	rm -rf coverage .c8-output test-output dist

@@ -1,0 +1,137 @@
+// Builds the route table and turns each request into route -> handler -> reply.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from './config.ts';
+import type { AppServices, Caller, Clock, Reply, RequestContext, Route } from './http/context.ts';
+import { HttpError } from './http/http-error.ts';
+import { negotiateMediaType, REPRESENTATION_TYPES } from './http/negotiate.ts';
+import { sendReply } from './http/send.ts';
+import { authenticate } from './resources/session/authenticate.ts';
+import { LoginLimiter } from './resources/session/login-limiter.ts';
+import { PasswordHasher } from './resources/session/password-hasher.ts';
+import { ALL_ROUTES } from './resources/all-routes.ts';
+import { buildPath } from './router/compile-pattern.ts';
+import { RouteTable } from './router/route-table.ts';
+import { Storage } from './storage/storage.ts';
+
+export interface App {
+  services: AppServices;
+  routes: RouteTable<Route>;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  close(): void;
+}
+
+const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
+
+/** Turns any error into a problem reply; a 5xx says only its status text (the stack goes to the log). */
+function problemReply(error: unknown, requestId: string): Reply {
+  const known = error instanceof HttpError ? error : new HttpError('ERR_INTERNAL', 'The server could not complete the request');
+  if (!(error instanceof HttpError)) {
+    process.stderr.write(`${new Date().toISOString()} ${requestId} ${(error as Error)?.stack ?? String(error)}\n`);
+  }
+  const data: Record<string, unknown> = {
+    type: `https://chat-api.invalid/problems/${known.code.slice(4).toLowerCase().replaceAll('_', '-')}`,
+    title: known.title,
+    status: known.status,
+    detail: known.status >= 500 ? known.title : known.detail,
+    code: known.code,
+  };
+  if (known.errors) data['errors'] = known.errors;
+  const headers = { ...known.headers };
+  if (known.status === 413) headers['Connection'] = 'close';
+  return { status: known.status, headers, representation: { kind: 'problem', data: data as never } };
+}
+
+/** RFC 9112 §3.2: a request with more than one Host is refused. */
+function checkFraming(req: IncomingMessage): void {
+  let hosts = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  }
+  if (hosts > 1) throw new HttpError('ERR_BAD_REQUEST', 'The request has more than one Host header');
+}
+
+export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK): App {
+  const storage = new Storage(config.db);
+  const services: AppServices = {
+    config,
+    storage,
+    clock,
+    hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency }),
+    loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock }),
+  };
+  const routes = new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route })));
+  const basePath = config.basePath;
+
+  async function route(req: IncomingMessage, requestId: string, state: { mediaType: string; negotiated: boolean }): Promise<Reply> {
+    checkFraming(req);
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const fullPath = queryAt === -1 ? url : url.slice(0, queryAt);
+    const rawQuery = queryAt === -1 ? '' : url.slice(queryAt + 1);
+    if (basePath && fullPath !== basePath && !fullPath.startsWith(`${basePath}/`)) {
+      throw new HttpError('ERR_NOT_FOUND', `No resource at ${fullPath}`);
+    }
+    const path = fullPath.slice(basePath.length) || '/';
+    const method = req.method ?? 'GET';
+    const match = routes.match(method, path);
+    if (match.kind === 'not-found') throw new HttpError('ERR_NOT_FOUND', `No resource at ${fullPath}`);
+    if (match.kind === 'method-not-allowed') {
+      // RFC 9110 §15.5.6: a 405 carries Allow.
+      throw new HttpError('ERR_METHOD_NOT_ALLOWED', `${method} is not allowed on ${fullPath}`, { headers: { Allow: match.allowed.join(', ') } });
+    }
+    const definition = match.route.handler;
+    if (method === 'OPTIONS') {
+      const headers: Record<string, string> = { Allow: match.allowed.join(', ') };
+      const patch = ALL_ROUTES.find((r) => r.pattern === definition.pattern && r.method === 'PATCH');
+      if (patch?.acceptPatch) headers['Accept-Patch'] = patch.acceptPatch.join(', ');
+      return { status: 204, headers };
+    }
+    if (!definition.raw) {
+      const chosen = negotiateMediaType(req.headers.accept, REPRESENTATION_TYPES);
+      if (chosen === null) {
+        throw new HttpError('ERR_NOT_ACCEPTABLE', `Available representations: ${REPRESENTATION_TYPES.join(', ')}`);
+      }
+      state.mediaType = chosen;
+      state.negotiated = true;
+    }
+    const caller: Caller | undefined = definition.auth === 'public' ? undefined
+      : authenticate(req, services, definition.auth === 'optional' ? 'optional' : 'required');
+    const ctx: RequestContext = {
+      req,
+      method,
+      path,
+      rawQuery,
+      params: match.params,
+      requestId,
+      mediaType: state.mediaType,
+      services,
+      caller,
+      href: (pattern, params = {}, query = '') => `${basePath}${buildPath(pattern, params)}${query ? `?${query}` : ''}`,
+    };
+    return definition.handler(ctx);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    if (!config.quiet) {
+      res.once('finish', () => {
+        const ms = (performance.now() - started).toFixed(1);
+        process.stdout.write(`${new Date(clock.now()).toISOString()} ${requestId} ${req.method} ${req.url} ${res.statusCode} ${ms}ms\n`);
+      });
+    }
+    const state = { mediaType: 'application/json', negotiated: false };
+    let reply: Reply;
+    try {
+      reply = await route(req, requestId, state);
+    } catch (error) {
+      reply = problemReply(error, requestId);
+    }
+    if (res.headersSent || res.destroyed) return;
+    sendReply(req, res, reply, { mediaType: state.mediaType, basePath, negotiated: state.negotiated });
+  }
+
+  return { services, routes, handle, close: () => storage.close() };
+}

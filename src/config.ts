@@ -1,0 +1,151 @@
+// Flags and environment variables, with defaults, validation and --help.
+export interface Config {
+  port: number;
+  host: string;
+  db: string;
+  basePath: string;
+  sessionTtl: number;
+  sessionMaxAge: number;
+  scryptN: number;
+  hashConcurrency: number;
+  maxBodyBytes: number;
+  maxAvatarBytes: number;
+  secureCookies: boolean;
+  quiet: boolean;
+  loginMaxFailures: number;
+  loginWindow: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+}
+
+type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two';
+
+interface OptionSpec {
+  key: keyof Config;
+  flag: string;
+  env: string;
+  kind: Kind;
+  help: string;
+}
+
+const MIB = 1024 * 1024;
+
+export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
+  port: 8080,
+  host: '127.0.0.1',
+  db: './data/chat.db',
+  basePath: '',
+  sessionTtl: 86_400,
+  sessionMaxAge: 30 * 86_400,
+  scryptN: 2 ** 17,
+  hashConcurrency: 2,
+  maxBodyBytes: MIB,
+  maxAvatarBytes: 5 * MIB,
+  secureCookies: false,
+  quiet: false,
+  loginMaxFailures: 10,
+  loginWindow: 900,
+  headersTimeout: 10,
+  requestTimeout: 30,
+  keepAliveTimeout: 5,
+});
+
+export const OPTIONS: readonly OptionSpec[] = [
+  { key: 'port', flag: '--port', env: 'PORT', kind: 'port', help: 'TCP port to listen on (0: any free port)' },
+  { key: 'host', flag: '--host', env: 'HOST', kind: 'text', help: 'address to listen on' },
+  { key: 'db', flag: '--db', env: 'DB_PATH', kind: 'path', help: 'SQLite database file, or :memory:' },
+  { key: 'basePath', flag: '--base-path', env: 'BASE_PATH', kind: 'path', help: 'mount every route under this prefix, e.g. /api' },
+  { key: 'sessionTtl', flag: '--session-ttl', env: 'SESSION_TTL', kind: 'seconds', help: 'idle lifetime of a session, seconds' },
+  { key: 'sessionMaxAge', flag: '--session-max-age', env: 'SESSION_MAX_AGE', kind: 'seconds', help: 'absolute lifetime of a session from login, seconds' },
+  { key: 'scryptN', flag: '--scrypt-n', env: 'SCRYPT_N', kind: 'power-of-two', help: 'scrypt cost N for new password hashes (power of two)' },
+  { key: 'hashConcurrency', flag: '--hash-concurrency', env: 'HASH_CONCURRENCY', kind: 'count', help: 'password hashes computed at once' },
+  { key: 'maxBodyBytes', flag: '--max-body-bytes', env: 'MAX_BODY_BYTES', kind: 'bytes', help: 'largest request body, bytes' },
+  { key: 'maxAvatarBytes', flag: '--max-avatar-bytes', env: 'MAX_AVATAR_BYTES', kind: 'bytes', help: 'largest avatar image, bytes' },
+  { key: 'secureCookies', flag: '--secure-cookies', env: 'SECURE_COOKIES', kind: 'flag', help: 'mark the session cookie Secure (behind HTTPS)' },
+  { key: 'quiet', flag: '--quiet', env: 'QUIET', kind: 'flag', help: 'no access log' },
+  { key: 'loginMaxFailures', flag: '--login-max-failures', env: 'LOGIN_MAX_FAILURES', kind: 'count', help: 'failed logins allowed per login and per address in the window' },
+  { key: 'loginWindow', flag: '--login-window', env: 'LOGIN_WINDOW', kind: 'seconds', help: 'window of the failed-login limit, seconds' },
+  { key: 'headersTimeout', flag: '--headers-timeout', env: 'HEADERS_TIMEOUT', kind: 'seconds', help: 'time a client has to send its headers, seconds' },
+  { key: 'requestTimeout', flag: '--request-timeout', env: 'REQUEST_TIMEOUT', kind: 'seconds', help: 'time a client has to send a whole request, seconds' },
+  { key: 'keepAliveTimeout', flag: '--keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', kind: 'seconds', help: 'idle keep-alive connection lifetime, seconds' },
+];
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof Config] {
+  const fail = (expected: string): never => {
+    throw new ConfigError(`${source}: expected ${expected}, got ${JSON.stringify(raw)}`);
+  };
+  const integer = (min: number, max: number): number => {
+    if (!/^\d{1,12}$/.test(raw)) fail(`an integer from ${min} to ${max}`);
+    const value = Number(raw);
+    if (value < min || value > max) fail(`an integer from ${min} to ${max}`);
+    return value;
+  };
+  switch (spec.kind) {
+    case 'port': return integer(0, 65_535);
+    case 'count': return integer(1, 1_000_000);
+    case 'seconds': return integer(1, 10 * 365 * 86_400);
+    case 'bytes': return integer(1, 2 ** 31 - 1);
+    case 'power-of-two': {
+      const value = integer(2, 2 ** 24);
+      if ((value & (value - 1)) !== 0) fail('a power of two');
+      return value;
+    }
+    case 'flag':
+      if (/^(1|true|yes|on)$/i.test(raw)) return true;
+      if (/^(0|false|no|off|)$/i.test(raw)) return false;
+      return fail('true or false');
+    case 'text':
+      if (raw === '') fail('a non-empty value');
+      return raw;
+    case 'path':
+      if (spec.key === 'basePath') {
+        if (raw === '' || raw === '/') return '';
+        if (!/^(\/[a-z0-9._~-]+)+$/i.test(raw)) fail('a path such as /api');
+        return raw;
+      }
+      if (raw === '') fail('a non-empty path');
+      return raw;
+  }
+}
+
+/** Reads flags (which win) and environment variables over the defaults. Throws ConfigError on a bad value. */
+export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Config {
+  const config: Config = { ...DEFAULT_CONFIG };
+  const assign = (spec: OptionSpec, raw: string, source: string): void => {
+    (config as unknown as Record<string, unknown>)[spec.key] = parseValue(spec, raw, source);
+  };
+  for (const spec of OPTIONS) {
+    const raw = env[spec.env];
+    if (raw !== undefined) assign(spec, raw, spec.env);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const spec = OPTIONS.find((option) => option.flag === name);
+    if (!spec) throw new ConfigError(`unknown option ${name} (see --help)`);
+    if (spec.kind === 'flag') {
+      assign(spec, inline ?? 'true', spec.flag);
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new ConfigError(`${spec.flag}: missing value`);
+    assign(spec, value, spec.flag);
+  }
+  if (config.sessionTtl > config.sessionMaxAge) {
+    throw new ConfigError('--session-ttl must not exceed --session-max-age');
+  }
+  return config;
+}
+
+export function formatHelp(): string {
+  const lines = OPTIONS.map((spec) => {
+    const left = `  ${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`.padEnd(30);
+    return `${left}${spec.help} (env ${spec.env}, default ${JSON.stringify(DEFAULT_CONFIG[spec.key])})`;
+  });
+  return ['Usage: chat-server [options]', '', 'Options:', ...lines, '  --help                      print this help', '  --version                   print the version', ''].join('\n');
+}

@@ -1,0 +1,73 @@
+// The request context handlers receive, the reply they return, and the route definition they live in.
+import type { IncomingMessage } from 'node:http';
+import type { Config } from '../config.ts';
+import type { Representation } from '../representations/representation.ts';
+import type { Method } from '../router/route-table.ts';
+import type { Storage } from '../storage/storage.ts';
+import type { PasswordHasher } from '../resources/session/password-hasher.ts';
+import type { LoginLimiter } from '../resources/session/login-limiter.ts';
+
+export interface Clock {
+  now(): number;
+}
+
+/** What lives as long as the app: configuration, storage and shared services. */
+export interface AppServices {
+  config: Config;
+  storage: Storage;
+  clock: Clock;
+  hasher: PasswordHasher;
+  loginLimiter: LoginLimiter;
+}
+
+/** The authenticated caller. */
+export interface Caller {
+  userId: string;
+  sessionId: string;
+  /** How the token came: a cookie-authenticated write must pass the same-origin check. */
+  via: 'header' | 'cookie';
+}
+
+export interface RequestContext {
+  req: IncomingMessage;
+  method: string;
+  /** The path after the base path, e.g. /chats/01J... */
+  path: string;
+  /** The raw query string, without "?". */
+  rawQuery: string;
+  params: Record<string, string>;
+  requestId: string;
+  /** The media type the answer will be rendered in. */
+  mediaType: string;
+  services: AppServices;
+  /** Set for every route whose auth is 'required'; may be set for 'optional' ones. */
+  caller: Caller | undefined;
+  /** A path under the base path, built from a route pattern: the one way links are made. */
+  href(pattern: string, params?: Record<string, string>, query?: string): string;
+}
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string | string[]>;
+  representation?: Representation;
+  /** Raw bytes (avatar images): sent as they are, never negotiated. */
+  bytes?: { data: Buffer; contentType: string };
+}
+
+export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
+
+export interface Route {
+  method: Method;
+  pattern: string;
+  handler: Handler;
+  /** 'required' (default): 401 without a valid session. 'optional': the caller is read if present. */
+  auth?: 'required' | 'optional' | 'public';
+  /** One line for the OpenAPI document. */
+  summary: string;
+  /** OpenAPI schema of the request body, if any. */
+  requestBody?: { contentTypes: readonly string[]; schema?: Record<string, unknown> };
+  /** Answers raw bytes instead of a representation. */
+  raw?: boolean;
+  /** Media types this route's PATCH accepts, for Accept-Patch. */
+  acceptPatch?: readonly string[];
+}

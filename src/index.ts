@@ -1,0 +1,65 @@
+// The embedding API: build a server on a database path and listen on a port (0 for any free one).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type App } from './app.ts';
+import { DEFAULT_CONFIG, type Config } from './config.ts';
+import type { Clock } from './http/context.ts';
+
+export type { Config } from './config.ts';
+export type { Clock } from './http/context.ts';
+
+export interface StartOptions extends Partial<Config> {
+  /** A clock for tests that move time instead of sleeping. */
+  clock?: Clock;
+}
+
+export interface RunningServer {
+  /** http://host:port, with no base path. */
+  url: string;
+  port: number;
+  server: Server;
+  app: App;
+  /** Stops accepting, lets requests in flight finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const { clock, ...overrides } = options;
+  const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
+  const app = createApp(config, clock);
+  const server = createServer({
+    // Deliberate limits against slow clients (slowloris): headers and whole requests must arrive in time,
+    // and the check runs every second rather than Node's default 30 s.
+    headersTimeout: config.headersTimeout * 1000,
+    requestTimeout: config.requestTimeout * 1000,
+    connectionsCheckingInterval: 1000,
+    keepAliveTimeout: config.keepAliveTimeout * 1000,
+    // RFC 9112 §6.3: conflicting framing (Content-Length with Transfer-Encoding) is refused by the parser.
+    insecureHTTPParser: false,
+  }, (req, res) => {
+    void app.handle(req, res);
+  });
+  server.keepAliveTimeout = config.keepAliveTimeout * 1000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => {
+        app.close();
+        resolve();
+      });
+      // Idle keep-alive connections would hold close() open; requests in flight still finish.
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
+  return { url: `http://${host}:${port}`, port, server, app, close };
+}

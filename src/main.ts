@@ -1,0 +1,41 @@
+// The only file with side effects: read the configuration, open the database, listen, stop on a signal.
+import { readFileSync } from 'node:fs';
+import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
+import { startServer } from './index.ts';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+async function main(argv: string[]): Promise<void> {
+  if (argv.includes('--help')) {
+    process.stdout.write(formatHelp());
+    return;
+  }
+  if (argv.includes('--version')) {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
+  let config: Config;
+  try {
+    config = parseConfig(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`chat-server: ${error.message}\n`);
+    process.exit(2);
+  }
+  const running = await startServer(config);
+  process.stdout.write(`chat-server listening on ${running.url}${config.basePath} (database ${config.db})\n`);
+  const stop = (signal: string): void => {
+    process.stdout.write(`chat-server: ${signal}, finishing requests in flight\n`);
+    void running.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`chat-server: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,7 @@
+// The whole route table, in order: each resource folder contributes its routes.
+import type { Route } from '../http/context.ts';
+import { SERVICE_ROUTES } from './service/routes.ts';
+import { SESSION_ROUTES } from './session/routes.ts';
+import { USER_ROUTES } from './users/routes.ts';
+
+export const ALL_ROUTES: readonly Route[] = [...SERVICE_ROUTES, ...USER_ROUTES, ...SESSION_ROUTES];

@@ -1,0 +1,47 @@
+// Answers a page of any collection: query conventions, meta, and next/prev links (RFC 8288).
+import type { Reply, RequestContext } from '../http/context.ts';
+import { parseQuery, type CollectionSpec, type ParsedQuery } from '../parsers/query.ts';
+import type { Link, Resource } from '../representations/representation.ts';
+import type { PageSource } from '../storage/list-page.ts';
+
+export interface CollectionOptions<T> {
+  type: string;
+  source: PageSource;
+  toPublic(row: T): Resource;
+  /** Parameters the handler reads itself (after, before, q), returned in query.extra. */
+  reserved?: readonly string[];
+}
+
+/** The same query string with offset (and limit) replaced: the page links keep every other parameter. */
+export function pageHref(ctx: RequestContext, limit: number, offset: number): string {
+  const kept = ctx.rawQuery.split('&').filter((pair) => pair !== '' && !/^(limit|offset)(=|$)/.test(pair));
+  kept.push(`limit=${limit}`, `offset=${offset}`);
+  return `${ctx.href('/')}${ctx.path.slice(1)}?${kept.join('&')}`.replace(/^\/\//, '/');
+}
+
+export function pageLinks(ctx: RequestContext, query: ParsedQuery, total: number): Link[] {
+  const links: Link[] = [];
+  const { limit, offset } = query;
+  if (limit > 0 && offset + limit < total) links.push({ rel: 'next', href: pageHref(ctx, limit, offset + limit) });
+  if (offset > 0 && limit > 0) links.push({ rel: 'prev', href: pageHref(ctx, limit, Math.max(0, offset - limit)) });
+  return links;
+}
+
+export function parseCollectionQuery(ctx: RequestContext, spec: CollectionSpec, reserved: readonly string[] = []): ParsedQuery {
+  return parseQuery(ctx.rawQuery, spec, { reserved });
+}
+
+export function collectionReply<T>(ctx: RequestContext, options: CollectionOptions<T>): Reply {
+  const query = parseCollectionQuery(ctx, options.source.spec, options.reserved);
+  const { rows, total } = ctx.services.storage.pages.listPage<T>(options.source, query);
+  return {
+    status: 200,
+    representation: {
+      kind: 'collection',
+      type: options.type,
+      data: rows.map((row) => options.toPublic(row)),
+      meta: { total, limit: query.limit, offset: query.offset },
+      links: pageLinks(ctx, query, total),
+    },
+  };
+}

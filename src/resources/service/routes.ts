@@ -1,0 +1,21 @@
+// Service endpoints: health and the OpenAPI document.
+import type { Reply, RequestContext, Route } from '../../http/context.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+
+export const API_VERSION = '0.1.0';
+
+function health(): Reply {
+  return { status: 200, headers: { 'Cache-Control': 'no-store' }, representation: { kind: 'single', type: 'health', enveloped: false, data: { status: 'ok' } } };
+}
+
+/** Built lazily from the full table (imported late to avoid an import cycle). */
+async function openApi(ctx: RequestContext): Promise<Reply> {
+  const { ALL_ROUTES } = await import('../all-routes.ts');
+  const document = buildOpenApiDocument(ALL_ROUTES, ctx.services.config.basePath, API_VERSION);
+  return { status: 200, bytes: { data: Buffer.from(JSON.stringify(document)), contentType: 'application/json' } };
+}
+
+export const SERVICE_ROUTES: Route[] = [
+  { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check' },
+  { method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document' },
+];

@@ -1,0 +1,55 @@
+// Finds the caller from a bearer token or the session cookie; 401 with WWW-Authenticate, 403 for cross-site writes.
+import type { IncomingMessage } from 'node:http';
+import type { AppServices, Caller } from '../../http/context.ts';
+import { HttpError } from '../../http/http-error.ts';
+import { hashToken, readCookie, SESSION_COOKIE } from './tokens.ts';
+
+const REALM = 'realm="chat"';
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** A session's expiry is written back at most once a minute, not on every read. */
+const EXTEND_STEP_MS = 60_000;
+
+function unauthenticated(detail: string, tokenSent: boolean): HttpError {
+  // RFC 6750 §3: error="invalid_token" only when a token was presented.
+  const challenge = tokenSent ? `Bearer ${REALM}, error="invalid_token", error_description="${detail}"` : `Bearer ${REALM}`;
+  return new HttpError('ERR_UNAUTHENTICATED', detail, { headers: { 'WWW-Authenticate': challenge } });
+}
+
+function presentedToken(req: IncomingMessage): { token: string; via: Caller['via'] } | undefined {
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    // RFC 9110 §11.1: the scheme name is case-insensitive.
+    const match = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header);
+    if (!match) throw unauthenticated('The Authorization header is not a Bearer token', true);
+    return { token: match[1]!, via: 'header' };
+  }
+  const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
+  return cookie ? { token: cookie, via: 'cookie' } : undefined;
+}
+
+/** The server's own origin as the browser sees it, for the CSRF check. */
+function ownOrigin(req: IncomingMessage, secure: boolean): string {
+  return `${secure ? 'https' : 'http'}://${req.headers.host ?? ''}`;
+}
+
+export function authenticate(req: IncomingMessage, services: AppServices, mode: 'required' | 'optional'): Caller | undefined {
+  const presented = presentedToken(req);
+  if (!presented) {
+    if (mode === 'optional') return undefined;
+    throw unauthenticated('This request needs a session: log in with POST /session', false);
+  }
+  const { sessions } = services.storage;
+  const now = services.clock.now();
+  const session = sessions.findSessionByTokenHash(hashToken(presented.token));
+  if (!session || session.expiresAt <= now || session.maxExpiresAt <= now) {
+    if (session) sessions.deleteSession(session.id);
+    throw unauthenticated('The token is unknown, expired or revoked', true);
+  }
+  if (presented.via === 'cookie' && UNSAFE.has(req.method ?? '') && req.headers.origin !== ownOrigin(req, services.config.secureCookies)) {
+    throw new HttpError('ERR_CSRF', 'A cookie-authenticated change must come from this server\'s own origin (Origin header)');
+  }
+  // Use extends the idle lifetime, never past the absolute limit.
+  const extended = Math.min(now + services.config.sessionTtl * 1000, session.maxExpiresAt);
+  if (extended - session.expiresAt >= EXTEND_STEP_MS) sessions.extendSession(session.id, extended);
+  return { userId: session.userId, sessionId: session.id, via: presented.via };
+}

@@ -1,0 +1,127 @@
+// Login (POST /session), the caller's session (GET), prolonging it (PATCH) and logout (DELETE): CONTRACT §2.
+import type { Reply, RequestContext } from '../../http/context.ts';
+import { HttpError } from '../../http/http-error.ts';
+import { mediaTypeOf, readBody, readJsonObject } from '../../http/read-body.ts';
+import { rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
+import { isoTime, publicSession } from '../../representations/public-fields.ts';
+import { newId } from '../../storage/ids.ts';
+import type { SessionRow } from '../../storage/session-store.ts';
+import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
+import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const LOGIN_TYPES = ['application/json', FORM_TYPE];
+
+function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number): string {
+  const secure = ctx.services.config.secureCookies ? '; Secure' : '';
+  return `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+async function readCredentials(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
+  const { maxBodyBytes } = ctx.services.config;
+  if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
+    const params = new URLSearchParams((await readBody(ctx.req, maxBodyBytes)).toString('utf8'));
+    return { body: Object.fromEntries(params), form: true };
+  }
+  return { body: await readJsonObject(ctx.req, maxBodyBytes, LOGIN_TYPES), form: false };
+}
+
+function badCredentials(): HttpError {
+  // The same answer for an unknown login and a wrong password: nothing tells which logins exist.
+  return new HttpError('ERR_BAD_CREDENTIALS', 'The login or the password is wrong', { headers: { 'WWW-Authenticate': 'Bearer realm="chat"' } });
+}
+
+export async function logIn(ctx: RequestContext): Promise<Reply> {
+  const { storage, hasher, loginLimiter, clock, config } = ctx.services;
+  const { body, form } = await readCredentials(ctx);
+  rejectUnknownFields(body, ['login', 'password']);
+  const login = requireString(body, 'login', { min: 1, max: LOGIN_RULE.max * 4 });
+  const password = requireString(body, 'password', { min: 1, max: PASSWORD_RULE.max });
+  const address = ctx.req.socket.remoteAddress ?? 'unknown';
+  // Checked before any hashing, so a flood of guesses costs no scrypt work.
+  loginLimiter.check(login, address);
+  const user = storage.users.findUserByLogin(login);
+  const valid = user ? await hasher.verify(password, user.passwordHash) : await hasher.verifyNothing(password);
+  if (!user || !valid) {
+    loginLimiter.recordFailure(login, address);
+    throw badCredentials();
+  }
+  loginLimiter.recordSuccess(login);
+  const now = clock.now();
+  const token = newToken();
+  const maxExpiresAt = now + config.sessionMaxAge * 1000;
+  const session: SessionRow = {
+    id: newId(now),
+    tokenHash: hashToken(token),
+    userId: user.id,
+    createdAt: now,
+    expiresAt: Math.min(now + config.sessionTtl * 1000, maxExpiresAt),
+    maxExpiresAt,
+  };
+  storage.transaction(() => {
+    storage.sessions.deleteExpiredSessions(now);
+    storage.sessions.insertSession(session);
+  });
+  const cookie = sessionCookie(ctx, token, config.sessionMaxAge);
+  if (form) {
+    // The HTML login form: go on to the chat list (RFC 9110 §15.4.4, 303 See Other).
+    return { status: 303, headers: { Location: ctx.href('/chats'), 'Set-Cookie': cookie } };
+  }
+  return {
+    status: 201,
+    headers: { Location: ctx.href('/session'), 'Set-Cookie': cookie, 'Cache-Control': 'no-store' },
+    representation: {
+      kind: 'single',
+      type: 'session',
+      enveloped: false,
+      data: { token, userId: user.id, expiresAt: isoTime(session.expiresAt), createdAt: isoTime(session.createdAt) },
+    },
+  };
+}
+
+function currentSession(ctx: RequestContext): SessionRow {
+  const session = ctx.services.storage.sessions.findSessionById(ctx.caller!.sessionId);
+  if (!session) throw new HttpError('ERR_UNAUTHENTICATED', 'The session has ended', { headers: { 'WWW-Authenticate': 'Bearer realm="chat", error="invalid_token"' } });
+  return session;
+}
+
+function sessionReply(ctx: RequestContext, session: SessionRow): Reply {
+  return {
+    status: 200,
+    representation: {
+      kind: 'single',
+      type: 'session',
+      enveloped: false,
+      data: publicSession(session),
+      links: [{ rel: 'user', href: ctx.href('/users/:userId', { userId: session.userId }) }, { rel: 'chats', href: ctx.href('/chats') }],
+    },
+  };
+}
+
+/** Without a session, a browser asking for HTML gets the login form; anyone else gets 401. */
+export function getSession(ctx: RequestContext): Reply {
+  if (!ctx.caller) {
+    if (ctx.mediaType === 'text/html') {
+      return { status: 200, representation: { kind: 'single', type: 'login-form', enveloped: false, data: {} } };
+    }
+    throw new HttpError('ERR_UNAUTHENTICATED', 'This request needs a session: log in with POST /session', { headers: { 'WWW-Authenticate': 'Bearer realm="chat"' } });
+  }
+  return sessionReply(ctx, currentSession(ctx));
+}
+
+/** Prolongs the session by the idle lifetime, never past the absolute limit. Body: none or {}. */
+export async function prolongSession(ctx: RequestContext): Promise<Reply> {
+  const { storage, clock, config } = ctx.services;
+  const hasBody = ctx.req.headers['content-length'] !== undefined && ctx.req.headers['content-length'] !== '0'
+    || ctx.req.headers['transfer-encoding'] !== undefined;
+  if (hasBody) rejectUnknownFields(await readJsonObject(ctx.req, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']), []);
+  const session = currentSession(ctx);
+  const expiresAt = Math.min(clock.now() + config.sessionTtl * 1000, session.maxExpiresAt);
+  storage.sessions.extendSession(session.id, expiresAt);
+  return sessionReply(ctx, { ...session, expiresAt });
+}
+
+export function logOut(ctx: RequestContext): Reply {
+  ctx.services.storage.sessions.deleteSession(ctx.caller!.sessionId);
+  return { status: 204, headers: { 'Set-Cookie': sessionCookie(ctx, '', 0) } };
+}

@@ -1,0 +1,79 @@
+// Password hashing with scrypt: salted, parameters stored with each hash, run off the event loop with a bound.
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+const KEY_LENGTH = 32;
+const R = 8;
+const P = 1;
+
+interface Parsed {
+  n: number;
+  r: number;
+  p: number;
+  salt: Buffer;
+  key: Buffer;
+}
+
+function deriveKey(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  // scrypt needs 128 * N * r * p bytes; Node's default maxmem (32 MiB) is too small for N = 2^17.
+  const options: ScryptOptions = { N: n, r, p, maxmem: 256 * n * r * p + 1024 * 1024 };
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+/** Format: scrypt$N$r$p$salt$key, salt and key in base64url. */
+function parseHash(stored: string): Parsed | undefined {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
+  const [n, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  return { n, r, p, salt: Buffer.from(parts[4]!, 'base64url'), key: Buffer.from(parts[5]!, 'base64url') };
+}
+
+export class PasswordHasher {
+  private readonly n: number;
+  private readonly concurrency: number;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  /** How many scrypt computations ran: tests show the login limit stops hashing. */
+  hashesComputed = 0;
+
+  constructor(options: { n: number; concurrency: number }) {
+    this.n = options.n;
+    this.concurrency = options.concurrency;
+  }
+
+  /**
+   * scrypt runs on libuv's thread pool, not the event loop; the bound keeps a flood of logins from
+   * taking every pool thread (and all memory) from the rest of the server.
+   */
+  private async bounded<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    this.hashesComputed++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  async hash(password: string): Promise<string> {
+    const salt = randomBytes(16);
+    const key = await this.bounded(() => deriveKey(password, salt, this.n, R, P));
+    return ['scrypt', this.n, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  }
+
+  async verify(password: string, stored: string): Promise<boolean> {
+    const parsed = parseHash(stored);
+    if (!parsed) return false;
+    const key = await this.bounded(() => deriveKey(password, parsed.salt, parsed.n, parsed.r, parsed.p));
+    return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
+  }
+
+  /** For an unknown login: the same work as a real check, so both failures take the same time. */
+  async verifyNothing(password: string): Promise<false> {
+    await this.bounded(() => deriveKey(password, randomBytes(16), this.n, R, P));
+    return false;
+  }
+}

@@ -1,0 +1,117 @@
+// Registration, reading and updating users (CONTRACT §2, §3).
+import type { Reply, RequestContext } from '../../http/context.ts';
+import { checkPreconditions, etagOf } from '../../http/conditional.ts';
+import { HttpError, invalidField } from '../../http/http-error.ts';
+import { readJsonObject } from '../../http/read-body.ts';
+import type { CollectionSpec } from '../../parsers/query.ts';
+import { publicUser } from '../../representations/public-fields.ts';
+import { isUniqueViolation } from '../../storage/database.ts';
+import { newId } from '../../storage/ids.ts';
+import type { UserRow } from '../../storage/user-store.ts';
+import { collectionReply } from '../collection.ts';
+import { validateRegistration, validateUserChanges } from './validate.ts';
+
+export const USER_PATH = '/users/:userId';
+
+export const USER_FIELDS: CollectionSpec = {
+  fields: [
+    { name: 'id', type: 'id', column: 'u.id' },
+    { name: 'login', type: 'string', column: 'u.login' },
+    { name: 'avatar', type: 'id', column: 'u.avatar_id' },
+    { name: 'createdAt', type: 'timestamp', column: 'u.created_at' },
+    { name: 'updatedAt', type: 'timestamp', column: 'u.updated_at' },
+  ],
+};
+
+const USER_SELECT = 'SELECT u.id, u.login, u.password_hash AS passwordHash, u.avatar_id AS avatarId, u.created_at AS createdAt, u.updated_at AS updatedAt FROM users u';
+
+function userReply(ctx: RequestContext, row: UserRow, status = 200, headers: Record<string, string> = {}): Reply {
+  return {
+    status,
+    headers,
+    representation: {
+      kind: 'single',
+      type: 'user',
+      enveloped: false,
+      data: publicUser(row),
+      links: [
+        { rel: 'avatars', href: ctx.href('/users/:userId/avatar', { userId: row.id }) },
+        { rel: 'collection', href: ctx.href('/users') },
+      ],
+    },
+  };
+}
+
+function loginTaken(login: string): HttpError {
+  return new HttpError('ERR_LOGIN_TAKEN', `The login "${login}" is already taken`, { errors: [{ field: 'login', message: 'is already taken' }] });
+}
+
+export async function registerUser(ctx: RequestContext): Promise<Reply> {
+  const { storage, hasher, clock, config } = ctx.services;
+  const { login, password } = validateRegistration(await readJsonObject(ctx.req, config.maxBodyBytes));
+  // Refuse a taken login before spending a hash on it; the unique index still decides races.
+  if (storage.users.findUserByLogin(login)) throw loginTaken(login);
+  const passwordHash = await hasher.hash(password);
+  const now = clock.now();
+  const row: UserRow = { id: newId(now), login, passwordHash, avatarId: null, createdAt: now, updatedAt: now };
+  try {
+    storage.users.insertUser(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw loginTaken(login);
+    throw error;
+  }
+  return userReply(ctx, row, 201, { Location: ctx.href(USER_PATH, { userId: row.id }) });
+}
+
+export function listUsers(ctx: RequestContext): Reply {
+  return collectionReply<UserRow>(ctx, { type: 'user', source: { select: USER_SELECT, spec: USER_FIELDS }, toPublic: publicUser });
+}
+
+function findUserOr404(ctx: RequestContext, userId: string): UserRow {
+  const row = ctx.services.storage.users.findUserById(userId);
+  if (!row) throw new HttpError('ERR_NOT_FOUND', `No user ${userId}`);
+  return row;
+}
+
+export function getUser(ctx: RequestContext): Reply {
+  return userReply(ctx, findUserOr404(ctx, ctx.params['userId']!));
+}
+
+/** PATCH /users and PATCH /users/{id}: the caller changes themself; anyone else is 403. */
+export async function updateUser(ctx: RequestContext): Promise<Reply> {
+  const { storage, hasher, clock, config } = ctx.services;
+  const caller = ctx.caller!;
+  const targetId = ctx.params['userId'] ?? caller.userId;
+  const current = findUserOr404(ctx, targetId);
+  if (targetId !== caller.userId) throw new HttpError('ERR_FORBIDDEN', 'You may change only your own user');
+  const body = await readJsonObject(ctx.req, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']);
+  const changes = validateUserChanges(body);
+  if (body['id'] !== undefined && body['id'] !== targetId) throw invalidField('id', 'must equal the id in the path');
+  checkPreconditions(ctx.req.headers, etagOf(publicUser(current)));
+  const next: UserRow = { ...current };
+  if (changes.password !== undefined) {
+    if (!(await hasher.verify(changes.currentPassword!, current.passwordHash))) {
+      throw new HttpError('ERR_WRONG_PASSWORD', 'currentPassword is wrong', { errors: [{ field: 'currentPassword', message: 'is wrong' }] });
+    }
+    next.passwordHash = await hasher.hash(changes.password);
+  }
+  if (changes.login !== undefined) next.login = changes.login;
+  if (changes.avatar !== undefined) {
+    if (changes.avatar !== null && storage.avatars.findAvatarById(changes.avatar)?.userId !== targetId) {
+      throw invalidField('avatar', 'must be the id of one of your avatars, or null');
+    }
+    next.avatarId = changes.avatar;
+  }
+  next.updatedAt = clock.now();
+  try {
+    storage.transaction(() => {
+      storage.users.updateUser(next);
+      // A new password ends every other session of the user (CONTRACT §3).
+      if (changes.password !== undefined) storage.sessions.deleteOtherSessions(targetId, caller.sessionId);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw loginTaken(next.login);
+    throw error;
+  }
+  return userReply(ctx, next);
+}

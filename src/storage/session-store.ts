@@ -1,0 +1,62 @@
+// The sessions table: a row per login, found by the SHA-256 of its token, never by the token itself.
+import type { Db } from './database.ts';
+
+export interface SessionRow {
+  id: string;
+  tokenHash: Buffer;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  maxExpiresAt: number;
+}
+
+const COLUMNS = 'id, token_hash AS tokenHash, user_id AS userId, created_at AS createdAt, expires_at AS expiresAt, max_expires_at AS maxExpiresAt';
+
+export class SessionStore {
+  private readonly insert;
+  private readonly byTokenHash;
+  private readonly byId;
+  private readonly extend;
+  private readonly remove;
+  private readonly removeOthers;
+  private readonly removeExpired;
+
+  constructor(db: Db) {
+    this.insert = db.prepare('INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at, max_expires_at) VALUES (@id, @tokenHash, @userId, @createdAt, @expiresAt, @maxExpiresAt)');
+    this.byTokenHash = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE token_hash = ?`);
+    this.byId = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
+    this.extend = db.prepare('UPDATE sessions SET expires_at = ? WHERE id = ?');
+    this.remove = db.prepare('DELETE FROM sessions WHERE id = ?');
+    this.removeOthers = db.prepare('DELETE FROM sessions WHERE user_id = ? AND id <> ?');
+    this.removeExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+  }
+
+  insertSession(session: SessionRow): void {
+    this.insert.run(session);
+  }
+
+  findSessionByTokenHash(tokenHash: Buffer): SessionRow | undefined {
+    return this.byTokenHash.get(tokenHash) as SessionRow | undefined;
+  }
+
+  findSessionById(id: string): SessionRow | undefined {
+    return this.byId.get(id) as SessionRow | undefined;
+  }
+
+  extendSession(id: string, expiresAt: number): void {
+    this.extend.run(expiresAt, id);
+  }
+
+  deleteSession(id: string): void {
+    this.remove.run(id);
+  }
+
+  /** Ends every session of a user but one (after a password change). */
+  deleteOtherSessions(userId: string, keepId: string): number {
+    return this.removeOthers.run(userId, keepId).changes;
+  }
+
+  deleteExpiredSessions(now: number): number {
+    return this.removeExpired.run(now).changes;
+  }
+}

@@ -1,0 +1,104 @@
+// Test helpers: start a server on port 0 with an in-memory database, and talk to it over a real socket.
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
+import type { TestContext } from 'node:test';
+import { startServer, type RunningServer, type StartOptions } from '../../src/index.ts';
+
+export interface TestResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+  text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  body: any;
+}
+
+export interface CallOptions {
+  headers?: Record<string, string | string[]>;
+  /** An object is sent as JSON with Content-Type: application/json unless headers say otherwise. */
+  json?: unknown;
+  body?: string | Buffer;
+  token?: string;
+}
+
+/** A moving clock: tests advance time instead of sleeping. */
+export class TestClock {
+  constructor(public time = Date.UTC(2026, 10, 21, 9, 30)) {}
+  now(): number {
+    return this.time;
+  }
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
+
+export async function withServer(t: TestContext, options: StartOptions = {}): Promise<RunningServer> {
+  const server = await startServer({ scryptN: 1024, ...options });
+  t.after(() => server.close());
+  return server;
+}
+
+export function call(server: RunningServer | string, method: string, path: string, options: CallOptions = {}): Promise<TestResponse> {
+  const base = typeof server === 'string' ? server : server.url;
+  const headers: Record<string, string | string[]> = { ...options.headers };
+  let payload: Buffer | undefined;
+  if (options.json !== undefined) {
+    payload = Buffer.from(JSON.stringify(options.json));
+    headers['content-type'] ??= 'application/json';
+  } else if (options.body !== undefined) {
+    payload = Buffer.from(options.body);
+  }
+  if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+  if (payload) headers['content-length'] = String(payload.length);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const text = raw.toString('utf8');
+        let body: unknown;
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: res.statusCode!, headers: res.headers, raw, text, body });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Sends bytes as they are on a fresh connection; resolves with everything the server sent until it closed. */
+export function rawExchange(server: RunningServer, bytes: string | Buffer, options: { endAfterWrite?: boolean } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+    socket.write(bytes, () => {
+      if (options.endAfterWrite !== false) socket.end();
+    });
+  });
+}
+
+let loginCounter = 0;
+
+export interface LoggedIn {
+  token: string;
+  userId: string;
+  login: string;
+  password: string;
+}
+
+export async function registerAndLogIn(server: RunningServer, login = `user${++loginCounter}x`, password = 'correct horse battery'): Promise<LoggedIn> {
+  const registered = await call(server, 'POST', `${server.app.services.config.basePath}/users`, { json: { login, password } });
+  if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${registered.text}`);
+  const session = await call(server, 'POST', `${server.app.services.config.basePath}/session`, { json: { login, password } });
+  if (session.status !== 201) throw new Error(`login failed: ${session.status} ${session.text}`);
+  return { token: session.body.token, userId: registered.body.id, login, password };
+}
