@@ -1,0 +1,247 @@
+// Renders a Representation as a readable HTML page: no scripts, no external assets, every user string escaped.
+import { createHash } from 'node:crypto';
+import type {
+  CollectionRepresentation,
+  Link,
+  ProblemRepresentation,
+  Representation,
+  Resource,
+  SingleRepresentation,
+} from './representation.ts';
+import { escapeHtml } from './escape.ts';
+
+export interface HtmlOptions {
+  /** The --base-path prefix ('' or '/api'), for the navigation and the login form. */
+  basePath: string;
+  /** The status of the answer; a 401 page links to the login form. */
+  status: number;
+  /** The page of one collection item, to link its id; undefined leaves the id as text. */
+  itemHref?: (item: Resource) => string | undefined;
+}
+
+/** The one stylesheet, inline. Its hash goes into the CSP, so the two cannot drift apart. */
+const STYLESHEET = [
+  ':root{color-scheme:light dark}',
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0 1rem 2rem}',
+  'nav{display:flex;flex-wrap:wrap;gap:1rem;padding:.75rem 0;border-bottom:1px solid #8886}',
+  'h1{font-size:1.5rem;margin:1.25rem 0 .75rem}',
+  'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}',
+  'dt{font-weight:600}',
+  'dd{margin:0}',
+  'dd,td{overflow-wrap:anywhere}',
+  'table{border-collapse:collapse;width:100%}',
+  'th,td{border:1px solid #8886;padding:.25rem .5rem;text-align:left;vertical-align:top}',
+  'ul.related{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}',
+  'ol.messages{list-style:none;padding:0}',
+  'ol.messages>li{border-bottom:1px solid #8886;padding:.5rem 0}',
+  '.text{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0 0}',
+  '.byline,.none{color:#888}',
+  '.error{color:#c62828}',
+  'form p{display:grid;gap:.25rem;max-width:20rem}',
+].join('\n');
+
+const STYLESHEET_HASH = createHash('sha256').update(STYLESHEET, 'utf8').digest('base64');
+
+/**
+ * CSP Level 3: nothing may load or run except the inline stylesheet (by hash, §8.3) and
+ * same-origin images (avatars). No script-src, so no script of any kind, inline or not.
+ */
+export const HTML_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src 'sha256-${STYLESHEET_HASH}'`,
+  "img-src 'self' data:",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const NAVIGATION = [
+  ['/chats', 'Chats'],
+  ['/users', 'Users'],
+  ['/session', 'Session'],
+] as const;
+// Deeper values are cut off, which also ends any reference cycle.
+const MAX_DEPTH = 8;
+const LINK_LABELS: Record<string, string> = { next: 'Next page', prev: 'Previous page' };
+
+export function renderHtml(rep: Representation, options: HtmlOptions): string {
+  switch (rep.kind) {
+    case 'single':
+      return renderSingle(rep, options);
+    case 'collection':
+      return renderCollection(rep, options);
+    case 'problem':
+      return renderProblem(rep, options);
+  }
+}
+
+function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
+  const session = `${options.basePath}/session`;
+  if (rep.type === 'login-form') return renderPage('Log in', renderLoginForm(rep.data, session), options.basePath);
+  const id = rep.data['id'];
+  const named = typeof id === 'string' ? `${labelOf(rep.type)} ${id}` : labelOf(rep.type);
+  const heading = rep.type === 'session' ? 'Your session' : named;
+  // A plain HTML form can only GET or POST, so the page says how to log out instead of faking DELETE.
+  const logout = rep.type === 'session' ? `<p>To log out, send <code>DELETE ${escapeHtml(session)}</code>.</p>` : '';
+  const main = renderLinks(rep.links) + renderFields(rep.type, rep.data, 0) + logout;
+  return renderPage(heading, main, options.basePath);
+}
+
+function renderCollection(rep: CollectionRepresentation, options: HtmlOptions): string {
+  const { total, offset } = rep.meta;
+  const summary =
+    rep.data.length === 0
+      ? `<p>No items on this page; ${total} in total.</p>`
+      : `<p>Items ${offset + 1} to ${offset + rep.data.length} of ${total}.</p>`;
+  const items = rep.type === 'message' ? renderMessages(rep.data, options) : renderTable(rep, options);
+  const links = renderLinks(rep.links);
+  return renderPage(`${labelOf(rep.type)} list`, summary + links + items + links, options.basePath);
+}
+
+/** One row per item, one column per field any item has, in order of first appearance. */
+function renderTable(rep: CollectionRepresentation, options: HtmlOptions): string {
+  if (rep.data.length === 0) return '';
+  const columns = [...new Set(rep.data.flatMap((item) => Object.keys(item)))];
+  const head = columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join('');
+  const rows = rep.data.map((item) => {
+    const cells = columns.map((column) => {
+      const value = item[column];
+      const href = column === 'id' ? safeHref(options.itemHref?.(item)) : undefined;
+      const linked = href !== undefined && typeof value === 'string';
+      return `<td>${linked ? renderAnchor(href, value) : renderField(rep.type, column, value, 1)}</td>`;
+    });
+    return `<tr>${cells.join('')}</tr>`;
+  });
+  return `<table><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;
+}
+
+/** A chat history reads better as a list than as a table: author, time, then the text as typed. */
+function renderMessages(messages: readonly Resource[], options: HtmlOptions): string {
+  if (messages.length === 0) return '';
+  const items = messages.map((message) => {
+    const { id, authorId, createdAt, replyTo, text } = message;
+    const href = safeHref(options.itemHref?.(message));
+    const byline = [
+      `<strong>${renderValue(authorId, 1)}</strong>`,
+      renderField('message', 'createdAt', createdAt, 1),
+      typeof replyTo === 'string' ? `in reply to ${escapeHtml(replyTo)}` : '',
+      href === undefined ? '' : renderAnchor(href, typeof id === 'string' ? id : 'message'),
+    ];
+    const textHtml = `<p class="text">${renderValue(text, 1)}</p>`;
+    return `<li><p class="byline">${byline.filter((part) => part !== '').join(' · ')}</p>${textHtml}</li>`;
+  });
+  return `<ol class="messages">\n${items.join('\n')}\n</ol>`;
+}
+
+function renderProblem(rep: ProblemRepresentation, options: HtmlOptions): string {
+  const { status, title, detail, code, errors } = rep.data;
+  const parts = [`<p>${escapeHtml(detail)}</p>`, `<p class="none">Error code <code>${escapeHtml(code)}</code></p>`];
+  if (errors !== undefined && errors.length > 0) {
+    const items = errors.map(
+      ({ field, message }) => `<li><code>${escapeHtml(field)}</code>: ${escapeHtml(message)}</li>`,
+    );
+    parts.push(`<ul class="error">${items.join('')}</ul>`);
+  }
+  // RFC 9110 §15.5.2: a 401 means "log in first", so offer the form.
+  if (options.status === 401 || status === 401) {
+    parts.push(`<p>${renderAnchor(`${options.basePath}/session`, 'Log in')}</p>`);
+  }
+  return renderPage(`${status} ${title}`, parts.join('\n'), options.basePath);
+}
+
+/** The HTML login form posts application/x-www-form-urlencoded to POST /session (CONTRACT §2). */
+function renderLoginForm(data: Resource, action: string): string {
+  const { error, login } = data;
+  const alert = typeof error === 'string' ? `<p class="error" role="alert">${escapeHtml(error)}</p>\n` : '';
+  const value = typeof login === 'string' ? ` value="${escapeHtml(login)}"` : '';
+  return (
+    alert +
+    `<form method="post" action="${escapeHtml(action)}" enctype="application/x-www-form-urlencoded">\n` +
+    `<p><label for="login">Login</label><input id="login" name="login" type="text" autocomplete="username"` +
+    ` autocapitalize="none" spellcheck="false" required${value}></p>\n` +
+    '<p><label for="password">Password</label><input id="password" name="password" type="password"' +
+    ' autocomplete="current-password" required></p>\n' +
+    '<p><button type="submit">Log in</button></p>\n</form>'
+  );
+}
+
+function renderFields(type: string, data: object, depth: number): string {
+  const rows = Object.entries(data).map(
+    ([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${renderField(type, key, value, depth + 1)}</dd>`,
+  );
+  return rows.length === 0 ? '<p class="none">No fields.</p>' : `<dl>\n${rows.join('\n')}\n</dl>`;
+}
+
+/** A field's value, with the few fields that are links or times marked up as such. */
+function renderField(type: string, key: string, value: unknown, depth: number): string {
+  if (typeof value !== 'string') return renderValue(value, depth);
+  const href = key === 'href' || (type === 'avatar' && key === 'avatar') ? safeHref(value) : undefined;
+  if (href !== undefined && key === 'avatar') {
+    return `<img src="${escapeHtml(href)}" alt="Avatar"> ${renderAnchor(href, value)}`;
+  }
+  if (href !== undefined) return renderAnchor(href, value);
+  if (key.endsWith('At')) return `<time datetime="${escapeHtml(value)}">${escapeHtml(value)}</time>`;
+  return escapeHtml(value);
+}
+
+function renderValue(value: unknown, depth: number): string {
+  if (value === null || value === undefined) return '<span class="none">none</span>';
+  if (value instanceof Date) return escapeHtml(value.toISOString());
+  if (typeof value !== 'object') return escapeHtml(String(value));
+  if (depth > MAX_DEPTH) return '<span class="none">…</span>';
+  if (!Array.isArray(value)) return renderFields('', value, depth);
+  if (value.length === 0) return '<span class="none">empty</span>';
+  return `<ul>${value.map((entry: unknown) => `<li>${renderValue(entry, depth + 1)}</li>`).join('')}</ul>`;
+}
+
+/** rep.links as a list; a link whose href is not a same-origin path is left out, not shown as text. */
+function renderLinks(links: readonly Link[] | undefined): string {
+  const items = (links ?? []).flatMap((link) => {
+    const href = safeHref(link.href);
+    if (href === undefined) return [];
+    const label = LINK_LABELS[link.rel] ?? link.title ?? link.rel;
+    return [`<li><a rel="${escapeHtml(link.rel)}" href="${escapeHtml(href)}">${escapeHtml(label)}</a></li>`];
+  });
+  return items.length === 0 ? '' : `<ul class="related">${items.join('')}</ul>\n`;
+}
+
+function renderAnchor(href: string, text: string): string {
+  return `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+}
+
+/**
+ * Only same-origin paths become links: a leading '/' but not '//' or '/\' (both name another
+ * host to a browser), and no whitespace or control characters, which the WHATWG URL parser
+ * strips (so '/\t/evil.example' would turn into '//evil.example'). javascript:, data: and
+ * absolute URLs never pass.
+ */
+function safeHref(href: string | undefined): string | undefined {
+  if (href === undefined || !/^\/(?![/\\])/.test(href) || /[\u0000-\u0020\u007f]/.test(href)) return undefined;
+  return href;
+}
+
+function labelOf(type: string): string {
+  const words = type.replace(/[-_]+/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function renderPage(heading: string, main: string, basePath: string): string {
+  const nav = NAVIGATION.map(([path, label]) => renderAnchor(`${basePath}${path}`, label));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(heading)} · Chat API</title>
+<style>${STYLESHEET}</style>
+</head>
+<body>
+<nav aria-label="Site">${nav.join('\n')}</nav>
+<main>
+<h1>${escapeHtml(heading)}</h1>
+${main}
+</main>
+</body>
+</html>
+`;
+}
