@@ -38,15 +38,12 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   const login = requireString(body, 'login', { min: 1, max: LOGIN_RULE.max * 4 });
   const password = requireString(body, 'password', { min: 1, max: PASSWORD_RULE.max });
   const address = ctx.req.socket.remoteAddress ?? 'unknown';
-  // Checked before any hashing, so a flood of guesses costs no scrypt work.
-  loginLimiter.check(login, address);
+  // Checked (and counted) before any hashing, so a flood of guesses costs no scrypt work.
+  loginLimiter.admit(login, address);
   const user = storage.users.findUserByLogin(login);
   const valid = user ? await hasher.verify(password, user.passwordHash) : await hasher.verifyNothing(password);
-  if (!user || !valid) {
-    loginLimiter.recordFailure(login, address);
-    throw badCredentials();
-  }
-  loginLimiter.recordSuccess(login);
+  if (!user || !valid) throw badCredentials();
+  loginLimiter.forgive(login, address);
   const now = clock.now();
   const token = newToken();
   const maxExpiresAt = now + config.sessionMaxAge * 1000;

@@ -30,10 +30,15 @@ export class LoginLimiter {
     return [[`login:${login.toLowerCase()}`, this.maxFailures], [`address:${address}`, this.maxFailures * ADDRESS_FACTOR]];
   }
 
-  /** Throws 429 with Retry-After (RFC 6585 §4) when either limit is reached. */
-  check(login: string, address: string): void {
+  /**
+   * Checks both limits (429 with Retry-After, RFC 6585 §4) and counts this attempt as a failure at once,
+   * before any hashing: concurrent guesses cannot all slip past the check while their hashes run.
+   * A successful login takes its attempt back with `forgive`.
+   */
+  admit(login: string, address: string): void {
     const now = this.clock.now();
-    for (const [key, limit] of this.keys(login, address)) {
+    const keys = this.keys(login, address);
+    for (const [key, limit] of keys) {
       const times = this.recent(key, now);
       if (times.length >= limit) {
         const retryAfter = Math.max(1, Math.ceil((times[0]! + this.windowMs - now) / 1000));
@@ -42,11 +47,7 @@ export class LoginLimiter {
         });
       }
     }
-  }
-
-  recordFailure(login: string, address: string): void {
-    const now = this.clock.now();
-    for (const [key] of this.keys(login, address)) {
+    for (const [key] of keys) {
       const times = this.recent(key, now);
       times.push(now);
       this.failures.delete(key);
@@ -55,7 +56,9 @@ export class LoginLimiter {
     while (this.failures.size > MAX_KEYS) this.failures.delete(this.failures.keys().next().value!);
   }
 
-  recordSuccess(login: string): void {
+  /** A successful login clears the login's failures and takes back its own attempt from the address. */
+  forgive(login: string, address: string): void {
     this.failures.delete(`login:${login.toLowerCase()}`);
+    this.failures.get(`address:${address}`)?.pop();
   }
 }
