@@ -66,8 +66,9 @@ const LIST_OPS: ReadonlySet<FilterOp> = new Set<FilterOp>(['eq', 'ne', 'in']);
 const FILTER_KEY = /^filter\[([^\]]*)\](\[\])?$/;
 const SORT_KEY = /^sort\[([^\]]*)\]$/;
 const DIRECTION = /^(?:asc|desc)$/i;
-// `<field>=><low>` and `<field>=<<high>`; `>=` and `<=` in the value are read the same way as in the name.
-const VALUE_OPERATORS: readonly (readonly [string, FilterOp])[] = [['>=', 'gte'], ['<=', 'lte'], ['>', 'gt'], ['<', 'lt']];
+// `<field>=><low>` and `<field>=<<high>`. `=>=` is deliberately not read as >=: `title=<=a` must stay
+// "less than '=a'", or text starting with `=` could not be compared.
+const VALUE_OPERATORS: readonly (readonly [string, FilterOp])[] = [['>', 'gt'], ['<', 'lt']];
 // Parameters that may appear only once; fields and filters may repeat (all filters AND together).
 const SINGLE_PARAMETERS: ReadonlySet<string> = new Set(['limit', 'offset', 'sort', 'order']);
 
