@@ -5,6 +5,14 @@ TESTS = $(shell find test -name '*.test.ts' | sort)
 
 .PHONY: run test typecheck coverage bench binary clean
 
+# The browser test drives Debian's Chromium (no browser download); install it when missing.
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+
 $(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
@@ -16,7 +24,7 @@ typecheck: $(NODE_MODULES)
 	npx tsc --noEmit -p .
 
 # Every test under c8, with the coverage gate of at least 90% of lines; prints the totals.
-test: $(NODE_MODULES) typecheck
+test: $(NODE_MODULES) $(CHROMIUM) typecheck
 	npx c8 --check-coverage --lines 90 --reporter=text-summary --reporter=text \
 	  --include 'src/**' --exclude 'src/main.ts' \
 	  node --import tsx --test --test-concurrency=2 --test-reporter=spec $(TESTS)
