@@ -68,7 +68,7 @@ describe('buildQuerySql: the SQL', () => {
     assert.equal(sqlFor('', spec).orderBy, 't.key ASC');
   });
 
-  test('addCondition appends a condition and its values after the query's own', () => {
+  test("addCondition appends a condition and its values after the query's own", () => {
     assert.deepEqual(addCondition(sqlFor(''), 'items.n > ?', 5), { ...sqlFor(''), where: '(items.n > ?)', params: [5] });
     const built = addCondition(sqlFor('title=x'), 'items.parent_id = ? OR items.id = ?', 'p', 'q');
     assert.deepEqual([built.where, built.params], ['(items.title = ?) AND (items.parent_id = ? OR items.id = ?)', ['x', 'p', 'q']]);
