@@ -1,4 +1,5 @@
 // Flags and environment variables, with defaults, validation and --help.
+import { availableParallelism } from 'node:os';
 export interface Config {
   port: number;
   host: string;
@@ -39,7 +40,8 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   sessionTtl: 86_400,
   sessionMaxAge: 30 * 86_400,
   scryptN: 2 ** 17,
-  hashConcurrency: 2,
+  // One core stays free for serving requests while logins hash on the others.
+  hashConcurrency: Math.max(1, availableParallelism() - 1),
   maxBodyBytes: MIB,
   maxAvatarBytes: 5 * MIB,
   secureCookies: false,
