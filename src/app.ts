@@ -12,6 +12,7 @@ import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
+import type { OpenOptions } from './storage/database.ts';
 import { Storage } from './storage/storage.ts';
 
 export interface App {
@@ -51,8 +52,9 @@ function checkFraming(req: IncomingMessage): void {
   if (hosts > 1) throw new HttpError('ERR_BAD_REQUEST', 'The request has more than one Host header');
 }
 
-export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK): App {
-  const storage = new Storage(config.db);
+/** storageOptions are internal (benchmarks compare synchronous=NORMAL); they are not a flag. */
+export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: OpenOptions = {}): App {
+  const storage = new Storage(config.db, storageOptions);
   const services: AppServices = {
     config,
     storage,

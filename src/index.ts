@@ -11,6 +11,8 @@ export type { Clock } from './http/context.ts';
 export interface StartOptions extends Partial<Config> {
   /** A clock for tests that move time instead of sleeping. */
   clock?: Clock;
+  /** For benchmarks only (not a flag): NORMAL shows what synchronous=FULL costs. Default FULL. */
+  synchronous?: 'FULL' | 'NORMAL';
 }
 
 export interface RunningServer {
@@ -24,9 +26,9 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, ...overrides } = options;
+  const { clock, synchronous, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
-  const app = createApp(config, clock);
+  const app = createApp(config, clock, synchronous ? { synchronous } : {});
   const server = createServer({
     // Deliberate limits against slow clients (slowloris): headers and whole requests must arrive in time,
     // and the check runs every second rather than Node's default 30 s.

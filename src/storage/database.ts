@@ -36,13 +36,18 @@ export function migrate(db: Db, migrations: readonly Migration[]): number[] {
   return pending.map((migration) => migration.version);
 }
 
-export function openDatabase(path: string, migrations: readonly Migration[] = loadMigrations()): Db {
+export interface OpenOptions {
+  /** FULL (the default) syncs the WAL at every commit; NORMAL exists only so benchmarks can compare. */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+export function openDatabase(path: string, migrations: readonly Migration[] = loadMigrations(), options: OpenOptions = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   // WAL lets readers run beside the writer; FULL syncs the WAL at every commit, so an
   // acknowledged write survives power loss, not only a process crash.
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, migrations);

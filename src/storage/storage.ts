@@ -1,6 +1,7 @@
 // Everything the app keeps: the database and one store per table, opened and prepared once.
 import { AvatarStore } from './avatar-store.ts';
-import { openDatabase, type Db } from './database.ts';
+import { openDatabase, type Db, type OpenOptions } from './database.ts';
+import { GroupCommit } from './group-commit.ts';
 import { PageRunner } from './list-page.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
@@ -11,9 +12,11 @@ export class Storage {
   readonly sessions: SessionStore;
   readonly avatars: AvatarStore;
   readonly pages: PageRunner;
+  private readonly group: GroupCommit;
 
-  constructor(path: string) {
-    this.db = openDatabase(path);
+  constructor(path: string, options: OpenOptions = {}) {
+    this.db = openDatabase(path, undefined, options);
+    this.group = new GroupCommit(this.db);
     this.users = new UserStore(this.db);
     this.sessions = new SessionStore(this.db);
     this.avatars = new AvatarStore(this.db);
@@ -25,7 +28,17 @@ export class Storage {
     return this.db.transaction(fn)();
   }
 
+  /**
+   * Runs synchronous fn in a transaction shared with the other writes of this event-loop turn (group commit);
+   * resolves only after that transaction committed. A throw rolls back fn's own changes only.
+   */
+  writeTogether<T>(fn: () => T): Promise<T> {
+    return this.group.run(fn);
+  }
+
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.group.flush();
+    this.db.close();
   }
 }
