@@ -28,8 +28,11 @@ export function renderRepresentation(
   switch (mediaType) {
     case 'application/xml':
       return { contentType: problem ? 'application/problem+xml; charset=utf-8' : 'application/xml; charset=utf-8', body: Buffer.from(renderXml(rep)), variant: 'xml' };
-    case 'text/html':
-      return { contentType: 'text/html; charset=utf-8', body: Buffer.from(renderHtml(rep, options)), variant: 'html' };
+    case 'text/html': {
+      const itemHref = rep.kind === 'collection' ? rep.itemHref : undefined;
+      const html = renderHtml(rep, { ...options, itemHref });
+      return { contentType: 'text/html; charset=utf-8', body: Buffer.from(html), variant: 'html' };
+    }
     default:
       return { contentType: problem ? 'application/problem+json' : 'application/json', body: Buffer.from(JSON.stringify(toJson(rep))), variant: '' };
   }

@@ -32,6 +32,8 @@ export interface CollectionRepresentation {
   meta: PageMeta;
   /** next/prev and related links; next/prev also go into the Link header. */
   links?: Link[];
+  /** The page of one item (a complete path), so the HTML list can link each id; undefined leaves it as text. */
+  itemHref?: (item: Resource) => string | undefined;
 }
 
 /** An RFC 9457 problem. */

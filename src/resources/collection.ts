@@ -10,6 +10,8 @@ export interface CollectionOptions<T> {
   toPublic(row: T): Resource;
   /** Parameters the handler reads itself (after, before, q), returned in query.extra. */
   reserved?: readonly string[];
+  /** The page of one item, built with ctx.href, for the HTML list; undefined leaves the id as text. */
+  itemHref?: (item: Resource) => string | undefined;
 }
 
 /** The same query string with offset (and limit) replaced: the page links keep every other parameter. */
@@ -42,6 +44,7 @@ export function collectionReply<T>(ctx: RequestContext, options: CollectionOptio
       data: rows.map((row) => options.toPublic(row)),
       meta: { total, limit: query.limit, offset: query.offset },
       links: pageLinks(ctx, query, total),
+      itemHref: options.itemHref,
     },
   };
 }

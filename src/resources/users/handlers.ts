@@ -64,7 +64,12 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
 }
 
 export function listUsers(ctx: RequestContext): Reply {
-  return collectionReply<UserRow>(ctx, { type: 'user', source: { select: USER_SELECT, spec: USER_FIELDS }, toPublic: publicUser });
+  return collectionReply<UserRow>(ctx, {
+    type: 'user',
+    source: { select: USER_SELECT, spec: USER_FIELDS },
+    toPublic: publicUser,
+    itemHref: (user) => ctx.href(USER_PATH, { userId: String(user['id']) }),
+  });
 }
 
 function findUserOr404(ctx: RequestContext, userId: string): UserRow {
