@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
 import { startServer } from './index.ts';
 
+// The single executable has no package.json beside it: scripts/build-binary.ts defines this constant.
+declare const CHAT_SERVER_VERSION: string | undefined;
+
 function version(): string {
+  if (typeof CHAT_SERVER_VERSION === 'string') return CHAT_SERVER_VERSION;
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadEmbeddedAddon } from '../binary/native-addon.ts';
 
 export type Db = Database.Database;
 
@@ -13,6 +14,14 @@ export interface Migration {
 }
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sql', 'migrations');
+
+// The single executable has no sql/ beside it: scripts/build-binary.ts defines this constant
+// as the output of loadMigrations() at build time, so the one listing of migrations stays here.
+declare const CHAT_SERVER_MIGRATIONS: Migration[] | undefined;
+
+function defaultMigrations(): Migration[] {
+  return typeof CHAT_SERVER_MIGRATIONS === 'undefined' ? loadMigrations() : CHAT_SERVER_MIGRATIONS;
+}
 
 export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   return readdirSync(dir)
@@ -41,9 +50,11 @@ export interface OpenOptions {
   synchronous?: 'FULL' | 'NORMAL';
 }
 
-export function openDatabase(path: string, migrations: readonly Migration[] = loadMigrations(), options: OpenOptions = {}): Db {
+export function openDatabase(path: string, migrations: readonly Migration[] = defaultMigrations(), options: OpenOptions = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  // better-sqlite3 also takes the addon's exports object (its issue #972), which @types/better-sqlite3 omits;
+  // undefined, everywhere but the single executable, keeps its usual lookup in node_modules.
+  const db = new Database(path, { nativeBinding: loadEmbeddedAddon() as unknown as string | undefined });
   // WAL lets readers run beside the writer; FULL syncs the WAL at every commit, so an
   // acknowledged write survives power loss, not only a process crash.
   db.pragma('journal_mode = WAL');

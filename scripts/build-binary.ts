@@ -1,0 +1,98 @@
+// Builds dist/chat-server, a Node.js single executable: the bundled server plus better-sqlite3's addon as an asset.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ADDON_ASSET } from '../src/binary/native-addon.ts';
+import { loadMigrations } from '../src/storage/database.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const OUTPUT = join(ROOT, 'dist', 'chat-server');
+// The fuse string every SEA-capable node binary carries; postject flips it to say a blob is present.
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+const requireFromRoot = createRequire(join(ROOT, 'package.json'));
+
+/** The addon better-sqlite3 loads from node_modules, built for this very node. */
+function findAddon(): string {
+  const addon = join(dirname(requireFromRoot.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+  if (!existsSync(addon)) throw new Error(`${addon} is missing: run npm ci first`);
+  return addon;
+}
+
+async function bundle(file: string): Promise<void> {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  await build({
+    entryPoints: [join(ROOT, 'src', 'main.ts')],
+    outfile: file,
+    bundle: true,
+    // Node 20's SEA runs one CommonJS script whose require() reaches only the built-in modules.
+    platform: 'node',
+    format: 'cjs',
+    target: `node${process.versions.node.split('.')[0]}`,
+    // better-sqlite3 needs `bindings` only when given no nativeBinding, which the executable always gives.
+    external: ['bindings'],
+    define: {
+      CHAT_SERVER_VERSION: JSON.stringify(pkg.version),
+      CHAT_SERVER_MIGRATIONS: JSON.stringify(loadMigrations()),
+      // CommonJS has no import.meta; the banner gives modules that compute paths from it a real URL.
+      'import.meta.url': '__chatServerUrl',
+    },
+    banner: { js: "const __chatServerUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel: 'warning',
+  });
+}
+
+function run(command: string, args: string[]): void {
+  // Output is shown only when a step fails: postject's warnings about ELF note sections are expected.
+  execFileSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export async function buildBinary(): Promise<string> {
+  if (process.platform === 'win32') throw new Error('this script builds for Linux and macOS; see docs/binary.md');
+  const addon = findAddon();
+  mkdirSync(dirname(OUTPUT), { recursive: true });
+  // Everything is staged in a private directory and renamed into place last, so a build that
+  // fails or runs beside another never leaves a half-injected dist/chat-server.
+  const stage = mkdtempSync(join(dirname(OUTPUT), '.build-'));
+  try {
+    const script = join(stage, 'chat-server.cjs');
+    const blob = join(stage, 'chat-server.blob');
+    const binary = join(stage, 'chat-server');
+    await bundle(script);
+    const seaConfig = join(stage, 'sea-config.json');
+    writeFileSync(seaConfig, JSON.stringify({
+      main: script,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      // V8's compile cache for the bundle, made by this same node, saves parsing it at every start.
+      useCodeCache: true,
+      assets: { [ADDON_ASSET]: addon },
+    }, null, 2));
+    run(process.execPath, ['--experimental-sea-config', seaConfig]);
+    copyFileSync(process.execPath, binary);
+    chmodSync(binary, 0o755);
+    const postject = [requireFromRoot.resolve('postject/dist/cli.js'), binary, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE];
+    if (process.platform === 'darwin') {
+      // The copied node's signature no longer matches once injected; it is removed, then replaced ad hoc.
+      run('codesign', ['--remove-signature', binary]);
+      run(process.execPath, [...postject, '--macho-segment-name', 'NODE_SEA']);
+      run('codesign', ['--sign', '-', binary]);
+    } else {
+      run(process.execPath, postject);
+    }
+    renameSync(binary, OUTPUT);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+  return OUTPUT;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  const output = await buildBinary();
+  const megabytes = (statSync(output).size / 2 ** 20).toFixed(1);
+  process.stdout.write(`built ${output} (${megabytes} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+}
