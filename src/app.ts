@@ -19,6 +19,8 @@ export interface App {
   services: AppServices;
   routes: RouteTable<Route>;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** From now on, every answer closes its connection (RFC 9112 §9.6), so kept-alive clients let go. */
+  stopAccepting(): void;
   close(): void;
 }
 
@@ -64,6 +66,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
   };
   const routes = new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route })));
   const basePath = config.basePath;
+  let draining = false;
 
   async function route(req: IncomingMessage, requestId: string, state: { mediaType: string; negotiated: boolean }): Promise<Reply> {
     checkFraming(req);
@@ -118,6 +121,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     const started = performance.now();
     const requestId = randomUUID();
     res.setHeader('X-Request-Id', requestId);
+    if (draining) res.setHeader('Connection', 'close');
     if (!config.quiet) {
       res.once('finish', () => {
         const ms = (performance.now() - started).toFixed(1);
@@ -135,5 +139,11 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     sendReply(req, res, reply, { mediaType: state.mediaType, basePath, negotiated: state.negotiated });
   }
 
-  return { services, routes, handle, close: () => storage.close() };
+  return {
+    services,
+    routes,
+    handle,
+    stopAccepting: () => { draining = true; },
+    close: () => storage.close(),
+  };
 }

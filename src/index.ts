@@ -54,6 +54,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
+      app.stopAccepting();
       server.close(() => {
         app.close();
         resolve();

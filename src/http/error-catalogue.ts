@@ -22,7 +22,6 @@ export const ERROR_CATALOGUE = {
   ERR_UNSUPPORTED_IMAGE: { status: 415, title: 'Unsupported image format' },
   ERR_TOO_MANY_REQUESTS: { status: 429, title: 'Too Many Requests' },
   ERR_INTERNAL: { status: 500, title: 'Internal Server Error' },
-  ERR_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -68,3 +68,11 @@ test('connections that trickle their headers are closed at the header timeout wh
   const answers = await Promise.all(closed);
   for (const answer of answers) assert.match(answer, /^$|^HTTP\/1\.1 408 /);
 });
+
+test('once the server stops accepting, answers close their kept-alive connections', async (t) => {
+  const server = await withServer(t);
+  server.app.stopAccepting();
+  const res = await call(server, 'GET', '/health');
+  assert.equal(res.status, 200);
+  assert.equal(res.headers['connection'], 'close');
+});
