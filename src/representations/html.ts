@@ -8,6 +8,7 @@ import type {
   Resource,
   SingleRepresentation,
 } from './representation.ts';
+import { buildPath } from '../router/compile-pattern.ts';
 import { escapeHtml } from './escape.ts';
 
 export interface HtmlOptions {
@@ -62,7 +63,21 @@ const NAVIGATION = [
 ] as const;
 // Deeper values are cut off, which also ends any reference cycle.
 const MAX_DEPTH = 8;
-const LINK_LABELS: Record<string, string> = { next: 'Next page', prev: 'Previous page' };
+// Maps, not object literals: a rel or field named "toString" must not find Object.prototype.
+const LINK_LABELS = new Map([['next', 'Next page'], ['prev', 'Previous page'], ['collection', 'Back to the list']]);
+// Previous before next, as a reader expects them on a line; other links keep their order after these.
+const LINK_ORDER = new Map([['prev', 0], ['next', 1]]);
+// Fields that hold the id of another resource link to its page (ids in an array: each entry).
+const REFERENCE_PATTERNS = new Map([
+  ['userId', '/users/:id'],
+  ['ownerId', '/users/:id'],
+  ['authorId', '/users/:id'],
+  ['members', '/users/:id'],
+  ['chatId', '/chats/:id'],
+  ['replyTo', '/messages/:id'],
+]);
+// What names a resource in a heading better than its id.
+const DISPLAY_FIELDS = ['title', 'login'];
 
 export function renderHtml(rep: Representation, options: HtmlOptions): string {
   switch (rep.kind) {
@@ -78,12 +93,10 @@ export function renderHtml(rep: Representation, options: HtmlOptions): string {
 function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
   const session = `${options.basePath}/session`;
   if (rep.type === 'login-form') return renderPage('Log in', renderLoginForm(rep.data, session), options.basePath);
-  const id = rep.data['id'];
-  const named = typeof id === 'string' ? `${labelOf(rep.type)} ${id}` : labelOf(rep.type);
-  const heading = rep.type === 'session' ? 'Your session' : named;
+  const heading = rep.type === 'session' ? 'Your session' : `${labelOf(rep.type)} ${displayNameOf(rep.data)}`.trim();
   // A plain HTML form can only GET or POST, so the page says how to log out instead of faking DELETE.
   const logout = rep.type === 'session' ? `<p>To log out, send <code>DELETE ${escapeHtml(session)}</code>.</p>` : '';
-  const main = renderLinks(rep.links) + renderFields(rep.type, rep.data, 0) + logout;
+  const main = renderLinks(rep.links) + renderFields(rep.type, rep.data, 0, options.basePath) + logout;
   return renderPage(heading, main, options.basePath);
 }
 
@@ -108,7 +121,7 @@ function renderTable(rep: CollectionRepresentation, options: HtmlOptions): strin
       const value = item[column];
       const href = column === 'id' ? safeHref(options.itemHref?.(item)) : undefined;
       const linked = href !== undefined && typeof value === 'string';
-      return `<td>${linked ? renderAnchor(href, value) : renderField(rep.type, column, value, 1)}</td>`;
+      return `<td>${linked ? renderAnchor(href, value) : renderField(rep.type, column, value, 1, options.basePath)}</td>`;
     });
     return `<tr>${cells.join('')}</tr>`;
   });
@@ -122,12 +135,12 @@ function renderMessages(messages: readonly Resource[], options: HtmlOptions): st
     const { id, authorId, createdAt, replyTo, text } = message;
     const href = safeHref(options.itemHref?.(message));
     const byline = [
-      `<strong>${renderValue(authorId, 1)}</strong>`,
-      renderField('message', 'createdAt', createdAt, 1),
-      typeof replyTo === 'string' ? `in reply to ${escapeHtml(replyTo)}` : '',
+      `<strong>${renderField('message', 'authorId', authorId, 1, options.basePath)}</strong>`,
+      renderField('message', 'createdAt', createdAt, 1, options.basePath),
+      typeof replyTo === 'string' ? `in reply to ${renderField('message', 'replyTo', replyTo, 1, options.basePath)}` : '',
       href === undefined ? '' : renderAnchor(href, typeof id === 'string' ? id : 'message'),
     ];
-    const textHtml = `<p class="text">${renderValue(text, 1)}</p>`;
+    const textHtml = `<p class="text">${renderValue(text, 1, options.basePath)}</p>`;
     return `<li><p class="byline">${byline.filter((part) => part !== '').join(' · ')}</p>${textHtml}</li>`;
   });
   return `<ol class="messages">\n${items.join('\n')}\n</ol>`;
@@ -165,16 +178,24 @@ function renderLoginForm(data: Resource, action: string): string {
   );
 }
 
-function renderFields(type: string, data: object, depth: number): string {
+function renderFields(type: string, data: object, depth: number, basePath: string): string {
   const rows = Object.entries(data).map(
-    ([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${renderField(type, key, value, depth + 1)}</dd>`,
+    ([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${renderField(type, key, value, depth + 1, basePath)}</dd>`,
   );
   return rows.length === 0 ? '<p class="none">No fields.</p>' : `<dl>\n${rows.join('\n')}\n</dl>`;
 }
 
-/** A field's value, with the few fields that are links or times marked up as such. */
-function renderField(type: string, key: string, value: unknown, depth: number): string {
-  if (typeof value !== 'string') return renderValue(value, depth);
+/** A field's value, with the few fields that are links, references or times marked up as such. */
+function renderField(type: string, key: string, value: unknown, depth: number, basePath: string): string {
+  const reference = REFERENCE_PATTERNS.get(key);
+  if (reference !== undefined && depth <= 1) {
+    if (typeof value === 'string') return renderAnchor(basePath + buildPath(reference, { id: value }), value);
+    if (Array.isArray(value) && value.length > 0 && value.every((entry) => typeof entry === 'string')) {
+      const anchors = value.map((entry: string) => `<li>${renderAnchor(basePath + buildPath(reference, { id: entry }), entry)}</li>`);
+      return `<ul>${anchors.join('')}</ul>`;
+    }
+  }
+  if (typeof value !== 'string') return renderValue(value, depth, basePath);
   const href = key === 'href' || (type === 'avatar' && key === 'avatar') ? safeHref(value) : undefined;
   if (href !== undefined && key === 'avatar') {
     return `<img src="${escapeHtml(href)}" alt="Avatar"> ${renderAnchor(href, value)}`;
@@ -184,22 +205,23 @@ function renderField(type: string, key: string, value: unknown, depth: number): 
   return escapeHtml(value);
 }
 
-function renderValue(value: unknown, depth: number): string {
+function renderValue(value: unknown, depth: number, basePath: string): string {
   if (value === null || value === undefined) return '<span class="none">none</span>';
   if (value instanceof Date) return escapeHtml(value.toISOString());
   if (typeof value !== 'object') return escapeHtml(String(value));
   if (depth > MAX_DEPTH) return '<span class="none">…</span>';
-  if (!Array.isArray(value)) return renderFields('', value, depth);
+  if (!Array.isArray(value)) return renderFields('', value, depth, basePath);
   if (value.length === 0) return '<span class="none">empty</span>';
-  return `<ul>${value.map((entry: unknown) => `<li>${renderValue(entry, depth + 1)}</li>`).join('')}</ul>`;
+  return `<ul>${value.map((entry: unknown) => `<li>${renderValue(entry, depth + 1, basePath)}</li>`).join('')}</ul>`;
 }
 
 /** rep.links as a list; a link whose href is not a same-origin path is left out, not shown as text. */
 function renderLinks(links: readonly Link[] | undefined): string {
-  const items = (links ?? []).flatMap((link) => {
+  const ordered = [...(links ?? [])].sort((a, b) => (LINK_ORDER.get(a.rel) ?? 2) - (LINK_ORDER.get(b.rel) ?? 2));
+  const items = ordered.flatMap((link) => {
     const href = safeHref(link.href);
     if (href === undefined) return [];
-    const label = LINK_LABELS[link.rel] ?? link.title ?? link.rel;
+    const label = LINK_LABELS.get(link.rel) ?? link.title ?? labelOf(link.rel);
     return [`<li><a rel="${escapeHtml(link.rel)}" href="${escapeHtml(href)}">${escapeHtml(label)}</a></li>`];
   });
   return items.length === 0 ? '' : `<ul class="related">${items.join('')}</ul>\n`;
@@ -218,6 +240,12 @@ function renderAnchor(href: string, text: string): string {
 function safeHref(href: string | undefined): string | undefined {
   if (href === undefined || !/^\/(?![/\\])/.test(href) || /[\u0000-\u0020\u007f]/.test(href)) return undefined;
   return href;
+}
+
+/** The title of a chat or the login of a user, else the id, else nothing. */
+function displayNameOf(data: Resource): string {
+  const name = [...DISPLAY_FIELDS, 'id'].map((field) => data[field]).find((value) => typeof value === 'string' && value !== '');
+  return typeof name === 'string' ? name : '';
 }
 
 function labelOf(type: string): string {

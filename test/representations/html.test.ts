@@ -119,6 +119,16 @@ const hostilePages: { what: string; input: Representation; options?: HtmlOptions
     },
   },
   {
+    what: 'fields and rels named after Object.prototype members',
+    input: {
+      kind: 'single',
+      type: 'chat',
+      enveloped: true,
+      data: { toString: XSS, constructor: [BREAKOUT] },
+      links: [{ rel: 'toString', href: '/x' }, { rel: 'hasOwnProperty', href: '/y' }],
+    },
+  },
+  {
     what: 'the login form error and login',
     input: { kind: 'single', type: 'login-form', enveloped: false, data: { error: XSS, login: BREAKOUT } },
   },
@@ -194,6 +204,28 @@ const pages: { what: string; input: Representation; options: HtmlOptions; expect
     ],
   },
   {
+    what: 'ids of other resources link to their pages; previous comes before next',
+    input: {
+      kind: 'single',
+      type: 'chat',
+      enveloped: true,
+      data: { id: 'c1', title: 'Team', ownerId: 'u1', members: ['u1', 'u 2'], replyTo: null },
+      links: [
+        { rel: 'next', href: '/n' },
+        { rel: 'messages', href: '/api/chats/c1/messages' },
+        { rel: 'prev', href: '/p' },
+      ],
+    },
+    options: { basePath: '/api', status: 200 },
+    expected: [
+      '<h1>Chat Team</h1>',
+      '<dt>ownerId</dt><dd><a href="/api/users/u1">u1</a></dd>',
+      '<ul><li><a href="/api/users/u1">u1</a></li><li><a href="/api/users/u%202">u 2</a></li></ul>',
+      '<ul class="related"><li><a rel="prev" href="/p">Previous page</a></li><li><a rel="next" href="/n">Next page</a></li>' +
+        '<li><a rel="messages" href="/api/chats/c1/messages">Messages</a></li></ul>',
+    ],
+  },
+  {
     what: 'the login form',
     input: { kind: 'single', type: 'login-form', enveloped: false, data: {} },
     options: { basePath: '/api', status: 200 },
@@ -223,7 +255,7 @@ const pages: { what: string; input: Representation; options: HtmlOptions; expect
     what: 'the session page says how to log out',
     input: { kind: 'single', type: 'session', enveloped: false, data: { userId: 'u1', expiresAt: '2026-11-22T09:30:00.000Z' } },
     options: { basePath: '', status: 200 },
-    expected: ['<h1>Your session</h1>', '<dt>userId</dt><dd>u1</dd>', 'To log out, send <code>DELETE /session</code>.'],
+    expected: ['<h1>Your session</h1>', '<dt>userId</dt><dd><a href="/users/u1">u1</a></dd>', 'To log out, send <code>DELETE /session</code>.'],
   },
   {
     what: 'messages keep their whitespace',
@@ -234,7 +266,7 @@ const pages: { what: string; input: Representation; options: HtmlOptions; expect
       meta: { total: 1, limit: 20, offset: 0 },
     },
     options: { basePath: '', status: 200 },
-    expected: ['<p class="text">line 1\n  line 2</p>', '.text{white-space:pre-wrap', '<strong>u1</strong>'],
+    expected: ['<p class="text">line 1\n  line 2</p>', '.text{white-space:pre-wrap', '<strong><a href="/users/u1">u1</a></strong>'],
   },
 ];
 
