@@ -54,71 +54,133 @@ const LF = 0x0a;
 const DASH = 0x2d;
 const HEADER_END = Buffer.from('\r\n\r\n');
 const EMPTY = Buffer.alloc(0);
-const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+// RFC 9110 §5.6.2: tchar, as a lookup table so header values are scanned without regexes.
+const TOKEN_CHARS = new Uint8Array(128).map((_, code) => Number(/[!#$%&'*+.^_`|~0-9A-Za-z-]/.test(String.fromCharCode(code))));
 // RFC 2046 §5.1.1: 1 to 70 bchars, the last not a space.
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
-const MEDIA_TYPE = new RegExp(`^\\s*(${TOKEN}/${TOKEN})`);
-const PARAMETER = new RegExp(`\\s*;\\s*(${TOKEN})\\s*=\\s*(?:"((?:[^"\\\\]|\\\\[^])*)"|(${TOKEN}))\\s*`, 'y');
-const HEADER_LINE = new RegExp(`^(${TOKEN}):[ \\t]*([^]*?)[ \\t]*$`);
-const DISPOSITION = new RegExp(`^\\s*(${TOKEN})`);
 
 const malformed = (detail: string): HttpError => new HttpError('ERR_BAD_MULTIPART', detail);
 const tooLarge = (detail: string): HttpError => new HttpError('ERR_BODY_TOO_LARGE', detail);
 
+/** Where the token starting at `at` ends (`at` itself when there is none). */
+function skipToken(text: string, at: number): number {
+  while (at < text.length && TOKEN_CHARS[text.charCodeAt(at)] === 1) at += 1;
+  return at;
+}
+
+/** RFC 9110 §5.6.3: optional whitespace is spaces and tabs. */
+function skipSpace(text: string, at: number): number {
+  for (let code = text.charCodeAt(at); code === 0x20 || code === 0x09; code = text.charCodeAt(at)) at += 1;
+  return at;
+}
+
+/** `type/subtype`, lower-cased, at the start of a Content-Type, and where it ends. */
+function readMediaType(text: string): { type: string; end: number } | undefined {
+  const start = skipSpace(text, 0);
+  const slash = skipToken(text, start);
+  const end = skipToken(text, slash + 1);
+  if (slash === start || text[slash] !== '/' || end === slash + 1) return undefined;
+  return { type: text.slice(start, end).toLowerCase(), end };
+}
+
 /** The boundary of a `multipart/form-data` Content-Type (RFC 7578 §4.1). */
 export function parseBoundary(contentType: string): string {
-  const type = MEDIA_TYPE.exec(contentType);
-  if (type?.[1]?.toLowerCase() !== 'multipart/form-data') {
+  const media = readMediaType(contentType);
+  if (media?.type !== 'multipart/form-data') {
     throw new HttpError('ERR_UNSUPPORTED_MEDIA_TYPE', 'expected multipart/form-data');
   }
-  const boundary = parseParameters(contentType, type[0].length).get('boundary');
+  const boundary = parseParameters(contentType, media.end).get('boundary');
   if (boundary === undefined || !BOUNDARY.test(boundary)) {
     throw malformed('the Content-Type needs a boundary of 1 to 70 characters (RFC 2046 §5.1.1)');
   }
   return boundary;
 }
 
-/**
- * `; name=value` pairs from `start` to the end; names lower-cased, a repeated name is an error.
- * A backslash escapes only `"` and `\` in a quoted string: browsers never escape (WHATWG
- * percent-encodes quotes), and old clients send raw Windows paths such as `C:\x\a.png`.
- */
-function parseParameters(text: string, start: number): Map<string, string> {
+/** RFC 9110 §5.6.6: `; name=value` pairs from `at` to the end; names lower-cased, none repeated. */
+function parseParameters(text: string, at: number): Map<string, string> {
   const parameters = new Map<string, string>();
-  PARAMETER.lastIndex = start;
-  while (PARAMETER.lastIndex < text.length) {
-    const match = PARAMETER.exec(text);
-    const name = match?.[1]?.toLowerCase();
-    if (match === null || name === undefined || parameters.has(name)) {
+  for (at = skipSpace(text, at); at < text.length; at = skipSpace(text, at)) {
+    const nameStart = skipSpace(text, at + 1);
+    if (text[at] === ';' && (nameStart === text.length || text[nameStart] === ';')) {
+      at = nameStart; // the grammar allows empty parameters: `a;;b=c;`
+      continue;
+    }
+    const nameEnd = skipToken(text, nameStart);
+    const equals = skipSpace(text, nameEnd);
+    const name = text.slice(nameStart, nameEnd).toLowerCase();
+    if (text[at] !== ';' || nameEnd === nameStart || text[equals] !== '=' || parameters.has(name)) {
       throw malformed(`malformed or repeated parameter in "${text}"`);
     }
-    parameters.set(name, match[3] ?? (match[2] ?? '').replace(/\\(["\\])/g, '$1'));
+    const valueStart = skipSpace(text, equals + 1);
+    const tokenEnd = skipToken(text, valueStart);
+    const value = text[valueStart] === '"' ? readQuoted(text, valueStart + 1) : { text: text.slice(valueStart, tokenEnd), end: tokenEnd };
+    if (value.end === valueStart) throw malformed(`a parameter without a value in "${text}"`);
+    parameters.set(name, value.text);
+    at = value.end;
   }
   return parameters;
 }
 
-/** The part's name, filename and media type from its header section (RFC 7578 §4.2, §4.4). */
-function parsePartHeaders(section: string): PartInfo {
-  const headers = new Map<string, string>();
-  for (const line of section === '' ? [] : section.split('\r\n')) {
-    // RFC 9112 §5.2: obsolete line folding is rejected; a bare CR or LF is never valid.
-    const match = /^[ \t]|[\r\n\0]/.test(line) ? null : HEADER_LINE.exec(line);
-    const name = match?.[1]?.toLowerCase();
-    if (match === null || name === undefined || headers.has(name)) {
-      throw malformed(`malformed or repeated part header "${line}"`);
+/**
+ * A quoted string's text from just after its opening quote, and where it ends. A backslash
+ * escapes only `"` and `\`: browsers never escape (WHATWG percent-encodes quotes), and old
+ * clients send raw Windows paths such as `C:\x\a.png`, which must keep their backslashes.
+ */
+function readQuoted(text: string, at: number): { text: string; end: number } {
+  let value = '';
+  for (let runStart = at; at < text.length; at += 1) {
+    if (text[at] === '"') return { text: value + text.slice(runStart, at), end: at + 1 };
+    if (text[at] === '\\' && (text[at + 1] === '"' || text[at + 1] === '\\')) {
+      value += text.slice(runStart, at);
+      runStart = at + 1;
+      at += 1;
     }
-    headers.set(name, match[2] ?? '');
   }
-  const disposition = headers.get('content-disposition') ?? '';
-  const type = DISPOSITION.exec(disposition);
-  if (type?.[1]?.toLowerCase() !== 'form-data') throw malformed('a part needs Content-Disposition: form-data');
+  throw malformed(`an unterminated quoted string in "${text}"`);
+}
+
+/** Whether the header line whose name ends at `nameEnd` is `name` (lower case). */
+const isHeader = (line: string, nameEnd: number, name: string): boolean =>
+  nameEnd === name.length && line.slice(0, nameEnd).toLowerCase() === name;
+
+/**
+ * The part's name, filename and media type from its header section (RFC 7578 §4.2, §4.4).
+ * Other headers are ignored (RFC 7578 §4.7 deprecates Content-Transfer-Encoding).
+ */
+function parsePartHeaders(section: string): PartInfo {
+  let disposition: string | undefined;
+  let contentType: string | undefined;
+  for (let at = 0; at < section.length; ) {
+    const found = section.indexOf('\r\n', at);
+    const lineEnd = found === -1 ? section.length : found;
+    const line = section.slice(at, lineEnd);
+    const nameEnd = skipToken(line, 0);
+    // RFC 9112 §5.2: a line starting with a space or tab (obsolete folding) has no name and is
+    // rejected; §2.2: a bare CR or LF is never a line break, and never valid.
+    const isBroken = line.includes('\r') || line.includes('\n') || line.includes('\0');
+    if (nameEnd === 0 || line[nameEnd] !== ':' || isBroken) throw malformed(`malformed part header "${line}"`);
+    const value = line.slice(nameEnd + 1);
+    const isDisposition = isHeader(line, nameEnd, 'content-disposition');
+    if (isDisposition || isHeader(line, nameEnd, 'content-type')) {
+      if ((isDisposition ? disposition : contentType) !== undefined) throw malformed(`repeated part header "${line}"`);
+      if (isDisposition) disposition = value;
+      else contentType = value;
+    }
+    at = lineEnd + 2;
+  }
+  const typeStart = skipSpace(disposition ?? '', 0);
+  const typeEnd = skipToken(disposition ?? '', typeStart);
+  if (disposition?.slice(typeStart, typeEnd).toLowerCase() !== 'form-data') throw malformed('a part needs Content-Disposition: form-data');
   // RFC 7578 §4.2: `filename*` must not be sent, so it is ignored like any other parameter.
-  const parameters = parseParameters(disposition, type[0].length);
+  const parameters = parseParameters(disposition, typeEnd);
   const name = parameters.get('name');
   if (name === undefined) throw malformed('a part needs a name');
   const filename = parameters.get('filename');
-  const contentType = MEDIA_TYPE.exec(headers.get('content-type') ?? '')?.[1]?.toLowerCase();
-  return { name, filename: filename === undefined ? undefined : stripPath(filename), contentType: contentType ?? 'text/plain' };
+  return {
+    name,
+    filename: filename === undefined ? undefined : stripPath(filename),
+    contentType: readMediaType(contentType ?? '')?.type ?? 'text/plain',
+  };
 }
 
 /** RFC 7578 §4.2: only the last path component of a filename is kept. */
@@ -202,31 +264,37 @@ export class MultipartParser {
 
   /** PREAMBLE and BODY: searches for the delimiter, passing on what is surely content. */
   private scanContent(chunk: Buffer, offset: number): number {
+    // Held bytes are rare (the chunk ended in what may begin a delimiter); joining them costs
+    // at most one copy of each chunk, so work stays linear in the body.
     const held = this.held;
-    const data = held.length === 0 ? chunk.subarray(offset) : Buffer.concat([held, chunk.subarray(offset)]);
-    const at = data.indexOf(this.delimiter);
-    const contentEnd = at === -1 ? data.length - this.partialDelimiterLength(data) : at;
-    this.emit(data.subarray(0, contentEnd));
-    // The delimiter has a single CR, at its start, so only one held prefix can match.
-    this.held = contentEnd < data.length && at === -1 ? Buffer.from(data.subarray(contentEnd)) : EMPTY;
+    const data = held.length === 0 ? chunk : Buffer.concat([held, chunk.subarray(offset)]);
+    const start = held.length === 0 ? offset : 0;
+    const at = data.indexOf(this.delimiter, start);
+    const contentEnd = at === -1 ? data.length - this.partialDelimiterLength(data, start) : at;
+    this.emit(data, start, contentEnd);
+    this.held = at === -1 && contentEnd < data.length ? Buffer.from(data.subarray(contentEnd)) : EMPTY;
     if (at === -1) return chunk.length;
     if (this.state === 'BODY') this.handlers.onPartEnd();
     this.enter('DELIMITER', this.limits.maxHeaderBytes);
-    return offset + at + this.delimiter.length - held.length;
+    return at + this.delimiter.length + (held.length === 0 ? 0 : offset - held.length);
   }
 
-  /** The length of the longest tail of `data` that is a proper prefix of the delimiter. */
-  private partialDelimiterLength(data: Buffer): number {
-    for (let at = data.indexOf(CR, Math.max(0, data.length - this.delimiter.length + 1)); at !== -1; at = data.indexOf(CR, at + 1)) {
+  /**
+   * The length of the longest tail of `data` that is a proper prefix of the delimiter. The
+   * delimiter holds one CR, its first byte (bchars exclude CR), so every candidate starts at a CR.
+   */
+  private partialDelimiterLength(data: Buffer, start: number): number {
+    const from = Math.max(start, data.length - this.delimiter.length + 1);
+    for (let at = data.indexOf(CR, from); at !== -1; at = data.indexOf(CR, at + 1)) {
       if (this.delimiter.compare(data, at, data.length, 0, data.length - at) === 0) return data.length - at;
     }
     return 0;
   }
 
-  private emit(content: Buffer): void {
-    if (content.length === 0) return;
-    this.count(content.length, this.state === 'BODY' ? 'a part' : 'the preamble');
-    if (this.state === 'BODY') this.handlers.onPartData(content);
+  private emit(data: Buffer, start: number, end: number): void {
+    if (end === start) return;
+    this.count(end - start, this.state === 'BODY' ? 'a part' : 'the preamble');
+    if (this.state === 'BODY') this.handlers.onPartData(data.subarray(start, end));
   }
 
   /** RFC 2046 §5.1.1: `--boundary` is followed by `--` (close), or LWSP* CRLF then a part. */
@@ -241,7 +309,8 @@ export class MultipartParser {
     if ((this.state === 'DELIMITER' || this.state === 'PADDING') && byte === CR) return this.enter('DELIMITER_LF', this.partLimit);
     if (this.state === 'DELIMITER_LF' && byte === LF) {
       if (++this.parts > this.limits.maxParts) throw tooLarge(`more than ${this.limits.maxParts} parts`);
-      this.header.write('\r\n'); // so an empty header section is found as CRLF CRLF
+      this.header[0] = CR; // so an empty header section is found as CRLF CRLF
+      this.header[1] = LF;
       this.headerLength = 2;
       return this.enter('HEADERS', this.limits.maxHeaderBytes);
     }
@@ -251,7 +320,9 @@ export class MultipartParser {
   /** HEADERS: copies into a buffer of maxHeaderBytes until the blank line, then starts the part. */
   private readHeaders(chunk: Buffer, offset: number): number {
     const previous = this.headerLength;
-    this.headerLength += chunk.copy(this.header, previous, offset);
+    // Copy no further than the chunk's first CRLF CRLF: what follows is content.
+    const endInChunk = chunk.indexOf(HEADER_END, offset);
+    this.headerLength += chunk.copy(this.header, previous, offset, endInChunk === -1 ? chunk.length : endInChunk + HEADER_END.length);
     const end = this.header.subarray(0, this.headerLength).indexOf(HEADER_END, Math.max(0, previous - 3));
     if (end === -1) {
       if (this.headerLength === this.header.length) throw tooLarge(`a part's headers are over ${this.limits.maxHeaderBytes} bytes`);
@@ -274,6 +345,9 @@ export class MultipartParser {
  * Reads a whole body into text fields (UTF-8) and files (parts with a filename).
  * A repeated text field name is rejected with 400: picking one would let a client hide a
  * value from whichever layer read the other; repeated file names are kept in order.
+ * On failure the body is left as it is: `for await` would destroy a request stream on the
+ * early exit, which can cut the connection under the caller's 400 or 413; whether to drain
+ * or close is the caller's choice.
  */
 export async function parseMultipart(
   body: AsyncIterable<Buffer>,
@@ -300,7 +374,8 @@ export async function parseMultipart(
       else files.push({ name, filename, contentType, data });
     },
   });
-  for await (const chunk of body) parser.write(chunk);
+  const reader = body[Symbol.asyncIterator]();
+  for (let next = await reader.next(); next.done !== true; next = await reader.next()) parser.write(next.value);
   parser.end();
   return { fields, files };
 }

@@ -117,6 +117,11 @@ const valid: { what: string; input: string[]; contentType?: string; expected: Pa
     expected: [field('a', ''), { name: 'f', filename: '', contentType: 'text/plain', content: '' }],
   },
   {
+    what: 'empty parameters, spaces around "=", and repeated unknown headers (RFC 9110 §5.6.6)',
+    input: ['--xYzZY', 'Content-Disposition: form-data;; name = "a" ;', 'X-Note: 1', 'x-note: 2', 'Content-Type:  text/csv ', '', 'v', '--xYzZY--'],
+    expected: [{ name: 'a', contentType: 'text/csv', content: 'v' }],
+  },
+  {
     what: 'a field and a file exactly at their limits',
     input: ['--xYzZY', FIELD_A, '', 'f'.repeat(32), '--xYzZY', 'Content-Disposition: form-data; name="b"; filename="b"', '', 'F'.repeat(64), '--xYzZY--'],
     expected: [field('a', 'f'.repeat(32)), { name: 'b', filename: 'b', contentType: 'text/plain', content: 'F'.repeat(64) }],
@@ -143,6 +148,11 @@ const invalid: { what: string; input: string[]; expected: 'ERR_BAD_MULTIPART' | 
   { what: 'a disposition other than form-data', input: ['--xYzZY', 'Content-Disposition: attachment; name="a"', '', 'v', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
   { what: 'no name parameter', input: ['--xYzZY', 'Content-Disposition: form-data; filename="a.png"', '', 'v', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
   { what: 'an unterminated quoted string', input: ['--xYzZY', 'Content-Disposition: form-data; name="a', '', 'v', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
+  { what: 'a parameter without a value', input: ['--xYzZY', 'Content-Disposition: form-data; name=', '', 'v', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
+  { what: 'a parameter without a name', input: ['--xYzZY', 'Content-Disposition: form-data; name=a; ="b"', '', 'v', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
+  { what: 'junk after a parameter', input: ['--xYzZY', 'Content-Disposition: form-data; name="a" junk', '', 'v', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
+  { what: 'a repeated Content-Type', input: ['--xYzZY', FIELD_A, 'Content-Type: text/plain', 'content-type: image/png', '', 'v', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
+  { what: 'a NUL in a header', input: ['--xYzZY', `${FIELD_A}\0`, '', 'v', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
   { what: 'a repeated parameter', input: ['--xYzZY', 'Content-Disposition: form-data; name=a; NAME=b', '', 'v', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
   { what: 'a boundary followed by other characters', input: ['--xYzZYjunk', FIELD_A, '', 'v', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
   { what: 'the full delimiter inside content', input: [...PART, '--xYzZY is here', '--xYzZY--'], expected: 'ERR_BAD_MULTIPART' },
@@ -203,10 +213,27 @@ test('content is passed on as it arrives, holding back only a possible delimiter
   parser.end();
 });
 
+test('long runs of spaces in a header section take linear time', () => {
+  const limits = { ...LIMITS, maxHeaderBytes: 512 * 1024 };
+  const spaces = ' '.repeat(100_000);
+  const body = wire(['--xYzZY', `Content-Disposition: form-data; name=a${spaces};${spaces}filename=b${spaces}`, `X: a${spaces}b`, '', 'v', '--xYzZY--']);
+  const started = performance.now();
+  assert.deepEqual(parseChunks([body], CONTENT_TYPE, limits), [{ name: 'a', filename: 'b', contentType: 'text/plain', content: 'v' }]);
+  // A backtracking regex here would take seconds.
+  assert.ok(performance.now() - started < 1000);
+});
+
 test('end() reports a truncated body after every write succeeded', () => {
   const parser = new MultipartParser('xYzZY', LIMITS, { onPartStart() {}, onPartData() {}, onPartEnd() {} });
   parser.write(wire(PART));
   assert.throws(() => parser.end(), { status: 400, code: 'ERR_BAD_MULTIPART' });
+});
+
+test('writing after end() is a programming error, not an HttpError', () => {
+  const parser = new MultipartParser('xYzZY', LIMITS, { onPartStart() {}, onPartData() {}, onPartEnd() {} });
+  parser.write(wire(['--xYzZY--']));
+  parser.end();
+  assert.throws(() => parser.write(Buffer.from('x')), { name: 'Error', message: /after end/ });
 });
 
 const boundaries: { what: string; input: string; expected: string }[] = [
