@@ -12,8 +12,7 @@ import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
-import type { OpenOptions } from './storage/database.ts';
-import { Storage } from './storage/storage.ts';
+import { Storage, type StorageOptions } from './storage/storage.ts';
 
 export interface App {
   services: AppServices;
@@ -54,8 +53,8 @@ function checkFraming(req: IncomingMessage): void {
   if (hosts > 1) throw new HttpError('ERR_BAD_REQUEST', 'The request has more than one Host header');
 }
 
-/** storageOptions are internal (benchmarks compare synchronous=NORMAL); they are not a flag. */
-export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: OpenOptions = {}): App {
+/** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
+export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}): App {
   const storage = new Storage(config.db, storageOptions);
   const services: AppServices = {
     config,

@@ -13,6 +13,8 @@ export interface StartOptions extends Partial<Config> {
   clock?: Clock;
   /** For benchmarks only (not a flag): NORMAL shows what synchronous=FULL costs. Default FULL. */
   synchronous?: 'FULL' | 'NORMAL';
+  /** For benchmarks only (not a flag): false commits every write alone, to show what group commit gains. */
+  groupCommit?: boolean;
 }
 
 export interface RunningServer {
@@ -26,9 +28,9 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, ...overrides } = options;
+  const { clock, synchronous, groupCommit, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
-  const app = createApp(config, clock, synchronous ? { synchronous } : {});
+  const app = createApp(config, clock, { synchronous, groupCommit });
   const server = createServer({
     // Deliberate limits against slow clients (slowloris): headers and whole requests must arrive in time,
     // and the check runs every second rather than Node's default 30 s.

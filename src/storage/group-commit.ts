@@ -11,6 +11,8 @@ interface PendingWrite {
 export interface GroupCommitOptions {
   /** A batch this large is committed at once instead of waiting for the end of the event-loop turn. */
   maxBatch?: number;
+  /** false: every write commits alone, at once (only for benchmarks that show what grouping gains). */
+  groupCommit?: boolean;
 }
 
 const DEFAULT_MAX_BATCH = 256;
@@ -19,9 +21,11 @@ export class GroupCommit {
   private queue: PendingWrite[] = [];
   private scheduled = false;
   private readonly maxBatch: number;
+  private readonly grouped: boolean;
 
   constructor(private readonly db: Db, options: GroupCommitOptions = {}) {
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
+    this.grouped = options.groupCommit ?? true;
   }
 
   /** Writes waiting for the next commit. */
@@ -36,7 +40,9 @@ export class GroupCommit {
   run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (this.queue.length === this.maxBatch) {
+      if (!this.grouped) {
+        this.flush();
+      } else if (this.queue.length === this.maxBatch) {
         // A microtask runs once the current stack unwinds, so never inside a caller's own transaction.
         queueMicrotask(() => this.flush());
       } else if (!this.scheduled) {

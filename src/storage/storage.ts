@@ -1,10 +1,12 @@
 // Everything the app keeps: the database and one store per table, opened and prepared once.
 import { AvatarStore } from './avatar-store.ts';
 import { openDatabase, type Db, type OpenOptions } from './database.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { PageRunner } from './list-page.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
+
+export type StorageOptions = OpenOptions & GroupCommitOptions;
 
 export class Storage {
   readonly db: Db;
@@ -14,9 +16,10 @@ export class Storage {
   readonly pages: PageRunner;
   private readonly group: GroupCommit;
 
-  constructor(path: string, options: OpenOptions = {}) {
+  /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
+  constructor(path: string, options: StorageOptions = {}) {
     this.db = openDatabase(path, undefined, options);
-    this.group = new GroupCommit(this.db);
+    this.group = new GroupCommit(this.db, options);
     this.users = new UserStore(this.db);
     this.sessions = new SessionStore(this.db);
     this.avatars = new AvatarStore(this.db);

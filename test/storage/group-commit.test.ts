@@ -170,3 +170,14 @@ test('Storage.writeTogether commits through the group, and close() flushes what 
   t.after(() => reopened.close());
   assert.deepEqual(reopened.prepare('SELECT n FROM marks ORDER BY n').pluck().all(), [1, 2]);
 });
+
+test('with groupCommit: false every write commits alone, before its promise is even returned', async (t) => {
+  const { db, log, insert, committedTexts } = openFixture(t);
+  const group = new GroupCommit(db, { groupCommit: false });
+  const first = group.run(() => insert('one'));
+  assert.deepEqual(committedTexts(), ['one']);
+  const second = group.run(() => insert('two'));
+  await Promise.all([first, second]);
+  assert.equal(count(log, 'COMMIT'), 2);
+  assert.deepEqual(committedTexts(), ['one', 'two']);
+});
