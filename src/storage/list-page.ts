@@ -7,6 +7,8 @@ import { buildQuerySql } from './query-sql.ts';
 export interface PageSource {
   /** SELECT ... FROM ... (no WHERE): trusted SQL from our code. */
   select: string;
+  /** Values for `?` in select (a computed list, e.g. json_each(?)); they bind before the scope's. */
+  selectParams?: unknown[];
   /** The caller's scope, e.g. "cm.user_id = ?": trusted SQL, values as parameters. */
   scope?: string;
   scopeParams?: unknown[];
@@ -34,7 +36,7 @@ export class PageRunner {
   listPage<T>(source: PageSource, query: ParsedQuery): { rows: T[]; total: number } {
     const built = buildQuerySql(query, source.spec);
     const where = source.scope ? `(${source.scope}) AND (${built.where})` : built.where;
-    const params = [...(source.scopeParams ?? []), ...built.params];
+    const params = [...(source.selectParams ?? []), ...(source.scopeParams ?? []), ...built.params];
     const total = (this.prepare(`SELECT count(*) AS n FROM (${source.select} WHERE ${where})`).get(...params) as { n: number }).n;
     const rows = built.limit === 0 ? [] : this.prepare(`${source.select} WHERE ${where} ORDER BY ${built.orderBy} LIMIT ? OFFSET ?`)
       .all(...params, built.limit, built.offset) as T[];

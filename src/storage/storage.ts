@@ -1,8 +1,10 @@
 // Everything the app keeps: the database and one store per table, opened and prepared once.
 import { AvatarStore } from './avatar-store.ts';
+import { ChatStore } from './chat-store.ts';
 import { openDatabase, type Db, type OpenOptions } from './database.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { PageRunner } from './list-page.ts';
+import { MessageStore } from './message-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
 
@@ -13,6 +15,8 @@ export class Storage {
   readonly users: UserStore;
   readonly sessions: SessionStore;
   readonly avatars: AvatarStore;
+  readonly chats: ChatStore;
+  readonly messages: MessageStore;
   readonly pages: PageRunner;
   private readonly group: GroupCommit;
 
@@ -23,6 +27,8 @@ export class Storage {
     this.users = new UserStore(this.db);
     this.sessions = new SessionStore(this.db);
     this.avatars = new AvatarStore(this.db);
+    this.chats = new ChatStore(this.db);
+    this.messages = new MessageStore(this.db);
     this.pages = new PageRunner(this.db);
   }
 

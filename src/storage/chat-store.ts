@@ -1,0 +1,132 @@
+// The chats and chat_members tables: a chat with its member list, membership checks and member changes.
+import type { Db } from './database.ts';
+
+export interface ChatRow {
+  id: string;
+  title: string;
+  ownerId: string;
+  /** Owner first, then in the order they joined (ties by id). */
+  members: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A chat as SQL answers it, members as JSON array text (the collection page reads these). */
+export interface ChatRecord extends Omit<ChatRow, 'members'> {
+  members: string;
+}
+
+/** Just enough of a chat to decide who may do what: found only through the caller's membership. */
+export interface ChatAccess {
+  id: string;
+  ownerId: string;
+}
+
+export interface MemberRow {
+  chatId: string;
+  userId: string;
+  login: string;
+  addedAt: number;
+}
+
+/**
+ * Every chat's member ids in one correlated subquery, so a page of chats costs one query, not one per
+ * chat (no N+1). The ORDER BY inside the aggregate (SQLite 3.44+) fixes the order, so the ETag is stable.
+ */
+const MEMBER_IDS_SQL = '(SELECT json_group_array(cm.user_id ORDER BY cm.user_id <> c.owner_id, cm.added_at, cm.user_id) FROM chat_members cm WHERE cm.chat_id = c.id)';
+
+export const CHAT_SELECT = `SELECT c.id, c.title, c.owner_id AS ownerId, ${MEMBER_IDS_SQL} AS members, c.created_at AS createdAt, c.updated_at AS updatedAt FROM chats c`;
+
+export const MEMBER_SELECT = 'SELECT cm.chat_id AS chatId, cm.user_id AS userId, u.login, cm.added_at AS addedAt FROM chat_members cm JOIN users u ON u.id = cm.user_id';
+
+export function chatFromRecord(record: ChatRecord): ChatRow {
+  return { ...record, members: JSON.parse(record.members) as string[] };
+}
+
+/** SQLite's code for a REFERENCES violation: a member id that names no user. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+export class ChatStore {
+  private readonly insert;
+  private readonly byId;
+  private readonly forMember;
+  private readonly update;
+  private readonly touch;
+  private readonly removeMembers;
+  private readonly remove;
+  private readonly insertMemberRow;
+  private readonly deleteMemberRow;
+  private readonly removeMembersExcept;
+  private readonly member;
+  private readonly unknownUsers;
+
+  constructor(db: Db) {
+    this.insert = db.prepare('INSERT INTO chats (id, title, owner_id, created_at, updated_at) VALUES (@id, @title, @ownerId, @createdAt, @updatedAt)');
+    this.byId = db.prepare(`${CHAT_SELECT} WHERE c.id = ?`);
+    this.forMember = db.prepare('SELECT c.id, c.owner_id AS ownerId FROM chats c JOIN chat_members cm ON cm.chat_id = c.id AND cm.user_id = ? WHERE c.id = ?');
+    this.update = db.prepare('UPDATE chats SET title = ?, updated_at = ? WHERE id = ?');
+    this.touch = db.prepare('UPDATE chats SET updated_at = ? WHERE id = ?');
+    this.removeMembers = db.prepare('DELETE FROM chat_members WHERE chat_id = ?');
+    this.remove = db.prepare('DELETE FROM chats WHERE id = ?');
+    this.insertMemberRow = db.prepare('INSERT OR IGNORE INTO chat_members (chat_id, user_id, added_at) VALUES (?, ?, ?)');
+    this.deleteMemberRow = db.prepare('DELETE FROM chat_members WHERE chat_id = ? AND user_id = ?');
+    this.removeMembersExcept = db.prepare('DELETE FROM chat_members WHERE chat_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))');
+    this.member = db.prepare(`${MEMBER_SELECT} WHERE cm.chat_id = ? AND cm.user_id = ?`);
+    this.unknownUsers = db.prepare('SELECT j.value AS id FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.value) ORDER BY j.key');
+  }
+
+  /** Any chat, visible or not: only for deciding between create, replace and 404 in PUT. */
+  findChat(id: string): ChatRow | undefined {
+    const record = this.byId.get(id) as ChatRecord | undefined;
+    return record && chatFromRecord(record);
+  }
+
+  /** The chat if the user is one of its members; the same undefined when it does not exist. */
+  findChatForMember(chatId: string, userId: string): ChatAccess | undefined {
+    return this.forMember.get(userId, chatId) as ChatAccess | undefined;
+  }
+
+  insertChat(chat: Omit<ChatRow, 'members'>): void {
+    this.insert.run(chat);
+  }
+
+  updateChatTitle(id: string, title: string, updatedAt: number): void {
+    this.update.run(title, updatedAt, id);
+  }
+
+  /** A member list change is a change of the chat, so its updatedAt moves too. */
+  touchChat(id: string, updatedAt: number): void {
+    this.touch.run(updatedAt, id);
+  }
+
+  /** The chat and its member rows; its messages go first, through the message store, in the same transaction. */
+  deleteChat(id: string): void {
+    this.removeMembers.run(id);
+    this.remove.run(id);
+  }
+
+  /** True when the user was not a member yet. Throws SQLITE_CONSTRAINT_FOREIGNKEY for an unknown user. */
+  addMember(chatId: string, userId: string, addedAt: number): boolean {
+    return this.insertMemberRow.run(chatId, userId, addedAt).changes === 1;
+  }
+
+  removeMember(chatId: string, userId: string): boolean {
+    return this.deleteMemberRow.run(chatId, userId).changes === 1;
+  }
+
+  /** Removes every member not in userIds; answers how many went. */
+  keepOnlyMembers(chatId: string, userIds: readonly string[]): number {
+    return this.removeMembersExcept.run(chatId, JSON.stringify(userIds)).changes;
+  }
+
+  findMember(chatId: string, userId: string): MemberRow | undefined {
+    return this.member.get(chatId, userId) as MemberRow | undefined;
+  }
+
+  /** The ids of userIds that name no user, in the order given: one query for the whole list. */
+  findUnknownUsers(userIds: readonly string[]): string[] {
+    return (this.unknownUsers.all(JSON.stringify(userIds)) as { id: string }[]).map((row) => row.id);
+  }
+}

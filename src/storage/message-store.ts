@@ -1,0 +1,76 @@
+// The messages table: posting, reading, editing and deleting the messages of a chat.
+import type { Db } from './database.ts';
+
+export interface MessageRow {
+  id: string;
+  chatId: string;
+  authorId: string;
+  text: string;
+  replyTo: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS chatId, m.author_id AS authorId, m.text, m.reply_to AS replyTo, m.created_at AS createdAt, m.updated_at AS updatedAt FROM messages m';
+
+export class MessageStore {
+  private readonly insert;
+  private readonly byId;
+  private readonly inChat;
+  private readonly earlierInChat;
+  private readonly update;
+  private readonly detachReplies;
+  private readonly remove;
+  private readonly removeAll;
+
+  constructor(db: Db) {
+    this.insert = db.prepare('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at) VALUES (@id, @chatId, @authorId, @text, @replyTo, @createdAt, @updatedAt)');
+    this.byId = db.prepare(`${MESSAGE_SELECT} WHERE m.id = ?`);
+    this.inChat = db.prepare(`${MESSAGE_SELECT} WHERE m.chat_id = ? AND m.id = ?`);
+    // seq is the order of insertion, whatever the ids say; a null messageId (a new message) may reply to any.
+    this.earlierInChat = db.prepare('SELECT 1 AS found FROM messages m WHERE m.chat_id = @chatId AND m.id = @replyTo AND (@messageId IS NULL OR m.seq < (SELECT seq FROM messages WHERE id = @messageId))');
+    this.update = db.prepare('UPDATE messages SET text = @text, reply_to = @replyTo, updated_at = @updatedAt WHERE id = @id');
+    this.detachReplies = db.prepare('UPDATE messages SET reply_to = NULL, updated_at = ? WHERE reply_to = ?');
+    this.remove = db.prepare('DELETE FROM messages WHERE id = ?');
+    this.removeAll = db.prepare('DELETE FROM messages WHERE chat_id = ?');
+  }
+
+  insertMessage(message: MessageRow): void {
+    this.insert.run(message);
+  }
+
+  /** Any message, in any chat: the caller checks that the reader may see its chat. */
+  findMessage(id: string): MessageRow | undefined {
+    return this.byId.get(id) as MessageRow | undefined;
+  }
+
+  findMessageInChat(chatId: string, id: string): MessageRow | undefined {
+    return this.inChat.get(chatId, id) as MessageRow | undefined;
+  }
+
+  /**
+   * True when `replyTo` is a message of the chat posted before `messageId` (any message of the chat
+   * when messageId is null, for a new one). Replies thus always point back in time and never form a cycle.
+   */
+  isEarlierMessageInChat(chatId: string, replyTo: string, messageId: string | null): boolean {
+    return this.earlierInChat.get({ chatId, replyTo, messageId }) !== undefined;
+  }
+
+  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt'>): void {
+    this.update.run(message);
+  }
+
+  /**
+   * Deletes one message. Its replies lose their replyTo (the schema would null it too, ON DELETE SET NULL),
+   * and since that changes them, their updatedAt moves. Run inside a transaction.
+   */
+  deleteMessage(id: string, now: number): void {
+    this.detachReplies.run(now, id);
+    this.remove.run(id);
+  }
+
+  /** Every message of a chat; replies all live in the same chat, so none is left pointing at a deleted one. */
+  deleteChatMessages(chatId: string): number {
+    return this.removeAll.run(chatId).changes;
+  }
+}
