@@ -1,0 +1,61 @@
+// Full-text search over the FTS5 indexes of sql/migrations/004-search.sql: what one caller may find, as one pageable source.
+import type { CollectionSpec } from '../parsers/query.ts';
+import type { PageSource } from './list-page.ts';
+
+export type SearchHitType = 'message' | 'chat' | 'user';
+
+/** One match: enough to page and sort on, and to load the resource it names. */
+export interface SearchHit {
+  type: SearchHitType;
+  id: string;
+  chatId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The columns of the union below, for the CollectionSpec of the search results. */
+export const SEARCH_COLUMNS = {
+  type: 's.type',
+  id: 's.id',
+  chatId: 's.chat_id',
+  createdAt: 's.created_at',
+  updatedAt: 's.updated_at',
+} as const;
+
+// The chats the caller is a member of (CONTRACT §4: a user sees only those, and §5: search too).
+const CALLER_CHATS = 'SELECT cm.chat_id FROM chat_members cm WHERE cm.user_id = @userId';
+
+// Every branch matches the same @match; the union has the same columns in every branch. The named
+// parameters sit in the FROM clause, before any `?` of the WHERE that PageRunner appends.
+const SEARCH_SELECT = `SELECT s.type AS type, s.id AS id, s.chat_id AS chatId, s.created_at AS createdAt, s.updated_at AS updatedAt FROM (
+  SELECT 'message' AS type, m.id AS id, m.chat_id AS chat_id, m.created_at AS created_at, m.updated_at AS updated_at
+    FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
+    WHERE messages_fts MATCH @match AND m.chat_id IN (${CALLER_CHATS})
+  UNION ALL
+  SELECT 'chat', c.id, NULL, c.created_at, c.updated_at
+    FROM chats_fts JOIN chats c ON c.seq = chats_fts.rowid
+    WHERE chats_fts MATCH @match AND c.id IN (${CALLER_CHATS})
+  UNION ALL
+  SELECT 'user', u.id, NULL, u.created_at, u.updated_at
+    FROM users_fts JOIN users u ON u.seq = users_fts.rowid
+    WHERE users_fts MATCH @match
+) s`;
+
+/**
+ * The FTS5 query for words the parser has split: each word is an FTS5 string (double quotes, a quote
+ * inside doubled, https://sqlite.org/fts5.html §3.1), so no operator, column filter or NEAR can be
+ * spelled by a client; `*` makes it a prefix query, and the words AND together.
+ */
+export function toMatchExpression(terms: readonly string[]): string {
+  if (terms.length === 0) throw new Error('search-store: a match needs at least one term');
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"*`).join(' AND ');
+}
+
+/**
+ * What `userId` may find for `terms`: messages of their chats, their chats (by title), and users (by
+ * login). better-sqlite3 binds an object's keys to the @names wherever the object stands among the
+ * arguments, so the `?` of the client's filters still bind in order after it.
+ */
+export function searchSource(userId: string, terms: readonly string[], spec: CollectionSpec): PageSource {
+  return { select: SEARCH_SELECT, selectParams: [{ match: toMatchExpression(terms), userId }], spec };
+}
