@@ -1,0 +1,56 @@
+// The actions a caller may take on a message right now (CONTRACT §4): a collection of {id, method, href}.
+import type { Reply, RequestContext } from '../../http/context.ts';
+import type { CollectionSpec } from '../../parsers/query.ts';
+import { publicAction } from '../../representations/public-fields.ts';
+import type { ChatAccess } from '../../storage/chat-store.ts';
+import type { MessageRow } from '../../storage/message-store.ts';
+import { MESSAGE_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+import { collectionReply } from '../collection.ts';
+import { findChatMessage, findTopLevelMessage } from '../messages/handlers.ts';
+
+export interface ActionRow {
+  id: string;
+  method: string;
+  href: string;
+}
+
+export const ACTION_FIELDS: CollectionSpec = {
+  fields: [
+    { name: 'id', type: 'id', column: 'a.id' },
+    { name: 'method', type: 'string', column: 'a.method' },
+    { name: 'href', type: 'string', column: 'a.href' },
+  ],
+};
+
+/**
+ * The list is computed, not stored; it is read through json_each so that it answers the same query
+ * conventions (filter, sort, limit, meta, Link) as every stored collection, with no second implementation.
+ */
+const ACTION_SELECT = "SELECT a.id, a.method, a.href FROM (SELECT value ->> 'id' AS id, value ->> 'method' AS method, value ->> 'href' AS href FROM json_each(?)) a";
+
+/** The same rules the write handlers enforce: reply for members, edit for the author, delete for the author or owner. */
+export function actionsFor(ctx: RequestContext, access: ChatAccess, message: MessageRow): ActionRow[] {
+  const callerId = ctx.caller!.userId;
+  const messageHref = ctx.href(MESSAGE_PATH, { chatId: message.chatId, messageId: message.id });
+  // The caller is a member (else they had a 404), and every member may reply.
+  const actions: ActionRow[] = [{ id: 'reply', method: 'POST', href: ctx.href(MESSAGES_PATH, { chatId: message.chatId }) }];
+  if (message.authorId === callerId) actions.push({ id: 'edit', method: 'PATCH', href: messageHref });
+  if (message.authorId === callerId || access.ownerId === callerId) actions.push({ id: 'delete', method: 'DELETE', href: messageHref });
+  return actions;
+}
+
+function actionsReply(ctx: RequestContext, found: { access: ChatAccess; message: MessageRow }): Reply {
+  return collectionReply<ActionRow>(ctx, {
+    type: 'action',
+    source: { select: ACTION_SELECT, selectParams: [JSON.stringify(actionsFor(ctx, found.access, found.message))], spec: ACTION_FIELDS },
+    toPublic: publicAction,
+  });
+}
+
+export function listMessageActions(ctx: RequestContext): Reply {
+  return actionsReply(ctx, findChatMessage(ctx));
+}
+
+export function listTopLevelMessageActions(ctx: RequestContext): Reply {
+  return actionsReply(ctx, findTopLevelMessage(ctx));
+}

@@ -1,0 +1,24 @@
+// Who may see and change a chat: members see it, the owner changes it; anyone else gets the 404 of a missing chat.
+import type { RequestContext } from '../../http/context.ts';
+import { HttpError } from '../../http/http-error.ts';
+import type { ChatAccess } from '../../storage/chat-store.ts';
+
+/**
+ * CONTRACT §4: a chat the caller may not see answers exactly like one that does not exist. Both come
+ * from here, with a detail built only from the requested id, so the two answers cannot differ.
+ */
+export function chatNotFound(chatId: string): HttpError {
+  return new HttpError('ERR_NOT_FOUND', `No chat ${chatId}`);
+}
+
+/** The chat if the caller is a member, else that 404. */
+export function findVisibleChat(ctx: RequestContext, chatId: string): ChatAccess {
+  const access = ctx.services.storage.chats.findChatForMember(chatId, ctx.caller!.userId);
+  if (!access) throw chatNotFound(chatId);
+  return access;
+}
+
+/** 403 for a member who is not the owner (a non-member has already had the 404). */
+export function requireOwner(ctx: RequestContext, access: ChatAccess, what: string): void {
+  if (access.ownerId !== ctx.caller!.userId) throw new HttpError('ERR_FORBIDDEN', `Only the chat's owner may ${what}`);
+}

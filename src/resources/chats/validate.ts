@@ -1,0 +1,65 @@
+// Field rules of a chat body (CONTRACT §1, §4): {"data": {"title", "members"?}}, title 1-200 characters.
+import { invalidField } from '../../http/http-error.ts';
+import { checkString, rejectUnknownFields, requireString, unwrapEnvelope, type Body } from '../../parsers/body-fields.ts';
+import { ID_PATTERN, isValidId } from '../../storage/ids.ts';
+
+export const CHAT_TITLE_RULE = { min: 1, max: 200 };
+export const CHAT_ID_RULE = { min: 1, max: 64, pattern: ID_PATTERN, patternMessage: 'may hold only letters, digits, "_" and "-"' };
+
+const WRITABLE = ['id', 'title', 'members'];
+// Fields of the representation the server sets: named as read-only rather than unknown.
+const READ_ONLY = ['ownerId', 'createdAt', 'updatedAt'];
+
+export interface ChatInput {
+  title: string;
+  /** Other members; the owner is always one, listed or not. */
+  members: string[];
+}
+
+export interface ChatChanges {
+  title?: string;
+  /** null (merge-patch) resets the list to the owner alone. */
+  members?: string[] | null;
+}
+
+/** The fields every chat body shares: the envelope, no unknown or read-only fields, an id equal to the path's. */
+function unwrapChat(body: Body, pathId: string | undefined): Body {
+  const data = unwrapEnvelope(body);
+  rejectUnknownFields(data, [...WRITABLE, ...READ_ONLY], 'data.');
+  for (const field of READ_ONLY) {
+    if (field in data) throw invalidField(`data.${field}`, 'is read-only: the server sets it');
+  }
+  if (data['id'] !== undefined && data['id'] !== pathId) {
+    throw invalidField('data.id', pathId === undefined ? 'is chosen by the server; to choose it, use PUT /chats/{id}' : 'must equal the id in the path');
+  }
+  return data;
+}
+
+/** A list of user ids, each once (a repeated id is the same member, not an error). */
+function checkMembers(value: unknown): string[] {
+  if (!Array.isArray(value)) throw invalidField('data.members', 'must be an array of user ids');
+  for (const id of value) {
+    if (!isValidId(id)) throw invalidField('data.members', `holds ${JSON.stringify(id)}, which is not a user id`);
+  }
+  return [...new Set(value as string[])];
+}
+
+/** POST /chats (pathId undefined) and PUT /chats/{id}: a whole chat. */
+export function validateChat(body: Body, pathId?: string): ChatInput {
+  const data = unwrapChat(body, pathId);
+  const title = requireString(data, 'title', CHAT_TITLE_RULE, 'data.');
+  return { title, members: data['members'] === undefined ? [] : checkMembers(data['members']) };
+}
+
+/** PATCH /chats/{id}, JSON or merge-patch (RFC 7396): absent keeps, null resets, a value replaces. */
+export function validateChatChanges(body: Body, pathId: string): ChatChanges {
+  const data = unwrapChat(body, pathId);
+  const changes: ChatChanges = {};
+  if ('title' in data) {
+    // A chat always has a title, so merge-patch's "null removes" cannot apply to it.
+    if (data['title'] === null) throw invalidField('data.title', 'cannot be removed: a chat needs a title');
+    changes.title = checkString(data['title'], 'data.title', CHAT_TITLE_RULE);
+  }
+  if ('members' in data) changes.members = data['members'] === null ? null : checkMembers(data['members']);
+  return changes;
+}

@@ -1,0 +1,113 @@
+// A chat's history (CONTRACT §6): the query conventions, plus keyset paging with after/before, oldest first.
+import type { Reply, RequestContext } from '../../http/context.ts';
+import { invalidField } from '../../http/http-error.ts';
+import type { CollectionSpec, ParsedQuery } from '../../parsers/query.ts';
+import { publicMessage } from '../../representations/public-fields.ts';
+import type { Link } from '../../representations/representation.ts';
+import { isValidId } from '../../storage/ids.ts';
+import type { PageSource } from '../../storage/list-page.ts';
+import { MESSAGE_SELECT, type MessageRow } from '../../storage/message-store.ts';
+import { pageLinks, parseCollectionQuery } from '../collection.ts';
+import { findVisibleChat } from '../chats/access.ts';
+import { CHAT_PATH, MESSAGE_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+
+const ID_FIELD = { name: 'id', type: 'id', column: 'm.id' } as const;
+
+export const MESSAGE_FIELDS: CollectionSpec = {
+  fields: [
+    ID_FIELD,
+    { name: 'chatId', type: 'id', column: 'm.chat_id' },
+    { name: 'authorId', type: 'id', column: 'm.author_id' },
+    { name: 'text', type: 'string', column: 'm.text' },
+    { name: 'replyTo', type: 'id', column: 'm.reply_to' },
+    { name: 'createdAt', type: 'timestamp', column: 'm.created_at' },
+    { name: 'updatedAt', type: 'timestamp', column: 'm.updated_at' },
+  ],
+};
+
+const KEYSET_PARAMS = ['after', 'before'] as const;
+
+type Anchor = (typeof KEYSET_PARAMS)[number];
+
+/** The id given to after/before, checked to be a message of this chat (else 400 naming the parameter). */
+function readAnchor(ctx: RequestContext, chatId: string, query: ParsedQuery, name: Anchor): string | undefined {
+  const id = query.extra.get(name);
+  if (id === undefined) return undefined;
+  if (!isValidId(id) || !ctx.services.storage.messages.findMessageInChat(chatId, id)) {
+    throw invalidField(name, `must be the id of a message of this chat, not ${JSON.stringify(id.slice(0, 64))}`, 'ERR_BAD_QUERY');
+  }
+  return id;
+}
+
+/** The same query with after/before (and offset) replaced, so a page link keeps the filters and limit. */
+function keysetHref(ctx: RequestContext, chatId: string, bounds: Partial<Record<Anchor, string>>): string {
+  const kept = ctx.rawQuery.split('&').filter((pair) => pair !== '' && !/^(after|before|offset)(=|$)/.test(pair));
+  for (const [name, id] of Object.entries(bounds)) kept.push(`${name}=${encodeURIComponent(id)}`);
+  return ctx.href(MESSAGES_PATH, { chatId }, kept.join('&'));
+}
+
+/**
+ * next/prev of a keyset page: next continues after its newest message, prev goes on before its oldest.
+ * An `after` page always has older messages (the anchor at least), a `before` page newer ones; a window
+ * (both) keeps its upper bound on the next page.
+ */
+function keysetLinks(ctx: RequestContext, chatId: string, rows: readonly MessageRow[], total: number, after?: string, before?: string): Link[] {
+  const first = rows[0];
+  const last = rows.at(-1);
+  if (first === undefined || last === undefined) return [];
+  const more = total > rows.length;
+  const links: Link[] = [];
+  if (after !== undefined) {
+    if (more) links.push({ rel: 'next', href: keysetHref(ctx, chatId, before === undefined ? { after: last.id } : { after: last.id, before }) });
+    links.push({ rel: 'prev', href: keysetHref(ctx, chatId, { before: first.id }) });
+  } else {
+    links.push({ rel: 'next', href: keysetHref(ctx, chatId, { after: last.id }) });
+    if (more) links.push({ rel: 'prev', href: keysetHref(ctx, chatId, { before: first.id }) });
+  }
+  return links;
+}
+
+/**
+ * GET /chats/{id}/messages. Oldest first by default (ids sort in creation order). `after` and `before`
+ * bound the page by message (either, or both for a window); they page in the default order, so they
+ * cannot be combined with a sort or an offset. `before` alone reads newest first, then turns the page
+ * around: the `limit` messages right before the anchor, oldest first. meta.total counts the messages
+ * that match the whole query, bounds included.
+ */
+export function listMessages(ctx: RequestContext): Reply {
+  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+  const parsed = parseCollectionQuery(ctx, MESSAGE_FIELDS, KEYSET_PARAMS);
+  const after = readAnchor(ctx, access.id, parsed, 'after');
+  const before = readAnchor(ctx, access.id, parsed, 'before');
+  const keyset = after !== undefined || before !== undefined;
+  if (keyset && parsed.sort.length > 0) throw invalidField('sort', 'cannot be combined with after or before, which page in the default order', 'ERR_BAD_QUERY');
+  if (keyset && parsed.offset > 0) throw invalidField('offset', 'cannot be combined with after or before', 'ERR_BAD_QUERY');
+  const conditions = ['m.chat_id = ?'];
+  const params: unknown[] = [access.id];
+  if (after !== undefined) {
+    conditions.push('m.id > ?');
+    params.push(after);
+  }
+  if (before !== undefined) {
+    conditions.push('m.id < ?');
+    params.push(before);
+  }
+  const source: PageSource = { select: MESSAGE_SELECT, scope: conditions.join(' AND '), scopeParams: params, spec: MESSAGE_FIELDS };
+  const newestFirst = before !== undefined && after === undefined;
+  const query: ParsedQuery = newestFirst ? { ...parsed, sort: [{ field: ID_FIELD, direction: 'DESC' }] } : parsed;
+  const { rows, total } = ctx.services.storage.pages.listPage<MessageRow>(source, query);
+  if (newestFirst) rows.reverse();
+  const links = keyset ? keysetLinks(ctx, access.id, rows, total, after, before) : pageLinks(ctx, parsed, total);
+  links.push({ rel: 'chat', href: ctx.href(CHAT_PATH, { chatId: access.id }) });
+  return {
+    status: 200,
+    representation: {
+      kind: 'collection',
+      type: 'message',
+      data: rows.map(publicMessage),
+      meta: { total, limit: parsed.limit, offset: parsed.offset },
+      links,
+      itemHref: (message) => ctx.href(MESSAGE_PATH, { chatId: access.id, messageId: String(message['id']) }),
+    },
+  };
+}
