@@ -18,15 +18,16 @@ export function loadEmbeddedAddon(): object | undefined {
   if (!isBuiltin('node:sea')) return undefined;
   const sea = requireBuiltin('node:sea') as typeof import('node:sea');
   if (!sea.isSea()) return undefined;
-  // The same library cannot be opened twice into one process, so every database shares one load.
-  addon ??= extractAndLoad(sea.getAsset(ADDON_ASSET));
+  // One load serves every database; each further one would extract and map another copy.
+  addon ??= loadAddonCopy(sea.getAsset(ADDON_ASSET));
   return addon;
 }
 
-function extractAndLoad(bytes: ArrayBuffer): object {
+/** Writes the addon's bytes to a private temporary file under `parent`, loads it, and removes the file. */
+export function loadAddonCopy(bytes: ArrayBuffer, parent: string = tmpdir()): object {
   // dlopen needs a real file. mkdtemp makes the directory 0700 and `wx` refuses an existing file,
   // so no other user can read, replace or pre-plant the library we are about to execute.
-  const dir = mkdtempSync(join(tmpdir(), 'chat-server-'));
+  const dir = mkdtempSync(join(parent, 'chat-server-'));
   const remove = (): void => rmSync(dir, { recursive: true, force: true });
   try {
     const file = join(dir, ADDON_ASSET);
