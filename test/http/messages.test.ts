@@ -285,3 +285,21 @@ test('DELETE /chats/{id}/messages: the owner empties the chat (204); a member ge
   assert.deepEqual((await call(server, 'GET', `/messages/${kept.id}`, { token: alice.token })).body.data, kept);
   assert.equal((await call(server, 'GET', `/chats/${chat.id}`, { token: bob.token })).status, 200, 'the chat itself stays');
 });
+
+test('messages posted at once are all acknowledged, each after its commit, and read back in id order', async (t) => {
+  const server = await withServer(t);
+  const { alice, bob } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'Rush', members: [bob.userId] });
+  const posted = await Promise.all(Array.from({ length: 30 }, (_, i) => postMessage(server, i % 2 === 0 ? alice : bob, chat.id, { text: `rush ${i}` })));
+  const list = await call(server, 'GET', `/chats/${chat.id}/messages?limit=100`, { token: alice.token });
+  assert.equal(list.body.meta.total, 30);
+  assert.deepEqual(list.body.data, [...posted].sort((a, b) => (a.id < b.id ? -1 : 1)));
+  // A bad replyTo fails alone; the writes committed with it are kept.
+  const [good, bad] = await Promise.all([
+    call(server, 'POST', `/chats/${chat.id}/messages`, { token: bob.token, json: { data: { text: 'ok' } } }),
+    call(server, 'POST', `/chats/${chat.id}/messages`, { token: bob.token, json: { data: { text: 'bad', replyTo: 'nothing' } } }),
+  ]);
+  assert.equal(good.status, 201);
+  assertFieldError(bad, 'data.replyTo');
+  assert.equal((await call(server, 'GET', `/messages/${good.body.data.id}`, { token: alice.token })).status, 200);
+});

@@ -63,7 +63,7 @@ test('deleting a message nulls its replies\' replyTo and moves their updatedAt; 
 test('a keyset page of history is one range scan of messages_by_chat, with no sort step', (t) => {
   const storage = openStorage(t);
   // The shape PageRunner builds for GET /chats/{id}/messages?after=...: scope AND query, ORDER BY id.
-  for (const [bound, direction] of [['m.id > ?', 'ASC'], ['m.id < ?', 'DESC']]) {
+  for (const [bound, direction] of [['m.id > ?', 'ASC'], ['m.id < ?', 'DESC']] as const) {
     const plan = storage.db.prepare(`EXPLAIN QUERY PLAN ${MESSAGE_SELECT} WHERE (m.chat_id = ? AND ${bound}) AND (1) ORDER BY m.id ${direction} LIMIT ? OFFSET ?`)
       .all('c1', 'm1', 50, 0) as { detail: string }[];
     const op = bound.includes('>') ? '>' : '<';

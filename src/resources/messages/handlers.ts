@@ -68,16 +68,25 @@ function checkReplyTarget(ctx: RequestContext, chatId: string, replyTo: string |
   }
 }
 
+/**
+ * POST: the insert joins the writes of this event-loop turn in one commit (group commit: one WAL sync under
+ * synchronous=FULL for all of them), and the 201 goes out only after that commit. Membership and the reply
+ * target are checked again inside the write, as the chat may have changed while it waited.
+ */
 export async function postMessage(ctx: RequestContext): Promise<Reply> {
   const { storage, clock, config } = ctx.services;
   const body = await readJsonObject(ctx.req, config.maxBodyBytes);
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
-  const input = validateMessage(body, { chatId: access.id });
-  checkReplyTarget(ctx, access.id, input.replyTo, null);
-  const now = clock.now();
-  const row: MessageRow = { id: newId(now), chatId: access.id, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now };
-  storage.messages.insertMessage(row);
-  return messageReply(ctx, row, 201, { Location: ctx.href(MESSAGE_PATH, { chatId: row.chatId, messageId: row.id }) });
+  const chatId = findVisibleChat(ctx, ctx.params['chatId']!).id;
+  const input = validateMessage(body, { chatId });
+  const row = await storage.writeTogether(() => {
+    findVisibleChat(ctx, chatId);
+    checkReplyTarget(ctx, chatId, input.replyTo, null);
+    const now = clock.now();
+    const message: MessageRow = { id: newId(now), chatId, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now };
+    storage.messages.insertMessage(message);
+    return message;
+  });
+  return messageReply(ctx, row, 201, { Location: ctx.href(MESSAGE_PATH, { chatId, messageId: row.id }) });
 }
 
 export function getMessage(ctx: RequestContext): Reply {
