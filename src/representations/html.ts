@@ -23,15 +23,20 @@ export interface HtmlOptions {
 /** The one stylesheet, inline. Its hash goes into the CSP, so the two cannot drift apart. */
 const STYLESHEET = [
   ':root{color-scheme:light dark}',
-  'body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0 1rem 2rem}',
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:72rem;margin:0 auto;padding:0 1rem 2rem}',
   'nav{display:flex;flex-wrap:wrap;gap:1rem;padding:.75rem 0;border-bottom:1px solid #8886}',
   'h1{font-size:1.5rem;margin:1.25rem 0 .75rem}',
   'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}',
   'dt{font-weight:600}',
   'dd{margin:0}',
-  'dd,td{overflow-wrap:anywhere}',
-  'table{border-collapse:collapse;width:100%}',
+  'dd{overflow-wrap:anywhere}',
+  // A wide table scrolls sideways instead of squeezing its columns to one character.
+  '.table{overflow-x:auto}',
+  'table{border-collapse:collapse;width:100%;font-size:.9rem}',
+  'td{overflow-wrap:break-word}',
   'th,td{border:1px solid #8886;padding:.25rem .5rem;text-align:left;vertical-align:top}',
+  'td ul{list-style:none;margin:0;padding:0}',
+  'time>span{white-space:nowrap}',
   'ul.related{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}',
   'ol.messages{list-style:none;padding:0}',
   'ol.messages>li{border-bottom:1px solid #8886;padding:.5rem 0}',
@@ -76,8 +81,10 @@ const REFERENCE_PATTERNS = new Map([
   ['chatId', '/chats/:id'],
   ['replyTo', '/messages/:id'],
 ]);
-// What names a resource in a heading better than its id.
+// What names a resource better than its id: in a heading, and as a second link to it in a list.
 const DISPLAY_FIELDS = ['title', 'login'];
+// The timestamps of CONTRACT §1, shown as "2026-11-21 09:30:00 UTC"; the exact value stays in datetime.
+const ISO_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/;
 
 export function renderHtml(rep: Representation, options: HtmlOptions): string {
   switch (rep.kind) {
@@ -111,34 +118,40 @@ function renderCollection(rep: CollectionRepresentation, options: HtmlOptions): 
   return renderPage(`${labelOf(rep.type)} list`, summary + links + items + links, options.basePath);
 }
 
-/** One row per item, one column per field any item has, in order of first appearance. */
+/**
+ * One row per item, one column per field any item has, in order of first appearance, except that a
+ * title or login every item has comes first. The item's link goes on that name and on its id (or
+ * its first field when it has none, as a member's userId).
+ */
 function renderTable(rep: CollectionRepresentation, options: HtmlOptions): string {
   if (rep.data.length === 0) return '';
-  const columns = [...new Set(rep.data.flatMap((item) => Object.keys(item)))];
+  const names = DISPLAY_FIELDS.filter((field) => rep.data.every((item) => typeof item[field] === 'string'));
+  const columns = [...new Set([...names, ...rep.data.flatMap((item) => Object.keys(item))])];
+  const linkedColumns = new Set([columns.includes('id') ? 'id' : columns[0], ...DISPLAY_FIELDS]);
   const head = columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join('');
   const rows = rep.data.map((item) => {
     const cells = columns.map((column) => {
       const value = item[column];
-      const href = column === 'id' ? safeHref(options.itemHref?.(item)) : undefined;
+      const href = linkedColumns.has(column) ? safeHref(options.itemHref?.(item)) : undefined;
       const linked = href !== undefined && typeof value === 'string';
       return `<td>${linked ? renderAnchor(href, value) : renderField(rep.type, column, value, 1, options.basePath)}</td>`;
     });
     return `<tr>${cells.join('')}</tr>`;
   });
-  return `<table><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;
+  return `<div class="table"><table><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
 }
 
-/** A chat history reads better as a list than as a table: author, time, then the text as typed. */
+/** A chat history reads better as a list than as a table: author, time (the link to the message), then the text as typed. */
 function renderMessages(messages: readonly Resource[], options: HtmlOptions): string {
   if (messages.length === 0) return '';
   const items = messages.map((message) => {
-    const { id, authorId, createdAt, replyTo, text } = message;
+    const { authorId, createdAt, replyTo, text } = message;
     const href = safeHref(options.itemHref?.(message));
+    const time = renderField('message', 'createdAt', createdAt, 1, options.basePath);
     const byline = [
       `<strong>${renderField('message', 'authorId', authorId, 1, options.basePath)}</strong>`,
-      renderField('message', 'createdAt', createdAt, 1, options.basePath),
+      href === undefined ? time : `<a href="${escapeHtml(href)}">${time}</a>`,
       typeof replyTo === 'string' ? `in reply to ${renderField('message', 'replyTo', replyTo, 1, options.basePath)}` : '',
-      href === undefined ? '' : renderAnchor(href, typeof id === 'string' ? id : 'message'),
     ];
     const textHtml = `<p class="text">${renderValue(text, 1, options.basePath)}</p>`;
     return `<li><p class="byline">${byline.filter((part) => part !== '').join(' · ')}</p>${textHtml}</li>`;
@@ -201,7 +214,12 @@ function renderField(type: string, key: string, value: unknown, depth: number, b
     return `<img src="${escapeHtml(href)}" alt="Avatar"> ${renderAnchor(href, value)}`;
   }
   if (href !== undefined) return renderAnchor(href, value);
-  if (key.endsWith('At')) return `<time datetime="${escapeHtml(value)}">${escapeHtml(value)}</time>`;
+  if (key.endsWith('At')) {
+    const parts = ISO_TIME.exec(value);
+    // Date and clock each stay on one line; a narrow column may put them on two.
+    const shown = parts === null ? escapeHtml(value) : `<span>${parts[1]}</span> <span>${parts[2]} UTC</span>`;
+    return `<time datetime="${escapeHtml(value)}">${shown}</time>`;
+  }
   return escapeHtml(value);
 }
 

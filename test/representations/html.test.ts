@@ -8,7 +8,7 @@ import type { Representation } from '../../src/representations/representation.ts
 
 const TAGS = new Set(
   ('html head meta title style body nav main h1 p a dl dt dd ul ol li table thead tbody tr th td ' +
-    'code span strong time form label input button img').split(' '),
+    'code span strong time form label input button img div').split(' '),
 );
 const ATTRIBUTES = new Set(
   ('lang charset name content aria-label rel href class scope datetime role method action enctype ' +
@@ -198,6 +198,8 @@ const pages: { what: string; input: Representation; options: HtmlOptions; expect
       '<a rel="prev" href="/api/chats?limit=1&amp;offset=1">Previous page</a>',
       'Items 3 to 3 of 5.',
       '<td><a href="/api/chats/c3">c3</a></td>',
+      '<th scope="col">title</th><th scope="col">id</th>',
+      '<td><a href="/api/chats/c3">Third</a></td>',
       '<a href="/api/chats">Chats</a>',
       '<a href="/api/users">Users</a>',
       '<a href="/api/session">Session</a>',
@@ -258,15 +260,20 @@ const pages: { what: string; input: Representation; options: HtmlOptions; expect
     expected: ['<h1>Your session</h1>', '<dt>userId</dt><dd><a href="/users/u1">u1</a></dd>', 'To log out, send <code>DELETE /session</code>.'],
   },
   {
-    what: 'messages keep their whitespace',
+    what: 'messages keep their whitespace; the time links to the message',
     input: {
       kind: 'collection',
       type: 'message',
       data: [{ id: 'm1', authorId: 'u1', createdAt: '2026-11-21T09:30:00.000Z', text: 'line 1\n  line 2' }],
       meta: { total: 1, limit: 20, offset: 0 },
     },
-    options: { basePath: '', status: 200 },
-    expected: ['<p class="text">line 1\n  line 2</p>', '.text{white-space:pre-wrap', '<strong><a href="/users/u1">u1</a></strong>'],
+    options: { basePath: '', status: 200, itemHref: (item) => `/chats/c1/messages/${String(item['id'])}` },
+    expected: [
+      '<p class="text">line 1\n  line 2</p>',
+      '.text{white-space:pre-wrap',
+      '<strong><a href="/users/u1">u1</a></strong>',
+      '<a href="/chats/c1/messages/m1"><time datetime="2026-11-21T09:30:00.000Z"><span>2026-11-21</span> <span>09:30:00 UTC</span></time></a>',
+    ],
   },
 ];
 
