@@ -35,6 +35,7 @@ export function listMembers(ctx: RequestContext): Reply {
     type: 'member',
     source: { select: MEMBER_SELECT, scope: 'cm.chat_id = ?', scopeParams: [access.id], spec: MEMBER_FIELDS },
     toPublic: publicMember,
+    itemHref: (member) => ctx.href(USER_PATH, { userId: String(member['userId']) }),
   });
 }
 
