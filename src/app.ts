@@ -69,6 +69,9 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
 
   async function route(req: IncomingMessage, requestId: string, state: { mediaType: string; negotiated: boolean }): Promise<Reply> {
     checkFraming(req);
+    // Chosen first, so that even a 404 or 405 answers in a representation the client accepts.
+    const chosen = negotiateMediaType(req.headers.accept, REPRESENTATION_TYPES);
+    if (chosen !== null) state.mediaType = chosen;
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const fullPath = queryAt === -1 ? url : url.slice(0, queryAt);
@@ -92,11 +95,9 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       return { status: 204, headers };
     }
     if (!definition.raw) {
-      const chosen = negotiateMediaType(req.headers.accept, REPRESENTATION_TYPES);
       if (chosen === null) {
         throw new HttpError('ERR_NOT_ACCEPTABLE', `Available representations: ${REPRESENTATION_TYPES.join(', ')}`);
       }
-      state.mediaType = chosen;
       state.negotiated = true;
     }
     const caller: Caller | undefined = definition.auth === 'public' ? undefined

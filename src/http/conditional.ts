@@ -25,14 +25,17 @@ function parseTagList(header: string): string[] | '*' {
   return header.match(/(?:W\/)?"[^"]*"/g) ?? [];
 }
 
-/** RFC 9110 §13.1.2: If-None-Match uses weak comparison; true when the client's copy is current. */
+/**
+ * RFC 9110 §13.1.2: If-None-Match on GET/HEAD uses weak comparison of the whole tag, variant included:
+ * a cache holding the XML copy must not be told its copy is the HTML one. True when the copy is current.
+ */
 export function isNotModified(headers: IncomingHttpHeaders, currentEtag: string): boolean {
   const header = headers['if-none-match'];
   if (header === undefined) return false;
   const tags = parseTagList(header);
   if (tags === '*') return true;
-  const current = stateOf(currentEtag).opaque;
-  return tags.some((tag) => stateOf(tag).opaque === current);
+  const current = currentEtag.replace(/^W\//, '');
+  return tags.some((tag) => tag.replace(/^W\//, '') === current);
 }
 
 /**

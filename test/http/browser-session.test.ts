@@ -50,3 +50,21 @@ test('the cookie authenticates reads; cookie writes need the server\'s own Origi
   assert.equal(out.status, 204);
   assert.equal((await call(server, 'GET', '/session', { headers: { cookie } })).status, 401);
 });
+
+test('a failed form login shows the form again with the error and the login as typed (401)', async (t) => {
+  const server = await withServer(t);
+  await call(server, 'POST', '/users', { json: { login: 'ines', password: 'password1' } });
+  const res = await call(server, 'POST', '/session', {
+    body: new URLSearchParams({ login: 'ines', password: 'wrong password' }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+  });
+  assert.equal(res.status, 401);
+  assert.equal(res.headers['set-cookie'], undefined);
+  assert.match(String(res.headers['content-type']), /^text\/html/);
+  assert.match(res.text, /<form method="post" action="\/session"/);
+  assert.match(res.text, /The login or the password is wrong/);
+  assert.match(res.text, /value="ines"/);
+  const json = await formLogin(server, 'ines', 'wrong password');
+  assert.equal(json.status, 401);
+  assert.equal(json.body.code, 'ERR_BAD_CREDENTIALS', 'a non-HTML client still gets the problem');
+});

@@ -42,7 +42,17 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   loginLimiter.admit(login, address);
   const user = storage.users.findUserByLogin(login);
   const valid = user ? await hasher.verify(password, user.passwordHash) : await hasher.verifyNothing(password);
-  if (!user || !valid) throw badCredentials();
+  if (!user || !valid) {
+    if (form && ctx.mediaType === 'text/html') {
+      // The login form again, with the error and the login as typed, instead of a bare error page.
+      return {
+        status: 401,
+        headers: { 'WWW-Authenticate': 'Bearer realm="chat"' },
+        representation: { kind: 'single', type: 'login-form', enveloped: false, data: { error: 'The login or the password is wrong', login } },
+      };
+    }
+    throw badCredentials();
+  }
   loginLimiter.forgive(login, address);
   const now = clock.now();
   const token = newToken();
