@@ -1,4 +1,5 @@
 // Row -> public fields: the one place that picks what a client sees of each stored row.
+import type { AvatarRow } from '../storage/avatar-store.ts';
 import type { ChatRow, MemberRow } from '../storage/chat-store.ts';
 import type { MessageRow } from '../storage/message-store.ts';
 import type { SessionRow } from '../storage/session-store.ts';
@@ -11,6 +12,23 @@ export function isoTime(ms: number): string {
 /** Never the password hash. */
 export function publicUser(row: UserRow): Record<string, unknown> {
   return { id: row.id, login: row.login, avatar: row.avatarId, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+}
+
+/** `avatar` is the path of the image bytes, built by the caller (under the base path); never the bytes or the stored ETag. */
+export function publicAvatar(row: AvatarRow, imagePath: string): Record<string, unknown> {
+  return {
+    id: row.id,
+    userId: row.userId,
+    avatar: imagePath,
+    contentType: row.contentType,
+    imageWidth: row.imageWidth,
+    imageHeight: row.imageHeight,
+    x: row.x,
+    y: row.y,
+    width: row.width,
+    height: row.height,
+    createdAt: isoTime(row.createdAt),
+  };
 }
 
 /** Never the token or its hash: the token is shown once, in the answer to POST /session. */

@@ -1,0 +1,176 @@
+// Avatars (CONTRACT §3): upload in either form, list (current first), read, delete, and the public image bytes.
+import type { Reply, RequestContext } from '../../http/context.ts';
+import { checkPreconditions, etagOf, etagOfBytes } from '../../http/conditional.ts';
+import { HttpError } from '../../http/http-error.ts';
+import { limitBody, mediaTypeOf, readJsonObject } from '../../http/read-body.ts';
+import type { CollectionSpec, FieldSpec } from '../../parsers/query.ts';
+import { publicAvatar } from '../../representations/public-fields.ts';
+import type { Resource } from '../../representations/representation.ts';
+import { AVATAR_IS_CURRENT, AVATAR_LIST_SELECT, type AvatarRow } from '../../storage/avatar-store.ts';
+import { newId } from '../../storage/ids.ts';
+import type { UserRow } from '../../storage/user-store.ts';
+import { pageLinks, parseCollectionQuery } from '../collection.ts';
+import { USER_PATH } from '../users/handlers.ts';
+import { jsonBodyLimit, multipartBodyLimit, readMultipartUpload, unsupportedUploadType, validateJsonUpload, type AvatarUpload } from './validate.ts';
+
+export const AVATARS_PATH = '/users/:userId/avatar';
+export const AVATAR_PATH = '/users/:userId/avatar/:avatarId';
+export const AVATAR_IMAGE_PATH = '/users/:userId/avatar/:avatarId/image';
+export const UPLOAD_TYPES = ['multipart/form-data', 'application/json'] as const;
+
+const CREATED_AT: FieldSpec = { name: 'createdAt', type: 'timestamp', column: 'a.created_at' };
+// Not a public field: only the default order uses it.
+const IS_CURRENT: FieldSpec = { name: 'current', type: 'number', column: AVATAR_IS_CURRENT };
+
+export const AVATAR_FIELDS: CollectionSpec = {
+  fields: [
+    { name: 'id', type: 'id', column: 'a.id' },
+    { name: 'userId', type: 'id', column: 'a.user_id' },
+    { name: 'contentType', type: 'string', column: 'a.content_type' },
+    { name: 'imageWidth', type: 'number', column: 'a.image_width' },
+    { name: 'imageHeight', type: 'number', column: 'a.image_height' },
+    { name: 'x', type: 'number', column: 'a.x' },
+    { name: 'y', type: 'number', column: 'a.y' },
+    { name: 'width', type: 'number', column: 'a.width' },
+    { name: 'height', type: 'number', column: 'a.height' },
+    CREATED_AT,
+  ],
+};
+
+// The bytes behind an id never change, so caches may keep them for a year without asking again (RFC 8246).
+const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+// User-supplied bytes: should a browser ever render them as a document, they run nothing and reach nothing.
+const IMAGE_CONTENT_SECURITY_POLICY = "default-src 'none'; sandbox";
+
+function toPublic(ctx: RequestContext, row: AvatarRow): Resource {
+  return publicAvatar(row, ctx.href(AVATAR_IMAGE_PATH, { userId: row.userId, avatarId: row.id }));
+}
+
+function avatarReply(ctx: RequestContext, row: AvatarRow, status = 200, headers: Record<string, string> = {}): Reply {
+  const userParams = { userId: row.userId };
+  return {
+    status,
+    headers,
+    representation: {
+      kind: 'single',
+      type: 'avatar',
+      enveloped: false,
+      data: toPublic(ctx, row),
+      links: [
+        { rel: 'user', href: ctx.href(USER_PATH, userParams) },
+        { rel: 'collection', href: ctx.href(AVATARS_PATH, userParams) },
+      ],
+    },
+  };
+}
+
+function findUserOr404(ctx: RequestContext): UserRow {
+  const userId = ctx.params['userId']!;
+  const user = ctx.services.storage.users.findUserById(userId);
+  if (!user) throw new HttpError('ERR_NOT_FOUND', `No user ${userId}`);
+  return user;
+}
+
+/** An avatar addressed under another user's path does not exist there: 404, like an unknown id. */
+function findAvatarOr404(ctx: RequestContext): AvatarRow {
+  const { userId, avatarId } = ctx.params as { userId: string; avatarId: string };
+  const row = ctx.services.storage.avatars.findAvatarById(avatarId);
+  if (row?.userId !== userId) throw new HttpError('ERR_NOT_FOUND', `No avatar ${avatarId} of user ${userId}`);
+  return row;
+}
+
+function requireSelf(ctx: RequestContext, userId: string, action: string): void {
+  if (ctx.caller!.userId !== userId) throw new HttpError('ERR_FORBIDDEN', `Only the user themself may ${action} their avatars`);
+}
+
+export async function createAvatar(ctx: RequestContext): Promise<Reply> {
+  const { storage, clock, config } = ctx.services;
+  const user = findUserOr404(ctx);
+  requireSelf(ctx, user.id, 'upload');
+  const upload = await readUpload(ctx, config.maxAvatarBytes);
+  const now = clock.now();
+  const row: AvatarRow = {
+    id: newId(now),
+    userId: user.id,
+    contentType: upload.image.contentType,
+    imageWidth: upload.image.width,
+    imageHeight: upload.image.height,
+    ...upload.zone,
+    etag: etagOfBytes(upload.bytes),
+    createdAt: now,
+  };
+  storage.avatars.insertAvatar({ ...row, bytes: upload.bytes });
+  return avatarReply(ctx, row, 201, { Location: ctx.href(AVATAR_PATH, { userId: user.id, avatarId: row.id }) });
+}
+
+/** Reads either form by its Content-Type; anything else is a 415 before a byte of the body is read. */
+async function readUpload(ctx: RequestContext, maxAvatarBytes: number): Promise<AvatarUpload> {
+  const { req } = ctx;
+  const contentType = req.headers['content-type'] ?? '';
+  const type = mediaTypeOf(contentType);
+  if (type === 'application/json') return validateJsonUpload(await readJsonObject(req, jsonBodyLimit(maxAvatarBytes)), maxAvatarBytes);
+  if (type !== 'multipart/form-data') throw unsupportedUploadType(UPLOAD_TYPES);
+  try {
+    return await readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes)), contentType, maxAvatarBytes);
+  } catch (error) {
+    // Refused before the end of the body: what is left of it would be read as the next request, so the
+    // connection closes after the answer (RFC 9112 §9.6) instead of reading up to the limit for nothing.
+    if (error instanceof HttpError && !req.complete) error.headers['Connection'] = 'close';
+    throw error;
+  }
+}
+
+/** CONTRACT §3: the current avatar first, then newest first; an explicit sort replaces that order. */
+export function listAvatars(ctx: RequestContext): Reply {
+  const user = findUserOr404(ctx);
+  const query = parseCollectionQuery(ctx, AVATAR_FIELDS);
+  if (query.sort.length === 0) query.sort.push({ field: IS_CURRENT, direction: 'DESC' }, { field: CREATED_AT, direction: 'DESC' });
+  const source = { select: AVATAR_LIST_SELECT, scope: 'a.user_id = ?', scopeParams: [user.id], spec: AVATAR_FIELDS };
+  const { rows, total } = ctx.services.storage.pages.listPage<AvatarRow>(source, query);
+  return {
+    status: 200,
+    representation: {
+      kind: 'collection',
+      type: 'avatar',
+      data: rows.map((row) => toPublic(ctx, row)),
+      meta: { total, limit: query.limit, offset: query.offset },
+      links: [...pageLinks(ctx, query, total), { rel: 'user', href: ctx.href(USER_PATH, { userId: user.id }) }],
+      itemHref: (item) => ctx.href(AVATAR_PATH, { userId: user.id, avatarId: String(item['id']) }),
+    },
+  };
+}
+
+export function getAvatar(ctx: RequestContext): Reply {
+  return avatarReply(ctx, findAvatarOr404(ctx));
+}
+
+/** The owner only. Deleting the current avatar resets the user's `avatar` to null, which is a change of the user. */
+export function deleteAvatar(ctx: RequestContext): Reply {
+  const { storage, clock } = ctx.services;
+  const row = findAvatarOr404(ctx);
+  requireSelf(ctx, row.userId, 'delete');
+  checkPreconditions(ctx.req.headers, etagOf(toPublic(ctx, row)));
+  storage.transaction(() => {
+    const user = storage.users.findUserById(row.userId)!;
+    if (user.avatarId === row.id) storage.users.updateUser({ ...user, avatarId: null, updatedAt: clock.now() });
+    storage.avatars.deleteAvatar(row.id);
+  });
+  return { status: 204 };
+}
+
+/** No token needed (CONTRACT §2). send.ts answers 304 for a matching If-None-Match and strips the body of HEAD. */
+export function getAvatarImage(ctx: RequestContext): Reply {
+  const { userId, avatarId } = ctx.params as { userId: string; avatarId: string };
+  const image = ctx.services.storage.avatars.findAvatarBytes(avatarId);
+  if (image?.userId !== userId) throw new HttpError('ERR_NOT_FOUND', `No avatar ${avatarId} of user ${userId}`);
+  return {
+    status: 200,
+    headers: {
+      'ETag': image.etag,
+      'Cache-Control': IMAGE_CACHE_CONTROL,
+      'Content-Security-Policy': IMAGE_CONTENT_SECURITY_POLICY,
+      'Content-Disposition': 'inline',
+    },
+    bytes: { data: image.bytes, contentType: image.contentType },
+  };
+}
