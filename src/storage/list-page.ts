@@ -13,6 +13,33 @@ export interface PageSource {
   scope?: string;
   scopeParams?: unknown[];
   spec: CollectionSpec;
+  /**
+   * The total when the client's query has no filters (the scope alone decides it), read more cheaply
+   * than count(*) over the scope: one row with a column `n`, e.g. a count kept by triggers. count(*)
+   * walks every row in scope, O(n) even on an index (60 ms for one chat of a million messages).
+   */
+  unfilteredTotal?: { sql: string; params: unknown[] };
+}
+
+/** The two statements of a page, as they run: for the page itself, and for meta.total. */
+export interface PageSql {
+  page: { sql: string; params: unknown[] };
+  total: { sql: string; params: unknown[] };
+  limit: number;
+}
+
+export function buildPageSql(source: PageSource, query: ParsedQuery): PageSql {
+  const built = buildQuerySql(query, source.spec);
+  const where = source.scope ? `(${source.scope}) AND (${built.where})` : built.where;
+  const params = [...(source.selectParams ?? []), ...(source.scopeParams ?? []), ...built.params];
+  const total = query.filters.length === 0 && source.unfilteredTotal !== undefined
+    ? source.unfilteredTotal
+    : { sql: `SELECT count(*) AS n FROM (${source.select} WHERE ${where})`, params };
+  return {
+    page: { sql: `${source.select} WHERE ${where} ORDER BY ${built.orderBy} LIMIT ? OFFSET ?`, params: [...params, built.limit, built.offset] },
+    total,
+    limit: built.limit,
+  };
 }
 
 /** Statements are prepared once per distinct SQL text; the text varies only with the query's shape. */
@@ -34,12 +61,9 @@ export class PageRunner {
   }
 
   listPage<T>(source: PageSource, query: ParsedQuery): { rows: T[]; total: number } {
-    const built = buildQuerySql(query, source.spec);
-    const where = source.scope ? `(${source.scope}) AND (${built.where})` : built.where;
-    const params = [...(source.selectParams ?? []), ...(source.scopeParams ?? []), ...built.params];
-    const total = (this.prepare(`SELECT count(*) AS n FROM (${source.select} WHERE ${where})`).get(...params) as { n: number }).n;
-    const rows = built.limit === 0 ? [] : this.prepare(`${source.select} WHERE ${where} ORDER BY ${built.orderBy} LIMIT ? OFFSET ?`)
-      .all(...params, built.limit, built.offset) as T[];
-    return { rows, total };
+    const { page, total, limit } = buildPageSql(source, query);
+    const counted = this.prepare(total.sql).get(...total.params) as { n: number } | undefined;
+    const rows = limit === 0 ? [] : this.prepare(page.sql).all(...page.params) as T[];
+    return { rows, total: counted?.n ?? 0 };
   }
 }

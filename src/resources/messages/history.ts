@@ -6,7 +6,7 @@ import { publicMessage } from '../../representations/public-fields.ts';
 import type { Link } from '../../representations/representation.ts';
 import { isValidId } from '../../storage/ids.ts';
 import type { PageSource } from '../../storage/list-page.ts';
-import { MESSAGE_SELECT, type MessageRow } from '../../storage/message-store.ts';
+import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT, type MessageRow } from '../../storage/message-store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
 import { CHAT_PATH, MESSAGE_PATH, MESSAGES_PATH } from '../chats/paths.ts';
@@ -92,7 +92,14 @@ export function listMessages(ctx: RequestContext): Reply {
     conditions.push('m.id < ?');
     params.push(before);
   }
-  const source: PageSource = { select: MESSAGE_SELECT, scope: conditions.join(' AND '), scopeParams: params, spec: MESSAGE_FIELDS };
+  const source: PageSource = {
+    select: MESSAGE_SELECT,
+    scope: conditions.join(' AND '),
+    scopeParams: params,
+    spec: MESSAGE_FIELDS,
+    // Without filters or bounds, meta.total is the chat's kept count: O(1) instead of O(messages).
+    ...(keyset ? {} : { unfilteredTotal: { sql: CHAT_MESSAGE_COUNT_SQL, params: [access.id] } }),
+  };
   const newestFirst = before !== undefined && after === undefined;
   const query: ParsedQuery = newestFirst ? { ...parsed, sort: [{ field: ID_FIELD, direction: 'DESC' }] } : parsed;
   const { rows, total } = ctx.services.storage.pages.listPage<MessageRow>(source, query);
