@@ -29,6 +29,10 @@ test: $(NODE_MODULES) $(CHROMIUM) typecheck
 	  --include 'src/**' --exclude 'src/main.ts' \
 	  node --import tsx --test --test-concurrency=2 --test-reporter=spec $(TESTS)
 
+# One executable file, dist/chat-server: Node.js single executable application with the addon embedded.
+binary: $(NODE_MODULES)
+	node --import tsx scripts/build-binary.ts
+
 bench: $(NODE_MODULES)
 	node --import tsx bench/run.ts
 
