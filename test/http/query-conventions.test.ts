@@ -22,6 +22,14 @@ interface Seeded {
   time: string;
   /** An id-list field, if the resource has one, and a value it holds. */
   list?: { field: string; value: string };
+  /** A number field, if the resource has one. */
+  number?: string;
+  /**
+   * The order without a sort, when it is not by id (avatars: the current one first, then newest), over
+   * fields the model adds to each item (`extend`) because the resource does not show them.
+   */
+  defaultSort?: ModelSort[];
+  extend?: (item: Item) => Item;
   /** More than 100 items, so that a cut limit shows. */
   many: boolean;
 }
@@ -180,7 +188,63 @@ const CASES: CollectionCase[] = [
       };
     },
   },
+  {
+    name: 'avatars',
+    pattern: '/users/:userId/avatar',
+    async seed(clock, server) {
+      const [caller] = await registerSome(server, clock, 1, 'pictured');
+      const path = `/users/${caller!.userId}/avatar`;
+      const ids: string[] = [];
+      for (let i = 0; i < 9; i += 1) {
+        clock.advance(i % 3 === 0 ? 0 : MINUTE);
+        const [w, h] = [40 + (i % 4) * 10, 30 + (i % 3) * 10];
+        const bytes = i % 2 === 0 ? pngHeader(w, h) : gifHeader(w, h);
+        const zone = { x: i % 3, y: 1.5 * (i % 2), width: 10 + (i % 5), height: 10 + (i % 4) * 0.25 };
+        ids.push((await post(server, path, caller!.token, { avatar: bytes.toString('base64'), ...zone }, false)).id);
+      }
+      const current = ids[4]!;
+      assert.equal((await call(server, 'PATCH', '/users', { token: caller!.token, json: { avatar: current } })).status, 200);
+      const isCurrent: ModelField = { name: '(current)', kind: 'number' };
+      return {
+        server, path, token: caller!.token, idField: 'id', text: 'contentType', time: 'createdAt', number: 'width', many: false,
+        defaultSort: [{ field: isCurrent, direction: 'DESC' }, { field: { name: 'createdAt', kind: 'timestamp' }, direction: 'DESC' }],
+        extend: (item) => ({ ...item, '(current)': item['id'] === current ? 1 : 0 }),
+        fields: [
+          { name: 'id', kind: 'id' },
+          { name: 'userId', kind: 'id' },
+          { name: 'contentType', kind: 'string' },
+          { name: 'imageWidth', kind: 'number' },
+          { name: 'imageHeight', kind: 'number' },
+          { name: 'x', kind: 'number' },
+          { name: 'y', kind: 'number' },
+          { name: 'width', kind: 'number' },
+          { name: 'height', kind: 'number' },
+          { name: 'createdAt', kind: 'timestamp' },
+        ],
+      };
+    },
+  },
 ];
+
+/** A header-only PNG (signature and IHDR): the server reads type and size from these bytes alone. */
+function pngHeader(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(25);
+  ihdr.writeUInt32BE(13, 0);
+  ihdr.write('IHDR', 4, 'latin1');
+  ihdr.writeUInt32BE(width, 8);
+  ihdr.writeUInt32BE(height, 12);
+  ihdr[16] = 8;
+  ihdr[17] = 2;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr]);
+}
+
+/** GIF89a: the logical screen width and height follow the signature, little-endian. */
+function gifHeader(width: number, height: number): Buffer {
+  const screen = Buffer.alloc(7);
+  screen.writeUInt16LE(width, 0);
+  screen.writeUInt16LE(height, 2);
+  return Buffer.concat([Buffer.from('GIF89a', 'latin1'), screen, Buffer.from([0x3b])]);
+}
 
 async function fetchAll(seeded: Seeded): Promise<Item[]> {
   const items: Item[] = [];
@@ -196,7 +260,9 @@ async function fetchAll(seeded: Seeded): Promise<Item[]> {
 async function assertSameAnswer(seeded: Seeded, items: readonly Item[], queryString: string, query: ModelQuery): Promise<{ total: number }> {
   const res = await call(seeded.server, 'GET', `${seeded.path}?${queryString}`, { token: seeded.token });
   assert.equal(res.status, 200, `${queryString}: ${res.text}`);
-  const expected = answerQuery(items, query, fieldOf(seeded, seeded.idField));
+  const extended = seeded.extend ? items.map(seeded.extend) : items;
+  const ordered = query.sort.length === 0 && seeded.defaultSort ? { ...query, sort: seeded.defaultSort } : query;
+  const expected = answerQuery(extended, ordered, fieldOf(seeded, seeded.idField));
   assert.deepEqual({ ids: res.body.data.map((item: Item) => item[seeded.idField]), total: res.body.meta.total }, expected, queryString);
   return expected;
 }
@@ -269,6 +335,20 @@ function checkCollection(collection: CollectionCase): void {
           query({ filters: [filter(time, 'gte', low), filter(text, 'like', like), filter(id, 'ne', someIds[0]!)], sort: [sortBy(time, 'DESC')], limit: 4, offset: 1 }),
         ],
       ];
+      if (seeded.number) {
+        const number = fieldOf(seeded, seeded.number);
+        const values = [...new Set(items.map((item) => Number(item[number.name])))].sort((a, b) => a - b);
+        const [a = 0, b = 0] = [values[1] ?? values[0], values.at(-2) ?? values.at(-1)];
+        rows.push(
+          [`${number.name}=${a}`, query({ filters: [filter(number, 'eq', a)] })],
+          [`${number.name}=${a}-${b}`, query({ filters: [filter(number, 'range', a, b)] })],
+          [`${number.name}=>${a}&${number.name}=<${b}`, query({ filters: [filter(number, 'gt', a), filter(number, 'lt', b)] })],
+          [`${number.name}>=${a}&${number.name}<=${b}`, query({ filters: [filter(number, 'gte', a), filter(number, 'lte', b)] })],
+          [`filter=${number.name}|in|${values.slice(0, 2).join(',')},-1.5`, query({ filters: [filter(number, 'in', ...values.slice(0, 2), -1.5)] })],
+          [`filter[${number.name}][]=${a}&filter[${number.name}][]=${b}`, query({ filters: [filter(number, 'in', a, b)] })],
+          [`filter=${number.name}|ne|${a}&sort=-${number.name}`, query({ filters: [filter(number, 'ne', a)], sort: [sortBy(number, 'DESC')] })],
+        );
+      }
       if (seeded.list) {
         const list = fieldOf(seeded, seeded.list.field);
         const value = seeded.list.value;
