@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { hashToken } from '../src/resources/session/tokens.ts';
 import { openDatabase } from '../src/storage/database.ts';
 import { newId } from '../src/storage/ids.ts';
-import { MESSAGE_SELECT, type MessageRow } from '../src/storage/message-store.ts';
+import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT, type MessageRow } from '../src/storage/message-store.ts';
 
 const PATH = /^\/chats\/([A-Za-z0-9_-]{1,64})\/messages(?:\?(.*))?$/;
 
@@ -37,8 +37,9 @@ export async function start(options: { db: string }): Promise<{ url: string; clo
   const db = openDatabase(options.db);
   const session = db.prepare('SELECT user_id AS userId, expires_at AS expiresAt, max_expires_at AS maxExpiresAt FROM sessions WHERE token_hash = ?');
   const member = db.prepare('SELECT c.id, c.owner_id AS ownerId FROM chats c JOIN chat_members cm ON cm.chat_id = c.id AND cm.user_id = ? WHERE c.id = ?');
-  // The statements GET /chats/{id}/messages runs (list-page.ts with history.ts's scope), text for text.
-  const count = db.prepare(`SELECT count(*) AS n FROM (${MESSAGE_SELECT} WHERE (m.chat_id = ?) AND (1))`);
+  // The statements an unfiltered GET /chats/{id}/messages runs (list-page.ts with history.ts's scope), text
+  // for text: the total is the chat's trigger-kept count.
+  const count = db.prepare(CHAT_MESSAGE_COUNT_SQL);
   const page = db.prepare(`${MESSAGE_SELECT} WHERE (m.chat_id = ?) AND (1) ORDER BY m.id ASC LIMIT ? OFFSET ?`);
   const insert = db.prepare('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at) VALUES (@id, @chatId, @authorId, @text, @replyTo, @createdAt, @updatedAt)');
 
