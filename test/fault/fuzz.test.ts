@@ -1,0 +1,217 @@
+// Fuzzing over a real socket: at least 20,000 generated requests; never a 5xx, never a crash or an unhandled
+// rejection, and every 4xx carries a problem document whose status is the HTTP status.
+import assert from 'node:assert/strict';
+import { Agent, request } from 'node:http';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { makePng } from '../../bench/png.ts';
+import { negotiateMediaType, REPRESENTATION_TYPES } from '../../src/http/negotiate.ts';
+import { startServer, type RunningServer } from '../../src/index.ts';
+import { ALL_ROUTES } from '../../src/resources/all-routes.ts';
+import { requestArbitrary, type FuzzRequest, type IdPools } from './fuzz-requests.ts';
+
+const SEED = Number(process.env['FUZZ_SEED'] ?? 20_261_121);
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 20_000);
+const CONCURRENCY = 20;
+const ROUNDS = 10;
+const MAX_BODY_BYTES = 64 * 1024;
+const PASSWORD = 'the fuzzer never guesses this one';
+
+interface Answer {
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+interface Account {
+  login: string;
+  userId: string;
+  token: string;
+}
+
+function send(server: RunningServer, agent: Agent, method: string, path: string, headers: Record<string, string>, body?: Buffer, chunked = false): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const allHeaders = { ...headers };
+    if (body !== undefined && !chunked) allHeaders['content-length'] = String(body.length);
+    if (chunked) allHeaders['transfer-encoding'] = 'chunked';
+    const req = request(`${server.url}${path}`, { method, headers: allHeaders, agent, timeout: 20_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer within 20 s')));
+    req.on('error', reject);
+    if (body !== undefined && chunked) {
+      req.write(body.subarray(0, body.length >> 1));
+      req.end(body.subarray(body.length >> 1));
+    } else {
+      req.end(body);
+    }
+  });
+}
+
+async function sendJson(server: RunningServer, agent: Agent, method: string, path: string, data: unknown, token?: string): Promise<any> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers['authorization'] = `Bearer ${token}`;
+  const answer = await send(server, agent, method, path, headers, Buffer.from(JSON.stringify(data)));
+  if (answer.status >= 300) throw new Error(`setup ${method} ${path}: ${answer.status} ${answer.body}`);
+  return JSON.parse(answer.body.toString() || 'null');
+}
+
+/** What is wrong with a 4xx answer, or undefined when it is a proper problem document. */
+function problemDefect(request: FuzzRequest, answer: Answer): string | undefined {
+  if (request.method === 'HEAD') return undefined;
+  // problem+json always does; a problem in XML or HTML only when that is what the Accept header negotiates.
+  const chosen = negotiateMediaType(request.headers['accept'], REPRESENTATION_TYPES) ?? 'application/json';
+  const text = answer.body.toString('utf8');
+  if (answer.contentType.startsWith('application/problem+json')) {
+    let problem: Record<string, unknown>;
+    try {
+      problem = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return `unparseable problem+json: ${text.slice(0, 200)}`;
+    }
+    for (const field of ['type', 'title', 'detail', 'code']) {
+      if (typeof problem[field] !== 'string') return `problem.${field} is not a string: ${text.slice(0, 300)}`;
+    }
+    if (problem['status'] !== answer.status) return `problem.status ${String(problem['status'])} differs from ${answer.status}`;
+    return undefined;
+  }
+  // A client that asked for XML or HTML gets the same problem in that representation (RFC 9457 Appendix B).
+  if (answer.contentType.startsWith('application/problem+xml') && chosen === 'application/xml') {
+    return text.includes(`<status>${answer.status}</status>`) ? undefined : `problem+xml without its status: ${text.slice(0, 300)}`;
+  }
+  if (answer.contentType.startsWith('text/html') && chosen === 'text/html') {
+    return text.includes(String(answer.status)) ? undefined : `HTML problem without its status: ${text.slice(0, 300)}`;
+  }
+  return `a ${answer.status} that is not a ${chosen} problem document (Content-Type "${answer.contentType}"): ${text.slice(0, 200)}`;
+}
+
+function hasRoute(method: string, pattern: string): boolean {
+  return ALL_ROUTES.some((route) => route.method === method && route.pattern === pattern);
+}
+
+test(`${RUNS} fuzzed requests: no 5xx, no crash, a problem document for every 4xx`, { timeout: 120_000 }, async (t) => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => { unhandled.push(reason); };
+  process.on('unhandledRejection', onUnhandled);
+  process.on('uncaughtException', onUnhandled);
+  t.after(() => {
+    process.off('unhandledRejection', onUnhandled);
+    process.off('uncaughtException', onUnhandled);
+  });
+  const server = await startServer({ scryptN: 1024, loginMaxFailures: 1_000_000, maxBodyBytes: MAX_BODY_BYTES, maxAvatarBytes: 4 * MAX_BODY_BYTES });
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  t.after(async () => {
+    agent.destroy();
+    await server.close();
+  });
+
+  // Three users: an owner of chats, a member of them, an outsider; ids of real resources for the paths.
+  const accounts: Record<'owner' | 'member' | 'outsider', Account> = {} as never;
+  for (const role of ['owner', 'member', 'outsider'] as const) {
+    const login = `fuzz-${role}`;
+    const user = await sendJson(server, agent, 'POST', '/users', { login, password: PASSWORD });
+    const session = await sendJson(server, agent, 'POST', '/session', { login, password: PASSWORD });
+    accounts[role] = { login, userId: user.id, token: session.token };
+  }
+  const userIds = Object.values(accounts).map((account) => account.userId);
+  /** Fresh chats, messages and an avatar for each round, so deletions by earlier rounds do not leave only 404s. */
+  const createResources = async (round: number): Promise<IdPools> => {
+    const pools: IdPools = { userId: userIds };
+    if (hasRoute('POST', '/chats')) {
+      pools['chatId'] = [];
+      pools['messageId'] = [];
+      for (let index = 0; index < 3; index += 1) {
+        const chat = await sendJson(server, agent, 'POST', '/chats', { data: { title: `fuzz chat ${round}.${index}`, members: [accounts.member.userId] } }, accounts.owner.token);
+        pools['chatId'].push(chat.data.id);
+        if (!hasRoute('POST', '/chats/:chatId/messages')) continue;
+        for (let message = 0; message < 4; message += 1) {
+          const author = message % 2 === 0 ? accounts.member : accounts.owner;
+          const posted = await sendJson(server, agent, 'POST', `/chats/${chat.data.id}/messages`, { data: { text: `hello ${round}.${index}.${message}` } }, author.token);
+          pools['messageId'].push(posted.data.id);
+        }
+      }
+    }
+    if (hasRoute('POST', '/users/:userId/avatar')) {
+      const avatar = await sendJson(server, agent, 'POST', `/users/${accounts.owner.userId}/avatar`, { avatar: makePng(8, 8, round).toString('base64'), x: 0, y: 0, width: 8, height: 8 }, accounts.owner.token);
+      pools['avatarId'] = [avatar.id];
+    }
+    return pools;
+  };
+  const routes = ALL_ROUTES.map(({ method, pattern }) => ({ method, pattern }));
+  t.diagnostic(`seed ${SEED} (FUZZ_SEED), ${RUNS} requests over ${routes.length} routes, in ${ROUNDS} rounds`);
+
+  const failures: string[] = [];
+  const statuses = new Map<number, number>();
+  let transportErrors = 0;
+  let relogins = 0;
+  const reloggingIn = new Map<string, Promise<void>>();
+  const relogin = (role: keyof typeof accounts): Promise<void> => {
+    const running = reloggingIn.get(role) ?? (async () => {
+      const credentials = Buffer.from(JSON.stringify({ login: accounts[role].login, password: PASSWORD }));
+      const session = await send(server, agent, 'POST', '/session', { 'content-type': 'application/json' }, credentials);
+      if (session.status === 201) {
+        accounts[role].token = JSON.parse(session.body.toString()).token;
+        relogins += 1;
+      }
+      reloggingIn.delete(role);
+    })();
+    reloggingIn.set(role, running);
+    return running;
+  };
+
+  const runOne = async (fuzzed: FuzzRequest): Promise<void> => {
+    const headers = { ...fuzzed.headers };
+    const account = fuzzed.auth === 'none' ? undefined : accounts[fuzzed.auth];
+    if (account) {
+      if (fuzzed.authForm === 'bearer') headers['authorization'] = `Bearer ${account.token}`;
+      else if (fuzzed.authForm === 'lowercase') headers['authorization'] = `bearer ${account.token}`;
+      else headers['cookie'] = `session=${account.token}`;
+      if (fuzzed.authForm === 'cookie-with-origin') headers['origin'] = server.url;
+    }
+    let answer: Answer;
+    try {
+      answer = await send(server, agent, fuzzed.method, fuzzed.path, headers, fuzzed.body, fuzzed.chunked);
+    } catch (error) {
+      // A 413 is answered before the rest of the body is read, then the connection closes: the client may see a reset.
+      transportErrors += 1;
+      if ((fuzzed.body?.length ?? 0) <= MAX_BODY_BYTES) failures.push(`${fuzzed.method} ${fuzzed.path}: no answer (${(error as Error).message})`);
+      return;
+    }
+    statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+    const where = `${fuzzed.method} ${fuzzed.path} ${JSON.stringify(headers)} body=${fuzzed.body?.subarray(0, 120).toString() ?? ''}`;
+    if (answer.status >= 500) failures.push(`${answer.status} for ${where}: ${answer.body.subarray(0, 300).toString()}`);
+    else if (answer.status >= 400) {
+      const defect = problemDefect(fuzzed, answer);
+      if (defect) failures.push(`${defect} for ${where}`);
+    }
+    if (fuzzed.auth === 'none' || !account) return;
+    // Keep the sessions alive for the rest of the run: a fuzzed logout or login change must not starve it.
+    if (answer.status === 200 && fuzzed.method === 'PATCH' && fuzzed.path.startsWith('/users') && answer.contentType === 'application/json') {
+      const login = (JSON.parse(answer.body.toString()) as { login?: unknown }).login;
+      if (typeof login === 'string') account.login = login;
+    }
+    if (answer.status === 401 || (fuzzed.method === 'DELETE' && fuzzed.path.startsWith('/session') && answer.status === 204)) await relogin(fuzzed.auth);
+  };
+
+  let sent = 0;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const pools = await createResources(round);
+    const requests = fc.sample(requestArbitrary(routes, pools, MAX_BODY_BYTES), { numRuns: Math.ceil(RUNS / ROUNDS), seed: SEED + round });
+    let next = 0;
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (next < requests.length) await runOne(requests[next++]!);
+    }));
+    sent += requests.length;
+  }
+
+  const health = await send(server, agent, 'GET', '/health', {});
+  t.diagnostic(`statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')}; `
+    + `${transportErrors} connections reset after an oversized body; ${relogins} re-logins`);
+  assert.equal(health.status, 200, 'the server still answers');
+  assert.deepEqual(unhandled, [], 'no unhandled rejection or uncaught exception');
+  assert.equal(failures.length, 0, `${failures.length} bad answers; the first ones:\n${failures.slice(0, 15).join('\n')}`);
+  assert.ok(sent >= RUNS);
+});
