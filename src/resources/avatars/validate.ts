@@ -49,11 +49,11 @@ export function jsonBodyLimit(maxAvatarBytes: number): number {
 export function validateJsonUpload(body: Body, maxAvatarBytes: number): AvatarUpload {
   rejectUnknownFields(body, UPLOAD_FIELDS);
   for (const field of UPLOAD_FIELDS) if (!(field in body)) throw invalidField(field, 'is required');
-  for (const field of ZONE_FIELDS) if (typeof body[field] !== 'number') throw invalidField(field, 'must be a number');
-  const zone = readZone((field) => body[field]);
   const data = body['avatar'];
   if (typeof data !== 'string') throw invalidField('avatar', 'must be a base64 string or a data: URL');
-  return checkUpload(decodeImageData(data), zone, maxAvatarBytes);
+  const bytes = decodeImageData(data);
+  for (const field of ZONE_FIELDS) if (typeof body[field] !== 'number') throw invalidField(field, 'must be a number');
+  return checkUpload(bytes, readZone((field) => body[field]), maxAvatarBytes);
 }
 
 /**
