@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseQuery } from '../src/parsers/query.ts';
-import { MESSAGE_FIELDS } from '../src/resources/messages/history.ts';
+import { historyPage, MESSAGE_FIELDS } from '../src/resources/messages/history.ts';
 import { buildPageSql } from '../src/storage/list-page.ts';
-import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT } from '../src/storage/message-store.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { seedHistory, type SeededHistory } from './seed-history.ts';
 import { startChild } from './server-process.ts';
@@ -64,17 +63,9 @@ function explain(db: Database.Database, sql: string, params: unknown[]): string[
 function plansFor(db: Database.Database, seeded: SeededHistory): QueryPlan[] {
   return HISTORY_SCENARIOS.map((scenario) => {
     const parsed = parseQuery(queryOf(scenario, seeded), MESSAGE_FIELDS, { reserved: ['after', 'before'] });
-    const before = parsed.extra.get('before');
-    const scope = before === undefined ? 'm.chat_id = ?' : 'm.chat_id = ? AND m.id < ?';
-    const query = before === undefined ? parsed : { ...parsed, sort: [{ field: MESSAGE_FIELDS.fields[0]!, direction: 'DESC' as const }] };
-    // The source listMessages (src/resources/messages/history.ts) builds for these parameters.
-    const sql = buildPageSql({
-      select: MESSAGE_SELECT,
-      scope,
-      scopeParams: before === undefined ? [seeded.chatId] : [seeded.chatId, before],
-      spec: MESSAGE_FIELDS,
-      ...(before === undefined ? { unfilteredTotal: { sql: CHAT_MESSAGE_COUNT_SQL, params: [seeded.chatId] } } : {}),
-    }, query);
+    // Exactly the source listMessages (src/resources/messages/history.ts) builds for these parameters.
+    const { source, query } = historyPage(seeded.chatId, parsed, parsed.extra.get('after'), parsed.extra.get('before'));
+    const sql = buildPageSql(source, query);
     return { scenario: scenario.name, page: explain(db, sql.page.sql, sql.page.params), total: explain(db, sql.total.sql, sql.total.params) };
   });
 }
@@ -153,7 +144,7 @@ export function formatHistoryBench(result: HistoryBenchResult): string {
     '',
     `Seeding (one transaction, FTS5 and chat_stats triggers included): ${Object.entries(result.seedSeconds).map(([size, s]) => `${Number(size).toLocaleString('en')} in ${s.toFixed(1)} s`).join(', ')}.`,
     `meta.total at the largest size: count(*) of the chat ${result.countMs.toFixed(1)} ms, chat_stats.message_count ${result.keptCountMs.toFixed(3)} ms (median of 7).`,
-    'An unfiltered page reads the kept count; a filtered page, and a keyset page (whose meta.total counts the messages within its bounds), still count(*) what matches, O(n) in the chat.',
+    'An unfiltered page, keyset pages included, reads the kept count; a filtered page still count(*)s what matches, O(n) in the chat.',
     '',
     'Query plans at the largest size:',
   ];

@@ -12,6 +12,8 @@ export interface PageSource {
   /** The caller's scope, e.g. "cm.user_id = ?": trusted SQL, values as parameters. */
   scope?: string;
   scopeParams?: unknown[];
+  /** Narrows the page but not meta.total: keyset bounds (after/before) page through one collection. */
+  bounds?: { sql: string; params: unknown[] };
   spec: CollectionSpec;
   /**
    * The total when the client's query has no filters (the scope alone decides it), read more cheaply
@@ -35,8 +37,10 @@ export function buildPageSql(source: PageSource, query: ParsedQuery): PageSql {
   const total = query.filters.length === 0 && source.unfilteredTotal !== undefined
     ? source.unfilteredTotal
     : { sql: `SELECT count(*) AS n FROM (${source.select} WHERE ${where})`, params };
+  const pageWhere = source.bounds ? `(${where}) AND (${source.bounds.sql})` : where;
+  const pageParams = source.bounds ? [...params, ...source.bounds.params] : params;
   return {
-    page: { sql: `${source.select} WHERE ${where} ORDER BY ${built.orderBy} LIMIT ? OFFSET ?`, params: [...params, built.limit, built.offset] },
+    page: { sql: `${source.select} WHERE ${pageWhere} ORDER BY ${built.orderBy} LIMIT ? OFFSET ?`, params: [...pageParams, built.limit, built.offset] },
     total,
     limit: built.limit,
   };

@@ -126,7 +126,8 @@ test('after= pages forward and never skips or repeats a message while others are
   const seen = pages.flat();
   assert.deepEqual(seen, [...messages.slice(1), ...posted].map((message) => message.id));
   const first = await call(server, 'GET', `/chats/${chat.id}/messages?limit=3&after=${messages[0]!.id}`, { token: alice.token });
-  assert.deepEqual(first.body.meta, { total: 8, limit: 3, offset: 0 });
+  // The bounds narrow the page, not the collection: total is every message of the chat (7 + 2 posted).
+  assert.deepEqual(first.body.meta, { total: 9, limit: 3, offset: 0 });
   assert.equal(first.headers['link'], [
     `</chats/${chat.id}/messages?limit=3&after=${messages[3]!.id}>; rel="next"`,
     `</chats/${chat.id}/messages?limit=3&before=${messages[1]!.id}>; rel="prev"`,
@@ -141,7 +142,7 @@ test('before= pages backward, each page oldest first; after and before together 
   const messages = await postMany(server, clock, alice, chat.id, 8);
   const ids = messages.map((message) => message.id);
   const last = await call(server, 'GET', `/chats/${chat.id}/messages?limit=3&before=${ids[7]}`, { token: alice.token });
-  assert.deepEqual(last.body, { data: messages.slice(4, 7), meta: { total: 7, limit: 3, offset: 0 } });
+  assert.deepEqual(last.body, { data: messages.slice(4, 7), meta: { total: 8, limit: 3, offset: 0 } });
   assert.equal(last.headers['link'], [
     `</chats/${chat.id}/messages?limit=3&after=${ids[6]}>; rel="next"`,
     `</chats/${chat.id}/messages?limit=3&before=${ids[4]}>; rel="prev"`,
@@ -150,10 +151,11 @@ test('before= pages backward, each page oldest first; after and before together 
   assert.deepEqual(pages, [ids.slice(4, 7), ids.slice(1, 4), ids.slice(0, 1)]);
   const window = await call(server, 'GET', `/chats/${chat.id}/messages?after=${ids[1]}&before=${ids[6]}&limit=2`, { token: alice.token });
   assert.deepEqual(window.body.data, messages.slice(2, 4));
-  assert.equal(window.body.meta.total, 4);
+  assert.equal(window.body.meta.total, 8);
   assert.match(String(window.headers['link']), new RegExp(`after=${ids[3]}&before=${ids[6]}>; rel="next"`));
   const filtered = await call(server, 'GET', `/chats/${chat.id}/messages?after=${ids[1]}&text=message%205`, { token: alice.token });
   assert.deepEqual(filtered.body.data, [messages[5]]);
+  assert.equal(filtered.body.meta.total, 1, 'a filtered total counts the filter\'s matches in the whole chat');
 });
 
 test('after/before must name a message of the chat, and page only in the default order', async (t) => {

@@ -48,14 +48,13 @@ function keysetHref(ctx: RequestContext, chatId: string, bounds: Partial<Record<
 
 /**
  * next/prev of a keyset page: next continues after its newest message, prev goes on before its oldest.
- * An `after` page always has older messages (the anchor at least), a `before` page newer ones; a window
- * (both) keeps its upper bound on the next page.
+ * An `after` page always has older messages (the anchor at least), a `before` page newer ones; `more`
+ * says whether messages lie beyond the page in its own direction. A window (both) keeps its upper bound.
  */
-function keysetLinks(ctx: RequestContext, chatId: string, rows: readonly MessageRow[], total: number, after?: string, before?: string): Link[] {
+function keysetLinks(ctx: RequestContext, chatId: string, rows: readonly MessageRow[], more: boolean, after?: string, before?: string): Link[] {
   const first = rows[0];
   const last = rows.at(-1);
   if (first === undefined || last === undefined) return [];
-  const more = total > rows.length;
   const links: Link[] = [];
   if (after !== undefined) {
     if (more) links.push({ rel: 'next', href: keysetHref(ctx, chatId, before === undefined ? { after: last.id } : { after: last.id, before }) });
@@ -68,11 +67,47 @@ function keysetLinks(ctx: RequestContext, chatId: string, rows: readonly Message
 }
 
 /**
+ * The page source and query of a chat's history: the chat as scope, after/before as bounds (which narrow
+ * the page, not meta.total), `before` alone read newest first, and one row more on keyset pages so the
+ * caller can tell whether messages lie beyond. The benchmark explains exactly these statements.
+ */
+export function historyPage(chatId: string, parsed: ParsedQuery, after?: string, before?: string): { source: PageSource; query: ParsedQuery } {
+  const bounds: string[] = [];
+  const boundParams: unknown[] = [];
+  if (after !== undefined) {
+    bounds.push('m.id > ?');
+    boundParams.push(after);
+  }
+  if (before !== undefined) {
+    bounds.push('m.id < ?');
+    boundParams.push(before);
+  }
+  const keyset = bounds.length > 0;
+  const source: PageSource = {
+    select: MESSAGE_SELECT,
+    scope: 'm.chat_id = ?',
+    scopeParams: [chatId],
+    ...(keyset ? { bounds: { sql: bounds.join(' AND '), params: boundParams } } : {}),
+    spec: MESSAGE_FIELDS,
+    // Without filters, meta.total is the chat's kept count: O(1) instead of O(messages).
+    unfilteredTotal: { sql: CHAT_MESSAGE_COUNT_SQL, params: [chatId] },
+  };
+  const newestFirst = before !== undefined && after === undefined;
+  const query: ParsedQuery = {
+    ...parsed,
+    ...(newestFirst ? { sort: [{ field: ID_FIELD, direction: 'DESC' as const }] } : {}),
+    ...(keyset ? { limit: parsed.limit + 1 } : {}),
+  };
+  return { source, query };
+}
+
+/**
  * GET /chats/{id}/messages. Oldest first by default (ids sort in creation order). `after` and `before`
  * bound the page by message (either, or both for a window); they page in the default order, so they
  * cannot be combined with a sort or an offset. `before` alone reads newest first, then turns the page
- * around: the `limit` messages right before the anchor, oldest first. meta.total counts the messages
- * that match the whole query, bounds included.
+ * around: the `limit` messages right before the anchor, oldest first. The bounds narrow the page, not
+ * the collection: meta.total counts the chat's messages that match the filters, so an unfiltered total
+ * stays O(1) at any depth of history; whether more lie beyond the page is found by reading one more row.
  */
 export function listMessages(ctx: RequestContext): Reply {
   const access = findVisibleChat(ctx, ctx.params['chatId']!);
@@ -82,29 +117,13 @@ export function listMessages(ctx: RequestContext): Reply {
   const keyset = after !== undefined || before !== undefined;
   if (keyset && parsed.sort.length > 0) throw invalidField('sort', 'cannot be combined with after or before, which page in the default order', 'ERR_BAD_QUERY');
   if (keyset && parsed.offset > 0) throw invalidField('offset', 'cannot be combined with after or before', 'ERR_BAD_QUERY');
-  const conditions = ['m.chat_id = ?'];
-  const params: unknown[] = [access.id];
-  if (after !== undefined) {
-    conditions.push('m.id > ?');
-    params.push(after);
-  }
-  if (before !== undefined) {
-    conditions.push('m.id < ?');
-    params.push(before);
-  }
-  const source: PageSource = {
-    select: MESSAGE_SELECT,
-    scope: conditions.join(' AND '),
-    scopeParams: params,
-    spec: MESSAGE_FIELDS,
-    // Without filters or bounds, meta.total is the chat's kept count: O(1) instead of O(messages).
-    ...(keyset ? {} : { unfilteredTotal: { sql: CHAT_MESSAGE_COUNT_SQL, params: [access.id] } }),
-  };
+  const { source, query } = historyPage(access.id, parsed, after, before);
+  const { rows: read, total } = ctx.services.storage.pages.listPage<MessageRow>(source, query);
   const newestFirst = before !== undefined && after === undefined;
-  const query: ParsedQuery = newestFirst ? { ...parsed, sort: [{ field: ID_FIELD, direction: 'DESC' }] } : parsed;
-  const { rows, total } = ctx.services.storage.pages.listPage<MessageRow>(source, query);
+  const more = keyset && read.length > parsed.limit;
+  const rows = keyset ? read.slice(0, parsed.limit) : read;
   if (newestFirst) rows.reverse();
-  const links = keyset ? keysetLinks(ctx, access.id, rows, total, after, before) : pageLinks(ctx, parsed, total);
+  const links = keyset ? keysetLinks(ctx, access.id, rows, more, after, before) : pageLinks(ctx, parsed, total);
   links.push({ rel: 'chat', href: ctx.href(CHAT_PATH, { chatId: access.id }) });
   return {
     status: 200,
