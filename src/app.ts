@@ -40,7 +40,6 @@ function problemReply(error: unknown, requestId: string): Reply {
   };
   if (known.errors) data['errors'] = known.errors;
   const headers = { ...known.headers };
-  if (known.status === 413) headers['Connection'] = 'close';
   return { status: known.status, headers, representation: { kind: 'problem', data: data as never } };
 }
 
@@ -136,6 +135,9 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       reply = problemReply(error, requestId);
     }
     if (res.headersSent || res.destroyed) return;
+    // An answer given before the body was read in full (a 413, a refused part, a 401 before a body...)
+    // cannot tell where the rest of the body ends: close the connection after it (RFC 9112 §9.6).
+    if (!req.complete) res.setHeader('Connection', 'close');
     sendReply(req, res, reply, { mediaType: state.mediaType, basePath, negotiated: state.negotiated });
   }
 

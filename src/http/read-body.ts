@@ -45,8 +45,9 @@ export async function readJsonObject(
 ): Promise<Record<string, unknown>> {
   const type = mediaTypeOf(req.headers['content-type']);
   if (!accepted.includes(type)) {
+    // RFC 9110 §15.5.16: say what is accepted: Accept-Patch for PATCH (RFC 5789 §2.2), Accept-Post otherwise.
     throw new HttpError('ERR_UNSUPPORTED_MEDIA_TYPE', `Send the body as ${accepted.join(' or ')}`, {
-      headers: { 'Accept-Post': accepted.join(', ') },
+      headers: { [req.method === 'PATCH' ? 'Accept-Patch' : 'Accept-Post']: accepted.join(', ') },
     });
   }
   const bytes = await readBody(req, limit);

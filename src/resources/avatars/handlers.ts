@@ -110,14 +110,8 @@ async function readUpload(ctx: RequestContext, maxAvatarBytes: number): Promise<
   const type = mediaTypeOf(contentType);
   if (type === 'application/json') return validateJsonUpload(await readJsonObject(req, jsonBodyLimit(maxAvatarBytes)), maxAvatarBytes);
   if (type !== 'multipart/form-data') throw unsupportedUploadType(UPLOAD_TYPES);
-  try {
-    return await readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes)), contentType, maxAvatarBytes);
-  } catch (error) {
-    // Refused before the end of the body: what is left of it would be read as the next request, so the
-    // connection closes after the answer (RFC 9112 §9.6) instead of reading up to the limit for nothing.
-    if (error instanceof HttpError && !req.complete) error.headers['Connection'] = 'close';
-    throw error;
-  }
+  // Refused part-way, the connection closes after the answer (app.ts), rather than reading the rest.
+  return readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes)), contentType, maxAvatarBytes);
 }
 
 /** CONTRACT §3: the current avatar first, then newest first; an explicit sort replaces that order. */
