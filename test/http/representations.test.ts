@@ -161,6 +161,11 @@ function pathOf(route: Route, params: Record<string, string>, extraQuery = ''): 
   return query ? `${path}?${query}` : path;
 }
 
+/** Collections answer {data, meta} and page; the others are single resources with an ETag. */
+function isCollection(pattern: string): boolean {
+  return !/:[a-zA-Z]+$/.test(pattern) && !['/health', '/session'].includes(pattern);
+}
+
 const GET_ROUTES = ALL_ROUTES.filter((route) => route.method === 'GET' && !route.raw);
 let fixture: Fixture;
 
@@ -261,9 +266,9 @@ for (const route of GET_ROUTES) {
     }
   });
 
-  test(`${name}: a page in the middle links the previous and next pages in every representation`, async (t) => {
+  if (isCollection(route.pattern)) test(`${name}: a page in the middle links the previous and next pages in every representation`, async () => {
     const json = (await get(route)).body;
-    if (json.meta === undefined) return t.skip('not a collection');
+    assert.ok(json.meta !== undefined, 'a collection answers meta');
     const query = 'limit=1&offset=1';
     assert.ok(json.meta.total >= 3, `the fixture makes at least 3 items (has ${json.meta.total})`);
     const page = await get(route, JSON_TYPE, { query });
@@ -278,9 +283,9 @@ for (const route of GET_ROUTES) {
     assert.ok(html.includes(`<a rel="prev" href="${escapeForHtml(prev)}">`), 'previous page');
   });
 
-  test(`${name}: each representation has its own ETag, and If-None-Match with it answers 304`, async (t) => {
+  if (!isCollection(route.pattern)) test(`${name}: each representation has its own ETag, and If-None-Match with it answers 304`, async () => {
     const json = await get(route);
-    if (json.body.meta !== undefined) return t.skip('a collection page carries no ETag');
+    assert.equal(json.body.meta, undefined, 'a single resource answers no meta');
     const tags = new Map<string | undefined, string>();
     for (const accept of [JSON_TYPE, XML_TYPE, HTML_TYPE]) tags.set(accept, String((await get(route, accept)).headers['etag']));
     assert.equal(new Set(tags.values()).size, 3, [...tags.values()].join(' '));
@@ -355,9 +360,9 @@ test('GET /session as HTML without a session is the login form, posting to /sess
   assert.equal(json.status, 401);
 });
 
-test('a script in a chat title or message text is text in HTML and reads back unchanged from XML', async (t) => {
+test('a script in a chat title or message text is text in HTML and reads back unchanged from XML', async () => {
   const { server, owner, params } = fixture;
-  if (params['messageId'] === undefined) return t.skip('no chats and messages yet');
+  assert.ok(params['messageId'] !== undefined && params['chatId'] !== undefined, 'the fixture has a chat with messages');
   const pages = [`/chats/${params['chatId']}`, '/chats', `/chats/${params['chatId']}/messages`, `/messages/${params['messageId']}`];
   for (const path of pages) {
     const html = await call(server, 'GET', path, { token: owner.token, headers: { accept: HTML_TYPE } });
