@@ -204,7 +204,7 @@ export function requestArbitrary(routes: readonly { method: string; pattern: str
     { weight: 12, arbitrary: fc.oneof(...routes.map((route) => fc.tuple(
       fc.oneof({ weight: 3, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: anyMethod }),
       pathFromPattern(route.pattern, pools),
-      fc.oneof({ weight: 2, arbitrary: wellFormedBody(route.pattern, pools) }, { weight: 3, arbitrary: anyBody }),
+      fc.oneof({ weight: 3, arbitrary: wellFormedBody(route.pattern, pools) }, { weight: 2, arbitrary: anyBody }),
     ))) },
     { weight: 1, arbitrary: fc.tuple(anyMethod, randomPath, anyBody) },
   );
@@ -219,7 +219,7 @@ export function requestArbitrary(routes: readonly { method: string; pattern: str
     ifNoneMatch: fc.option(conditionalValue, { nil: undefined, freq: 6 }),
     auth: fc.constantFrom('none', 'owner', 'owner', 'member', 'outsider', 'none') as fc.Arbitrary<FuzzRequest['auth']>,
     authForm: fc.constantFrom('bearer', 'bearer', 'bearer', 'lowercase', 'cookie', 'cookie-with-origin') as fc.Arbitrary<FuzzRequest['authForm']>,
-    badAuthorization: fc.option(garbageAuthorization, { nil: undefined, freq: 4 }),
+    badAuthorization: fc.option(garbageAuthorization, { nil: undefined, freq: 2 }),
     swapContentType: fc.option(fc.constantFrom('text/plain', 'application/json', 'multipart/form-data; boundary=', 'application/x-www-form-urlencoded'), { nil: undefined, freq: 10 }),
     chunked: fc.integer({ min: 0, max: 9 }).map((draw) => draw === 0),
   }).map((r) => {

@@ -117,8 +117,29 @@ test(`${RUNS} fuzzed requests: no 5xx, no crash, a problem document for every 4x
     accounts[role] = { login, userId: user.id, token: session.token };
   }
   const userIds = Object.values(accounts).map((account) => account.userId);
+  let relogins = 0;
+  const reloggingIn = new Map<string, Promise<void>>();
+  const relogin = (role: keyof typeof accounts): Promise<void> => {
+    const running = reloggingIn.get(role) ?? (async () => {
+      // A fuzzed PATCH may have changed the login: read the current one from the server's own storage.
+      const login = server.app.services.storage.users.findUserById(accounts[role].userId)?.login ?? accounts[role].login;
+      const credentials = Buffer.from(JSON.stringify({ login, password: PASSWORD }));
+      const session = await send(server, agent, 'POST', '/session', { 'content-type': 'application/json' }, credentials);
+      if (session.status === 201) {
+        accounts[role].token = JSON.parse(session.body.toString()).token;
+        relogins += 1;
+      }
+      reloggingIn.delete(role);
+    })();
+    reloggingIn.set(role, running);
+    return running;
+  };
+
   /** Fresh chats, messages and an avatar for each round, so deletions by earlier rounds do not leave only 404s. */
   const createResources = async (round: number): Promise<IdPools> => {
+    for (const role of ['owner', 'member', 'outsider'] as const) {
+      if ((await send(server, agent, 'GET', '/session', { authorization: `Bearer ${accounts[role].token}` })).status !== 200) await relogin(role);
+    }
     const pools: IdPools = { userId: userIds };
     if (hasRoute('POST', '/chats')) {
       pools['chatId'] = [];
@@ -146,22 +167,6 @@ test(`${RUNS} fuzzed requests: no 5xx, no crash, a problem document for every 4x
   const failures: string[] = [];
   const statuses = new Map<number, number>();
   let transportErrors = 0;
-  let relogins = 0;
-  const reloggingIn = new Map<string, Promise<void>>();
-  const relogin = (role: keyof typeof accounts): Promise<void> => {
-    const running = reloggingIn.get(role) ?? (async () => {
-      const credentials = Buffer.from(JSON.stringify({ login: accounts[role].login, password: PASSWORD }));
-      const session = await send(server, agent, 'POST', '/session', { 'content-type': 'application/json' }, credentials);
-      if (session.status === 201) {
-        accounts[role].token = JSON.parse(session.body.toString()).token;
-        relogins += 1;
-      }
-      reloggingIn.delete(role);
-    })();
-    reloggingIn.set(role, running);
-    return running;
-  };
-
   const runOne = async (fuzzed: FuzzRequest): Promise<void> => {
     const headers = { ...fuzzed.headers };
     const account = fuzzed.auth === 'none' ? undefined : accounts[fuzzed.auth];
@@ -188,11 +193,7 @@ test(`${RUNS} fuzzed requests: no 5xx, no crash, a problem document for every 4x
       if (defect) failures.push(`${defect} for ${where}`);
     }
     if (fuzzed.auth === 'none' || !account) return;
-    // Keep the sessions alive for the rest of the run: a fuzzed logout or login change must not starve it.
-    if (answer.status === 200 && fuzzed.method === 'PATCH' && fuzzed.path.startsWith('/users') && answer.contentType === 'application/json') {
-      const login = (JSON.parse(answer.body.toString()) as { login?: unknown }).login;
-      if (typeof login === 'string') account.login = login;
-    }
+    // Keep the sessions alive for the rest of the run: a fuzzed logout must not starve it of authenticated requests.
     if (answer.status === 401 || (fuzzed.method === 'DELETE' && fuzzed.path.startsWith('/session') && answer.status === 204)) await relogin(fuzzed.auth);
   };
 
