@@ -1,4 +1,4 @@
-// A plain-TypeScript model of CONTRACT §6 over JSON items as the API returns them: filter, sort, page, and query strings to ask for them.
+// A plain-TypeScript model of CONTRACT §6 over items as the API returns them or as rows hold them: filter, sort, page, and query strings to ask for them.
 import fc from 'fast-check';
 
 export type FieldKind = 'id' | 'string' | 'number' | 'timestamp' | 'id-list';
@@ -9,6 +9,8 @@ export interface ModelField {
   kind: FieldKind;
   /** The column compares without regard to ASCII case (SQLite COLLATE NOCASE), as users.login does. */
   nocase?: boolean;
+  /** The item holds this timestamp as epoch ms, as a storage row does, not as ISO 8601 text, as the API does. */
+  epochMs?: boolean;
 }
 
 type Scalar = string | number;
@@ -17,11 +19,11 @@ export interface ModelFilter { field: ModelField; op: ModelOp; values: Scalar[] 
 export interface ModelSort { field: ModelField; direction: 'ASC' | 'DESC' }
 export interface ModelQuery { filters: ModelFilter[]; sort: ModelSort[]; limit: number | null; offset: number | null }
 
-/** The value SQL compares: timestamps as epoch ms, everything else as JSON has it (null stays null). */
+/** The value SQL compares: timestamps as epoch ms, everything else as the item has it (null stays null). */
 function valueOf(item: Item, field: ModelField): Scalar | null {
   const raw = item[field.name];
   if (raw === null || raw === undefined) return null;
-  return field.kind === 'timestamp' ? Date.parse(String(raw)) : (raw as Scalar);
+  return field.kind === 'timestamp' && field.epochMs !== true ? Date.parse(String(raw)) : (raw as Scalar);
 }
 
 /** The answer the contract asks for: filter (AND), order (ties by id in the last key's direction), page. */
