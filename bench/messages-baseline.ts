@@ -1,25 +1,14 @@
 // The yardstick for bench/messages.bench.ts: a bare node:http server doing what GET and POST
-// /chats/{id}/messages must do (token lookup, membership, the same SQL, JSON of the same shape), and nothing else.
+// /chats/{id}/messages must do (token lookup, membership, the same SQL, the app's own row -> public fields), and nothing else.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { publicMessage } from '../src/representations/public-fields.ts';
 import { hashToken } from '../src/resources/session/tokens.ts';
 import { openDatabase } from '../src/storage/database.ts';
 import { newId } from '../src/storage/ids.ts';
 import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT, type MessageRow } from '../src/storage/message-store.ts';
 
 const PATH = /^\/chats\/([A-Za-z0-9_-]{1,64})\/messages(?:\?(.*))?$/;
-
-function toPublic(row: MessageRow): Record<string, unknown> {
-  return {
-    id: row.id,
-    chatId: row.chatId,
-    authorId: row.authorId,
-    text: row.text,
-    replyTo: row.replyTo,
-    createdAt: new Date(row.createdAt).toISOString(),
-    updatedAt: new Date(row.updatedAt).toISOString(),
-  };
-}
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers });
@@ -56,7 +45,7 @@ export async function start(options: { db: string }): Promise<{ url: string; clo
       const limit = Math.min(Number(new URLSearchParams(match[2] ?? '').get('limit') ?? 20), 100);
       const total = (count.get(chatId) as { n: number }).n;
       const rows = page.all(chatId, limit, 0) as MessageRow[];
-      return send(res, 200, JSON.stringify({ data: rows.map(toPublic), meta: { total, limit, offset: 0 } }));
+      return send(res, 200, JSON.stringify({ data: rows.map(publicMessage), meta: { total, limit, offset: 0 } }));
     }
     if (req.method === 'POST') {
       const body = JSON.parse(await readBody(req)) as { data?: { text?: unknown } };
@@ -65,7 +54,7 @@ export async function start(options: { db: string }): Promise<{ url: string; clo
       if (!member.get(caller.userId, chatId)) return send(res, 404, '{}');
       const row: MessageRow = { id: newId(now), chatId, authorId: caller.userId, text, replyTo: null, createdAt: now, updatedAt: now };
       insert.run(row);
-      return send(res, 201, JSON.stringify({ data: toPublic(row) }), { Location: `/chats/${chatId}/messages/${row.id}` });
+      return send(res, 201, JSON.stringify({ data: publicMessage(row) }), { Location: `/chats/${chatId}/messages/${row.id}` });
     }
     return send(res, 405, '{}');
   }
