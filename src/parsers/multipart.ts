@@ -221,10 +221,19 @@ export class MultipartParser {
   }
 }
 
+export interface ParseMultipartOptions {
+  /**
+   * Sees each part's headers before any of its content is read; throwing refuses the body there.
+   * `repeated`: an earlier part had the same name (a field or a file).
+   */
+  checkPart?(part: PartInfo, repeated: boolean): void;
+}
+
 /**
  * Reads a whole body into text fields (UTF-8) and files (parts with a filename).
  * A repeated text field name is rejected with 400: picking one would let a client hide a
  * value from whichever layer read the other; repeated file names are kept in order.
+ * `options.checkPart` runs first, so a caller that knows its form refuses a part in its own words.
  * On failure the body is left as it is: `for await` would destroy a request stream on the
  * early exit, which can cut the connection under the caller's 400 or 413; whether to drain
  * or close is the caller's choice.
@@ -233,14 +242,18 @@ export async function parseMultipart(
   body: AsyncIterable<Buffer>,
   contentType: string,
   limits: MultipartLimits,
+  options: ParseMultipartOptions = {},
 ): Promise<{ fields: Map<string, string>; files: MultipartFile[] }> {
   const fields = new Map<string, string>();
   const files: MultipartFile[] = [];
+  const names = new Set<string>();
   let current: PartInfo = { name: '', filename: undefined, contentType: '' };
   let chunks: Buffer[] = [];
   const parser = new MultipartParser(parseBoundary(contentType), limits, {
     onPartStart(part) {
+      options.checkPart?.(part, names.has(part.name));
       if (part.filename === undefined && fields.has(part.name)) throw malformed(`repeated field "${part.name}"`);
+      names.add(part.name);
       current = part;
       chunks = [];
     },

@@ -3,7 +3,7 @@ import { HttpError, invalidField } from '../../http/http-error.ts';
 import { checkNumber, rejectUnknownFields, type Body } from '../../parsers/body-fields.ts';
 import { decodeImageData } from '../../parsers/image-data.ts';
 import { readImageInfo, type ImageInfo } from '../../parsers/image-info.ts';
-import { MultipartParser, parseBoundary, type MultipartLimits, type PartInfo } from '../../parsers/multipart.ts';
+import { parseMultipart, type MultipartLimits, type PartInfo } from '../../parsers/multipart.ts';
 
 const ZONE_FIELDS = ['x', 'y', 'width', 'height'] as const;
 const UPLOAD_FIELDS = ['avatar', ...ZONE_FIELDS] as const;
@@ -62,27 +62,9 @@ export function validateJsonUpload(body: Body, maxAvatarBytes: number): AvatarUp
  * passing a limit is a 413 at once. `body` must be limited already (limitBody).
  */
 export async function readMultipartUpload(body: AsyncIterable<Buffer>, contentType: string, maxAvatarBytes: number): Promise<AvatarUpload> {
-  const fields = new Map<string, string>();
-  let file: Buffer | undefined;
-  let current: PartInfo | undefined;
-  let chunks: Buffer[] = [];
-  const parser = new MultipartParser(parseBoundary(contentType), multipartLimits(maxAvatarBytes), {
-    onPartStart(part) {
-      checkPart(part, fields.has(part.name) || (part.name === 'avatar' && file !== undefined));
-      current = part;
-      chunks = [];
-    },
-    onPartData(data) {
-      chunks.push(data);
-    },
-    onPartEnd() {
-      const data = Buffer.concat(chunks);
-      if (current?.name === 'avatar') file = data;
-      else fields.set(current!.name, data.toString('utf8'));
-    },
-  });
-  for await (const chunk of body) parser.write(chunk);
-  parser.end();
+  const { fields, files } = await parseMultipart(body, contentType, multipartLimits(maxAvatarBytes), { checkPart });
+  // checkPart lets through one file part at most, and only as `avatar`.
+  const file = files[0]?.data;
   if (file === undefined) throw invalidField('avatar', 'is required');
   for (const field of ZONE_FIELDS) if (!fields.has(field)) throw invalidField(field, 'is required');
   return checkUpload(file, readZone((field) => fields.get(field)), maxAvatarBytes);
