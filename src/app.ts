@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { AppServices, Caller, Clock, Reply, RequestContext, Route } from './http/context.ts';
 import { HttpError } from './http/http-error.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from './http/negotiate.ts';
+import { toProblem } from './http/problem.ts';
 import { sendReply } from './http/send.ts';
 import { authenticate } from './resources/session/authenticate.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
@@ -31,16 +32,7 @@ function problemReply(error: unknown, requestId: string): Reply {
   if (!(error instanceof HttpError)) {
     process.stderr.write(`${new Date().toISOString()} ${requestId} ${(error as Error)?.stack ?? String(error)}\n`);
   }
-  const data: Record<string, unknown> = {
-    type: `https://chat-api.invalid/problems/${known.code.slice(4).toLowerCase().replaceAll('_', '-')}`,
-    title: known.title,
-    status: known.status,
-    detail: known.status >= 500 ? known.title : known.detail,
-    code: known.code,
-  };
-  if (known.errors) data['errors'] = known.errors;
-  const headers = { ...known.headers };
-  return { status: known.status, headers, representation: { kind: 'problem', data: data as never } };
+  return { status: known.status, headers: { ...known.headers }, representation: { kind: 'problem', data: toProblem(known) } };
 }
 
 /** RFC 9112 §3.2: a request with more than one Host is refused. */

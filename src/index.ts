@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type App } from './app.ts';
 import { DEFAULT_CONFIG, type Config } from './config.ts';
 import type { Clock } from './http/context.ts';
+import { HttpError } from './http/http-error.ts';
+import { sendSocketProblem } from './http/send.ts';
 
 export type { Config } from './config.ts';
 export type { Clock } from './http/context.ts';
@@ -44,6 +46,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     void app.handle(req, res);
   });
   server.keepAliveTimeout = config.keepAliveTimeout * 1000;
+  // What Node's parser refuses (bad request line, conflicting framing, header overflow, timeouts)
+  // still gets a problem document; CONNECT asks for a tunnel, which this server does not offer.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => sendSocketProblem(socket, error));
+  server.on('connect', (_req, socket) => sendSocketProblem(socket, new HttpError('ERR_METHOD_NOT_ALLOWED', 'CONNECT is not supported', {
+    headers: { Allow: 'OPTIONS, GET, HEAD, POST, PUT, PATCH, DELETE' },
+  })));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

@@ -14,6 +14,7 @@ export const ERROR_CATALOGUE = {
   ERR_NOT_FOUND: { status: 404, title: 'Not Found' },
   ERR_METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },
   ERR_NOT_ACCEPTABLE: { status: 406, title: 'Not Acceptable' },
+  ERR_REQUEST_TIMEOUT: { status: 408, title: 'Request Timeout' },
   ERR_CONFLICT: { status: 409, title: 'Conflict' },
   ERR_LOGIN_TAKEN: { status: 409, title: 'Login already taken' },
   ERR_PRECONDITION_FAILED: { status: 412, title: 'Precondition Failed' },
@@ -21,6 +22,7 @@ export const ERROR_CATALOGUE = {
   ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   ERR_UNSUPPORTED_IMAGE: { status: 415, title: 'Unsupported image format' },
   ERR_TOO_MANY_REQUESTS: { status: 429, title: 'Too Many Requests' },
+  ERR_HEADERS_TOO_LARGE: { status: 431, title: 'Request Header Fields Too Large' },
   ERR_INTERNAL: { status: 500, title: 'Internal Server Error' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

@@ -1,9 +1,13 @@
 // Writes a reply to the socket: representation rendering, validators, 304, HEAD, and the headers every answer has.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { renderRepresentation } from '../representations/render.ts';
 import { HTML_CONTENT_SECURITY_POLICY } from '../representations/html.ts';
 import { etagOf, isNotModified } from './conditional.ts';
 import type { Reply } from './context.ts';
+import { HttpError } from './http-error.ts';
+import { toProblem } from './problem.ts';
 
 export interface SendOptions {
   mediaType: string;
@@ -57,4 +61,26 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   else if (status !== 204 && status !== 304) headers['Content-Length'] = 0;
   res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+const PARSER_ERRORS: Record<string, () => HttpError> = {
+  HPE_HEADER_OVERFLOW: () => new HttpError('ERR_HEADERS_TOO_LARGE', 'The request header section is too large'),
+  ERR_HTTP_REQUEST_TIMEOUT: () => new HttpError('ERR_REQUEST_TIMEOUT', 'The request did not arrive in time'),
+};
+
+/**
+ * Answers on a raw socket when there is no request object: a request Node's HTTP parser refused
+ * (clientError), or a CONNECT. Still a problem document, and the connection closes after it.
+ */
+export function sendSocketProblem(socket: Duplex, error: HttpError | { code?: string }): void {
+  if (!socket.writable || (!(error instanceof HttpError) && error.code === 'ECONNRESET')) {
+    socket.destroy();
+    return;
+  }
+  const known = error instanceof HttpError ? error
+    : PARSER_ERRORS[error.code ?? '']?.() ?? new HttpError('ERR_BAD_REQUEST', 'The request is not valid HTTP/1.1');
+  const body = JSON.stringify(toProblem(known));
+  const extra = Object.entries(known.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${known.status} ${known.title}\r\nContent-Type: application/problem+json\r\n`
+    + `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\n${extra}Connection: close\r\n\r\n${body}`);
 }

@@ -23,6 +23,8 @@ export function newId(now: number = Date.now()): string {
     let i = lastRandom.length - 1;
     while (i >= 0 && lastRandom[i] === 31) lastRandom[i--] = 0;
     if (i >= 0) lastRandom[i]! += 1;
+    // Every random digit rolled over: borrow the next millisecond, so ids still only increase.
+    else lastTime += 1;
     now = lastTime;
   } else {
     lastTime = now;

@@ -81,3 +81,27 @@ test('a 5xx says only its status text: no stack, no SQL', async (t) => {
   assert.doesNotMatch(res.text, /sessions|SQLITE|at /);
   assert.match(logged.join(''), /no such table: sessions/);
 });
+
+test('what the HTTP parser refuses is still a problem document, and the connection closes', async (t) => {
+  const server = await withServer(t);
+  const rows = [
+    { what: 'conflicting framing', bytes: 'POST /users HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', status: 400, code: 'ERR_BAD_REQUEST' },
+    { what: 'an unknown method', bytes: 'FOO /health HTTP/1.1\r\nHost: a\r\n\r\n', status: 400, code: 'ERR_BAD_REQUEST' },
+    { what: 'a malformed request line', bytes: 'GET /health HTTP/9.9 extra\r\n\r\n', status: 400, code: 'ERR_BAD_REQUEST' },
+    { what: 'a header section over 16 KiB', bytes: `GET /health HTTP/1.1\r\nHost: a\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`, status: 431, code: 'ERR_HEADERS_TOO_LARGE' },
+    { what: 'CONNECT', bytes: 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', status: 405, code: 'ERR_METHOD_NOT_ALLOWED' },
+  ];
+  for (const { what, bytes, status, code } of rows) {
+    const answer = await rawExchange(server, bytes, { endAfterWrite: false });
+    const [head, body] = answer.split('\r\n\r\n') as [string, string];
+    assert.match(head, new RegExp(`^HTTP/1\\.1 ${status} `), what);
+    assert.match(head, /\r\nContent-Type: application\/problem\+json\r\n/, what);
+    assert.match(head, /\r\nConnection: close/, what);
+    assert.match(head, /\r\nX-Request-Id: [0-9a-f-]{36}\r\n/, what);
+    const problem = JSON.parse(body);
+    assert.equal(problem.status, status, what);
+    assert.equal(problem.code, code, what);
+    assert.equal(Buffer.byteLength(body), Number(/Content-Length: (\d+)/.exec(head)![1]), what);
+  }
+  assert.equal((await call(server, 'GET', '/health')).status, 200, 'and the server stays up');
+});

@@ -99,7 +99,8 @@ export async function createAvatar(ctx: RequestContext): Promise<Reply> {
     etag: etagOfBytes(upload.bytes),
     createdAt: now,
   };
-  storage.avatars.insertAvatar({ ...row, bytes: upload.bytes });
+  // Committed together with concurrent writes (group commit); answered only after the commit.
+  await storage.writeTogether(() => storage.avatars.insertAvatar({ ...row, bytes: upload.bytes }));
   return avatarReply(ctx, row, 201, { Location: ctx.href(AVATAR_PATH, { userId: user.id, avatarId: row.id }) });
 }
 
