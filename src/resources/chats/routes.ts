@@ -1,24 +1,16 @@
 // Routes of chats.
 import type { Route } from '../../http/context.ts';
+import { envelopeSchema } from '../service/openapi.ts';
 import { deleteChat, getChat, listChats, PATCH_TYPES, patchChat, postChat, putChat } from './handlers.ts';
 import { CHAT_PATH, CHATS_PATH } from './paths.ts';
 
 const JSON_TYPES = ['application/json'] as const;
 
-const CHAT_BODY = {
-  type: 'object',
-  required: ['data'],
-  properties: {
-    data: {
-      type: 'object',
-      properties: {
-        id: { type: 'string' },
-        title: { type: 'string', minLength: 1, maxLength: 200 },
-        members: { type: 'array', items: { type: 'string' } },
-      },
-    },
-  },
-};
+const CHAT_BODY = envelopeSchema({
+  id: { type: 'string' },
+  title: { type: 'string', minLength: 1, maxLength: 200 },
+  members: { type: 'array', items: { type: 'string' } },
+});
 
 export const CHAT_ROUTES: Route[] = [
   { method: 'GET', pattern: CHATS_PATH, handler: listChats, summary: 'List the chats the caller is a member of' },

@@ -1,5 +1,6 @@
 // Routes of messages: under their chat, and the top-level address of one message.
 import type { Route } from '../../http/context.ts';
+import { envelopeSchema } from '../service/openapi.ts';
 import { PATCH_TYPES } from '../chats/handlers.ts';
 import { MESSAGE_PATH, MESSAGES_PATH, TOP_MESSAGE_PATH } from '../chats/paths.ts';
 import { deleteAllMessages, deleteMessage, getMessage, getTopLevelMessage, patchMessage, postMessage, putMessage } from './handlers.ts';
@@ -7,21 +8,12 @@ import { listMessages } from './history.ts';
 
 const JSON_TYPES = ['application/json'] as const;
 
-const MESSAGE_BODY = {
-  type: 'object',
-  required: ['data'],
-  properties: {
-    data: {
-      type: 'object',
-      properties: {
-        id: { type: 'string' },
-        chatId: { type: 'string' },
-        text: { type: 'string', minLength: 1, maxLength: 4000 },
-        replyTo: { type: ['string', 'null'] },
-      },
-    },
-  },
-};
+const MESSAGE_BODY = envelopeSchema({
+  id: { type: 'string' },
+  chatId: { type: 'string' },
+  text: { type: 'string', minLength: 1, maxLength: 4000 },
+  replyTo: { type: ['string', 'null'] },
+});
 
 export const MESSAGE_ROUTES: Route[] = [
   { method: 'GET', pattern: MESSAGES_PATH, handler: listMessages, summary: 'Read a chat\'s messages, oldest first (keyset paging with after/before)' },

@@ -23,6 +23,11 @@ const SUCCESS: Record<string, [string, string]> = {
   DELETE: ['204', 'Deleted'],
 };
 
+/** The schema of a {"data": {...}} request body (CONTRACT §1), for chats, messages and actions. */
+export function envelopeSchema(properties: Record<string, unknown>): Record<string, unknown> {
+  return { type: 'object', required: ['data'], properties: { data: { type: 'object', properties } } };
+}
+
 function toOpenApiPath(pattern: string): string {
   return pattern.replace(/:([a-zA-Z][a-zA-Z0-9]*)/g, '{$1}');
 }
