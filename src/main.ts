@@ -1,16 +1,7 @@
 // The only file with side effects: read the configuration, open the database, listen, stop on a signal.
-import { readFileSync } from 'node:fs';
 import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
 import { startServer } from './index.ts';
-
-// The single executable has no package.json beside it: scripts/build-binary.ts defines this constant.
-declare const CHAT_SERVER_VERSION: string | undefined;
-
-function version(): string {
-  if (typeof CHAT_SERVER_VERSION === 'string') return CHAT_SERVER_VERSION;
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
+import { serverVersion } from './version.ts';
 
 async function main(argv: string[]): Promise<void> {
   if (argv.includes('--help')) {
@@ -18,7 +9,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (argv.includes('--version')) {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${serverVersion()}\n`);
     return;
   }
   let config: Config;

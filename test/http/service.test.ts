@@ -1,5 +1,6 @@
 // Service endpoints: /health, and /openapi.json checked by a real OpenAPI validator against the route table.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ALL_ROUTES } from '../../src/resources/all-routes.ts';
@@ -24,6 +25,8 @@ test('GET /openapi.json is a valid OpenAPI 3.1 document of every route', async (
   assert.deepEqual(result.errors, undefined);
   assert.equal(result.valid, true);
   assert.equal(res.body.openapi, '3.1.0');
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  assert.equal(res.body.info.version, pkg.version, 'the same version as --version');
   assert.deepEqual(res.body.servers, [{ url: '/api' }]);
   for (const route of ALL_ROUTES) {
     const path = route.pattern.replace(/:([a-zA-Z0-9]+)/g, '{$1}');

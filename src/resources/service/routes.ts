@@ -1,8 +1,7 @@
 // Service endpoints: health and the OpenAPI document.
 import type { Reply, RequestContext, Route } from '../../http/context.ts';
+import { serverVersion } from '../../version.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-
-export const API_VERSION = '0.1.0';
 
 function health(): Reply {
   return { status: 200, headers: { 'Cache-Control': 'no-store' }, representation: { kind: 'single', type: 'health', enveloped: false, data: { status: 'ok' } } };
@@ -11,7 +10,7 @@ function health(): Reply {
 /** Built lazily from the full table (imported late to avoid an import cycle). */
 async function openApi(ctx: RequestContext): Promise<Reply> {
   const { ALL_ROUTES } = await import('../all-routes.ts');
-  const document = buildOpenApiDocument(ALL_ROUTES, ctx.services.config.basePath, API_VERSION);
+  const document = buildOpenApiDocument(ALL_ROUTES, ctx.services.config.basePath, serverVersion());
   return { status: 200, bytes: { data: Buffer.from(JSON.stringify(document)), contentType: 'application/json' } };
 }
 
