@@ -14,11 +14,22 @@ export interface CollectionOptions<T> {
   itemHref?: (item: Resource) => string | undefined;
 }
 
-/** The same query string with offset (and limit) replaced: the page links keep every other parameter. */
-export function pageHref(ctx: RequestContext, limit: number, offset: number): string {
-  const kept = ctx.rawQuery.split('&').filter((pair) => pair !== '' && !/^(limit|offset)(=|$)/.test(pair));
-  kept.push(`limit=${limit}`, `offset=${offset}`);
+/**
+ * This request's path and query with the named parameters replaced (undefined: dropped), in the given
+ * order after every other parameter: page links keep the client's filters, sort and limit as written.
+ */
+export function hrefWithParams(ctx: RequestContext, replaced: Readonly<Record<string, string | number | undefined>>): string {
+  const names = new Set(Object.keys(replaced));
+  const kept = ctx.rawQuery.split('&').filter((pair) => pair !== '' && !names.has(pair.split('=', 1)[0]!));
+  for (const [name, value] of Object.entries(replaced)) {
+    if (value !== undefined) kept.push(`${name}=${encodeURIComponent(value)}`);
+  }
   return `${ctx.href('/')}${ctx.path.slice(1)}?${kept.join('&')}`.replace(/^\/\//, '/');
+}
+
+/** The same query string with limit and offset replaced. */
+export function pageHref(ctx: RequestContext, limit: number, offset: number): string {
+  return hrefWithParams(ctx, { limit, offset });
 }
 
 export function pageLinks(ctx: RequestContext, query: ParsedQuery, total: number): Link[] {

@@ -7,9 +7,9 @@ import type { Link } from '../../representations/representation.ts';
 import { isValidId } from '../../storage/ids.ts';
 import type { PageSource } from '../../storage/list-page.ts';
 import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT, type MessageRow } from '../../storage/message-store.ts';
-import { pageLinks, parseCollectionQuery } from '../collection.ts';
+import { hrefWithParams, pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
-import { CHAT_PATH, MESSAGE_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+import { CHAT_PATH, MESSAGE_PATH } from '../chats/paths.ts';
 
 const ID_FIELD = { name: 'id', type: 'id', column: 'm.id' } as const;
 
@@ -39,11 +39,9 @@ function readAnchor(ctx: RequestContext, chatId: string, query: ParsedQuery, nam
   return id;
 }
 
-/** The same query with after/before (and offset) replaced, so a page link keeps the filters and limit. */
-function keysetHref(ctx: RequestContext, chatId: string, bounds: Partial<Record<Anchor, string>>): string {
-  const kept = ctx.rawQuery.split('&').filter((pair) => pair !== '' && !/^(after|before|offset)(=|$)/.test(pair));
-  for (const [name, id] of Object.entries(bounds)) kept.push(`${name}=${encodeURIComponent(id)}`);
-  return ctx.href(MESSAGES_PATH, { chatId }, kept.join('&'));
+/** The same query with after/before replaced (and offset dropped), so a page link keeps the filters and limit. */
+function keysetHref(ctx: RequestContext, bounds: Partial<Record<Anchor, string>>): string {
+  return hrefWithParams(ctx, { after: undefined, before: undefined, ...bounds, offset: undefined });
 }
 
 /**
@@ -51,17 +49,17 @@ function keysetHref(ctx: RequestContext, chatId: string, bounds: Partial<Record<
  * An `after` page always has older messages (the anchor at least), a `before` page newer ones; `more`
  * says whether messages lie beyond the page in its own direction. A window (both) keeps its upper bound.
  */
-function keysetLinks(ctx: RequestContext, chatId: string, rows: readonly MessageRow[], more: boolean, after?: string, before?: string): Link[] {
+function keysetLinks(ctx: RequestContext, rows: readonly MessageRow[], more: boolean, after?: string, before?: string): Link[] {
   const first = rows[0];
   const last = rows.at(-1);
   if (first === undefined || last === undefined) return [];
   const links: Link[] = [];
   if (after !== undefined) {
-    if (more) links.push({ rel: 'next', href: keysetHref(ctx, chatId, before === undefined ? { after: last.id } : { after: last.id, before }) });
-    links.push({ rel: 'prev', href: keysetHref(ctx, chatId, { before: first.id }) });
+    if (more) links.push({ rel: 'next', href: keysetHref(ctx, before === undefined ? { after: last.id } : { after: last.id, before }) });
+    links.push({ rel: 'prev', href: keysetHref(ctx, { before: first.id }) });
   } else {
-    links.push({ rel: 'next', href: keysetHref(ctx, chatId, { after: last.id }) });
-    if (more) links.push({ rel: 'prev', href: keysetHref(ctx, chatId, { before: first.id }) });
+    links.push({ rel: 'next', href: keysetHref(ctx, { after: last.id }) });
+    if (more) links.push({ rel: 'prev', href: keysetHref(ctx, { before: first.id }) });
   }
   return links;
 }
@@ -123,7 +121,7 @@ export function listMessages(ctx: RequestContext): Reply {
   const more = keyset && read.length > parsed.limit;
   const rows = keyset ? read.slice(0, parsed.limit) : read;
   if (newestFirst) rows.reverse();
-  const links = keyset ? keysetLinks(ctx, access.id, rows, more, after, before) : pageLinks(ctx, parsed, total);
+  const links = keyset ? keysetLinks(ctx, rows, more, after, before) : pageLinks(ctx, parsed, total);
   links.push({ rel: 'chat', href: ctx.href(CHAT_PATH, { chatId: access.id }) });
   return {
     status: 200,
