@@ -81,8 +81,8 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     const definition = match.route.handler;
     if (method === 'OPTIONS') {
       const headers: Record<string, string> = { Allow: match.allowed.join(', ') };
-      const patch = ALL_ROUTES.find((r) => r.pattern === definition.pattern && r.method === 'PATCH');
-      if (patch?.acceptPatch) headers['Accept-Patch'] = patch.acceptPatch.join(', ');
+      const patch = routes.match('PATCH', path);
+      if (patch.kind === 'found' && patch.route.handler.acceptPatch) headers['Accept-Patch'] = patch.route.handler.acceptPatch.join(', ');
       return { status: 204, headers };
     }
     if (!definition.raw) {
