@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import type { RunningServer } from '../../src/index.ts';
 import { ALL_ROUTES } from '../../src/resources/all-routes.ts';
 import { call, registerAndLogIn, TestClock, withServer, type LoggedIn } from './client.ts';
-import { answerQuery, type Item, type ModelField, type ModelFilter, type ModelOp, type ModelQuery, type ModelSort } from './query-model.ts';
+import { answerQuery, MESSAGE_MODEL_FIELDS, USER_MODEL_FIELDS, type Item, type ModelField, type ModelFilter, type ModelOp, type ModelQuery, type ModelSort } from './query-model.ts';
 
 const MINUTE = 60_000;
 const routed = (pattern: string): boolean => ALL_ROUTES.some((route) => route.method === 'GET' && route.pattern === pattern);
@@ -14,7 +14,7 @@ interface Seeded {
   server: RunningServer;
   path: string;
   token: string;
-  fields: ModelField[];
+  fields: readonly ModelField[];
   /** The field that orders by default and breaks ties. */
   idField: string;
   /** A text field and a timestamp field to write the forms with. */
@@ -99,13 +99,7 @@ const CASES: CollectionCase[] = [
       }
       return {
         server, path: '/users', token: caller!.token, idField: 'id', text: 'login', time: 'createdAt', many: true,
-        fields: [
-          { name: 'id', kind: 'id' },
-          { name: 'login', kind: 'string', nocase: true },
-          { name: 'avatar', kind: 'id' },
-          { name: 'createdAt', kind: 'timestamp' },
-          { name: 'updatedAt', kind: 'timestamp' },
-        ],
+        fields: USER_MODEL_FIELDS,
       };
     },
   },
@@ -176,15 +170,7 @@ const CASES: CollectionCase[] = [
       await post(server, `/chats/${elsewhere.id}/messages`, caller!.token, { text: 'hello' });
       return {
         server, path, token: caller!.token, idField: 'id', text: 'text', time: 'createdAt', many: true,
-        fields: [
-          { name: 'id', kind: 'id' },
-          { name: 'chatId', kind: 'id' },
-          { name: 'authorId', kind: 'id' },
-          { name: 'text', kind: 'string' },
-          { name: 'replyTo', kind: 'id' },
-          { name: 'createdAt', kind: 'timestamp' },
-          { name: 'updatedAt', kind: 'timestamp' },
-        ],
+        fields: MESSAGE_MODEL_FIELDS,
       };
     },
   },

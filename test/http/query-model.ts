@@ -14,6 +14,25 @@ export interface ModelField {
 }
 
 type Scalar = string | number;
+/** The public fields of users and of messages, as the HTTP-level query tests model them. */
+export const USER_MODEL_FIELDS: readonly ModelField[] = [
+  { name: 'id', kind: 'id' },
+  { name: 'login', kind: 'string', nocase: true },
+  { name: 'avatar', kind: 'id' },
+  { name: 'createdAt', kind: 'timestamp' },
+  { name: 'updatedAt', kind: 'timestamp' },
+];
+
+export const MESSAGE_MODEL_FIELDS: readonly ModelField[] = [
+  { name: 'id', kind: 'id' },
+  { name: 'chatId', kind: 'id' },
+  { name: 'authorId', kind: 'id' },
+  { name: 'text', kind: 'string' },
+  { name: 'replyTo', kind: 'id' },
+  { name: 'createdAt', kind: 'timestamp' },
+  { name: 'updatedAt', kind: 'timestamp' },
+];
+
 export type Item = Record<string, unknown>;
 export interface ModelFilter { field: ModelField; op: ModelOp; values: Scalar[] }
 export interface ModelSort { field: ModelField; direction: 'ASC' | 'DESC' }

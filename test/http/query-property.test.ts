@@ -5,30 +5,15 @@ import fc from 'fast-check';
 import { ALL_ROUTES } from '../../src/resources/all-routes.ts';
 import type { RunningServer } from '../../src/index.ts';
 import { call, registerAndLogIn, TestClock, withServer, type LoggedIn } from './client.ts';
-import { answerQuery, chooser, queryArbitrary, renderQuery, valuePools, type Item, type ModelField } from './query-model.ts';
+import { answerQuery, chooser, MESSAGE_MODEL_FIELDS, queryArbitrary, renderQuery, USER_MODEL_FIELDS, valuePools, type Item, type ModelField } from './query-model.ts';
 
 const RUNS = 150;
 const HOUR = 3_600_000;
 
 const has = (method: string, pattern: string): boolean => ALL_ROUTES.some((route) => route.method === method && route.pattern === pattern);
 
-const USER_FIELDS: ModelField[] = [
-  { name: 'id', kind: 'id' },
-  { name: 'login', kind: 'string', nocase: true },
-  { name: 'avatar', kind: 'id' },
-  { name: 'createdAt', kind: 'timestamp' },
-  { name: 'updatedAt', kind: 'timestamp' },
-];
-
-const MESSAGE_FIELDS: ModelField[] = [
-  { name: 'id', kind: 'id' },
-  { name: 'chatId', kind: 'id' },
-  { name: 'authorId', kind: 'id' },
-  { name: 'text', kind: 'string' },
-  { name: 'replyTo', kind: 'id' },
-  { name: 'createdAt', kind: 'timestamp' },
-  { name: 'updatedAt', kind: 'timestamp' },
-];
+const USER_FIELDS = USER_MODEL_FIELDS;
+const MESSAGE_FIELDS = MESSAGE_MODEL_FIELDS;
 
 // Logins: CONTRACT §1, 3-32 of letters, digits, '.', '_', '-'; few letters so that case and order collide.
 const loginArb = fc.string({ unit: fc.constantFrom('a', 'b', 'A', 'B', 'z', '0', '9', '.', '_', '-'), minLength: 3, maxLength: 6 });
@@ -46,7 +31,7 @@ async function fetchAll(server: RunningServer, path: string, token: string): Pro
   }
 }
 
-async function checkCollection(server: RunningServer, path: string, token: string, fields: ModelField[], extra: Record<string, (string | number)[]>): Promise<void> {
+async function checkCollection(server: RunningServer, path: string, token: string, fields: readonly ModelField[], extra: Record<string, (string | number)[]>): Promise<void> {
   const items = await fetchAll(server, path, token);
   const idField = fields.find((field) => field.name === 'id')!;
   const pools = valuePools(items, fields, extra);
