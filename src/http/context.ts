@@ -1,6 +1,7 @@
 // The request context handlers receive, the reply they return, and the route definition they live in.
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.ts';
+import type { QueryDoc, RequestBodyDoc, RouteResponses } from '../openapi/route-doc.ts';
 import type { Representation } from '../representations/representation.ts';
 import type { Method } from '../router/route-table.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -65,7 +66,18 @@ export interface Route {
   /** One line for the OpenAPI document. */
   summary: string;
   /** OpenAPI schema of the request body, if any. */
-  requestBody?: { contentTypes: readonly string[]; schema?: Record<string, unknown> };
+  requestBody?: RequestBodyDoc;
+  /**
+   * Every success answer by status, for the OpenAPI document (and the tests that check each answer
+   * against it). Problem answers (4xx) are added by rule in openapi/problems.ts; `problems` adds more.
+   */
+  responses: RouteResponses;
+  /** Problem statuses beyond those the rules give this kind of route (409, a 403 of a read, ...). */
+  problems?: readonly number[];
+  /** The query language's fields (for collections) and the parameters the handler reads itself. */
+  query?: QueryDoc;
+  /** The group of the operation in the document and /docs; the first path segment unless given. */
+  tag?: string;
   /** Answers raw bytes instead of a representation. */
   raw?: boolean;
   /** Media types this route's PATCH accepts, for Accept-Patch. */

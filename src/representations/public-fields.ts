@@ -1,26 +1,29 @@
-// Row -> public fields: the one place that picks what a client sees of each stored row.
+// Row -> public fields: the one place that picks what a client sees of each stored row. The return types
+// come from the schemas of the OpenAPI document (schemas.ts): a field added to one and not the other fails tsc.
 import type { AvatarRow } from '../storage/avatar-store.ts';
 import type { ChatRow, MemberRow } from '../storage/chat-store.ts';
 import type { MessageRow } from '../storage/message-store.ts';
 import type { SessionRow } from '../storage/session-store.ts';
 import type { UserRow } from '../storage/user-store.ts';
+import type { PublicAction, PublicAvatar, PublicChat, PublicMember, PublicMessage, PublicSession, PublicUser } from './schemas.ts';
 
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
 }
 
 /** Never the password hash. */
-export function publicUser(row: UserRow): Record<string, unknown> {
+export function publicUser(row: UserRow): PublicUser {
   return { id: row.id, login: row.login, avatar: row.avatarId, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
 }
 
 /** `avatar` is the path of the image bytes, built by the caller (under the base path); never the bytes or the stored ETag. */
-export function publicAvatar(row: AvatarRow, imagePath: string): Record<string, unknown> {
+export function publicAvatar(row: AvatarRow, imagePath: string): PublicAvatar {
   return {
     id: row.id,
     userId: row.userId,
     avatar: imagePath,
-    contentType: row.contentType,
+    // Stored only after image-info.ts recognised the bytes as one of the four formats.
+    contentType: row.contentType as PublicAvatar['contentType'],
     imageWidth: row.imageWidth,
     imageHeight: row.imageHeight,
     x: row.x,
@@ -32,20 +35,20 @@ export function publicAvatar(row: AvatarRow, imagePath: string): Record<string, 
 }
 
 /** Never the token or its hash: the token is shown once, in the answer to POST /session. */
-export function publicSession(row: SessionRow): Record<string, unknown> {
+export function publicSession(row: SessionRow): PublicSession {
   return { userId: row.userId, expiresAt: isoTime(row.expiresAt), createdAt: isoTime(row.createdAt) };
 }
 
-export function publicChat(row: ChatRow): Record<string, unknown> {
+export function publicChat(row: ChatRow): PublicChat {
   return { id: row.id, title: row.title, ownerId: row.ownerId, members: row.members, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
 }
 
 /** One membership: who, under which login (so a client can show names without a lookup per member), since when. */
-export function publicMember(row: MemberRow): Record<string, unknown> {
+export function publicMember(row: MemberRow): PublicMember {
   return { userId: row.userId, login: row.login, addedAt: isoTime(row.addedAt) };
 }
 
-export function publicMessage(row: MessageRow): Record<string, unknown> {
+export function publicMessage(row: MessageRow): PublicMessage {
   return {
     id: row.id,
     chatId: row.chatId,
@@ -58,6 +61,6 @@ export function publicMessage(row: MessageRow): Record<string, unknown> {
 }
 
 /** Something the caller may do to a message now (CONTRACT §4): the method and the complete path to call. */
-export function publicAction(row: { id: string; method: string; href: string }): Record<string, unknown> {
+export function publicAction(row: { id: string; method: PublicAction['method']; href: string }): PublicAction {
   return { id: row.id, method: row.method, href: row.href };
 }

@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import type { TestContext } from 'node:test';
 import { startServer, type RunningServer, type StartOptions } from '../../src/index.ts';
+import { checkExchange } from './openapi-check.ts';
 
 export interface TestResponse {
   status: number;
@@ -19,6 +20,12 @@ export interface CallOptions {
   json?: unknown;
   body?: string | Buffer;
   token?: string;
+  /**
+   * Every answer is checked against the OpenAPI document (openapi-check.ts) and a mismatch rejects.
+   * Only a test that sends garbage on purpose, where no document could say what comes back, opts out
+   * here, saying why.
+   */
+  unchecked?: string;
 }
 
 /** A moving clock: tests advance time instead of sleeping. */
@@ -63,7 +70,17 @@ export function call(server: RunningServer | string, method: string, path: strin
         } catch {
           body = undefined;
         }
-        resolve({ status: res.statusCode!, headers: res.headers, raw, text, body });
+        const response = { status: res.statusCode!, headers: res.headers, raw, text, body };
+        if (options.unchecked === undefined) {
+          const basePath = typeof server === 'string' ? '' : server.app.services.config.basePath;
+          try {
+            checkExchange({ method, url: path, basePath, status: response.status, headers: res.headers, text });
+          } catch (error) {
+            reject(error);
+            return;
+          }
+        }
+        resolve(response);
       });
       res.on('error', reject);
     });

@@ -2,6 +2,7 @@
 import type { Reply, RequestContext } from '../../http/context.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicAction } from '../../representations/public-fields.ts';
+import type { PublicAction } from '../../representations/schemas.ts';
 import type { ChatAccess } from '../../storage/chat-store.ts';
 import type { MessageRow } from '../../storage/message-store.ts';
 import { MESSAGE_PATH, MESSAGES_PATH } from '../chats/paths.ts';
@@ -10,7 +11,7 @@ import { findChatMessage, findTopLevelMessage } from '../messages/handlers.ts';
 
 export interface ActionRow {
   id: string;
-  method: string;
+  method: PublicAction['method'];
   href: string;
 }
 

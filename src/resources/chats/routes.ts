@@ -1,22 +1,39 @@
 // Routes of chats.
 import type { Route } from '../../http/context.ts';
+import { created, noContent, one, page } from '../../openapi/route-doc.ts';
+import { arrayOf, id, text } from '../../openapi/schema.ts';
 import { envelopeSchema } from '../service/openapi.ts';
-import { deleteChat, getChat, listChats, PATCH_TYPES, patchChat, postChat, putChat } from './handlers.ts';
+import { CHAT_FIELDS, deleteChat, getChat, listChats, PATCH_TYPES, patchChat, postChat, putChat } from './handlers.ts';
 import { CHAT_PATH, CHATS_PATH } from './paths.ts';
+import { CHAT_TITLE_RULE } from './validate.ts';
 
 const JSON_TYPES = ['application/json'] as const;
 
-const CHAT_BODY = envelopeSchema({
-  id: { type: 'string' },
-  title: { type: 'string', minLength: 1, maxLength: 200 },
-  members: { type: 'array', items: { type: 'string' } },
-});
+const CHAT_FIELDS_IN = {
+  id: id('Equal to the id in the path, if given'),
+  title: text(CHAT_TITLE_RULE),
+  members: { ...arrayOf(id()), description: 'User ids to add; the owner is always a member' },
+};
+const CHAT_BODY = envelopeSchema(CHAT_FIELDS_IN, ['title']);
+const CHAT_CHANGES = envelopeSchema({ ...CHAT_FIELDS_IN, members: { anyOf: [CHAT_FIELDS_IN.members, { type: 'null' }] } });
+const EXAMPLE = { data: { title: 'Lunch', members: ['01JDAXW3K8Q7M2C6R9T0V5B4NE'] } };
 
 export const CHAT_ROUTES: Route[] = [
-  { method: 'GET', pattern: CHATS_PATH, handler: listChats, summary: 'List the chats the caller is a member of' },
-  { method: 'POST', pattern: CHATS_PATH, handler: postChat, summary: 'Create a chat owned by the caller', requestBody: { contentTypes: JSON_TYPES, schema: CHAT_BODY } },
-  { method: 'GET', pattern: CHAT_PATH, handler: getChat, summary: 'Read a chat (members only; 404 for anyone else)' },
-  { method: 'PUT', pattern: CHAT_PATH, handler: putChat, summary: 'Create a chat under this id (201), or replace its title and members (owner, 200)', requestBody: { contentTypes: JSON_TYPES, schema: CHAT_BODY } },
-  { method: 'PATCH', pattern: CHAT_PATH, handler: patchChat, summary: 'Change a chat\'s title or members (owner only)', requestBody: { contentTypes: PATCH_TYPES, schema: CHAT_BODY }, acceptPatch: PATCH_TYPES },
-  { method: 'DELETE', pattern: CHAT_PATH, handler: deleteChat, summary: 'Delete a chat and all its messages (owner only)' },
+  { method: 'GET', pattern: CHATS_PATH, handler: listChats, summary: 'List the chats the caller is a member of', responses: { 200: page('Chat') }, query: { fields: CHAT_FIELDS } },
+  {
+    method: 'POST', pattern: CHATS_PATH, handler: postChat, summary: 'Create a chat owned by the caller',
+    requestBody: { contentTypes: JSON_TYPES, schema: CHAT_BODY, example: EXAMPLE }, responses: { 201: created('Chat') },
+  },
+  { method: 'GET', pattern: CHAT_PATH, handler: getChat, summary: 'Read a chat (members only; 404 for anyone else)', responses: { 200: one('Chat') } },
+  {
+    method: 'PUT', pattern: CHAT_PATH, handler: putChat, summary: 'Create a chat under this id (201), or replace its title and members (owner, 200)',
+    requestBody: { contentTypes: JSON_TYPES, schema: CHAT_BODY, example: EXAMPLE },
+    responses: { 200: one('Chat', 'Replaced'), 201: created('Chat', 'Created under this id') },
+  },
+  {
+    method: 'PATCH', pattern: CHAT_PATH, handler: patchChat, summary: 'Change a chat\'s title or members (owner only)',
+    requestBody: { contentTypes: PATCH_TYPES, schema: CHAT_CHANGES, example: { data: { title: 'Lunch at noon' } } }, acceptPatch: PATCH_TYPES,
+    responses: { 200: one('Chat', 'Changed') },
+  },
+  { method: 'DELETE', pattern: CHAT_PATH, handler: deleteChat, summary: 'Delete a chat and all its messages (owner only)', responses: { 204: noContent('Deleted, with its messages') } },
 ];

@@ -1,11 +1,21 @@
 // Routes of a chat's members.
 import type { Route } from '../../http/context.ts';
+import { inGroup, noContent, one, page } from '../../openapi/route-doc.ts';
+import { id } from '../../openapi/schema.ts';
 import { MEMBER_PATH, MEMBERS_PATH } from '../chats/paths.ts';
-import { deleteMember, getMember, listMembers, putMember } from './handlers.ts';
+import { envelopeSchema } from '../service/openapi.ts';
+import { deleteMember, getMember, listMembers, MEMBER_FIELDS, putMember } from './handlers.ts';
 
-export const MEMBER_ROUTES: Route[] = [
-  { method: 'GET', pattern: MEMBERS_PATH, handler: listMembers, summary: 'List the members of a chat' },
-  { method: 'GET', pattern: MEMBER_PATH, handler: getMember, summary: 'Read one membership of a chat' },
-  { method: 'PUT', pattern: MEMBER_PATH, handler: putMember, summary: 'Add a user to a chat (owner only; no body needed)' },
-  { method: 'DELETE', pattern: MEMBER_PATH, handler: deleteMember, summary: 'Remove a member (owner), or leave the chat (the member themself)' },
-];
+export const MEMBER_ROUTES: Route[] = inGroup<Route>('members', [
+  { method: 'GET', pattern: MEMBERS_PATH, handler: listMembers, summary: 'List the members of a chat', responses: { 200: page('Member') }, query: { fields: MEMBER_FIELDS } },
+  { method: 'GET', pattern: MEMBER_PATH, handler: getMember, summary: 'Read one membership of a chat', responses: { 200: one('Member') } },
+  {
+    method: 'PUT', pattern: MEMBER_PATH, handler: putMember, summary: 'Add a user to a chat (owner only; no body needed)',
+    requestBody: { contentTypes: ['application/json'], schema: envelopeSchema({ userId: id('Equal to the user id in the path') }), required: false },
+    responses: { 204: noContent('The user is a member (adding one again changes nothing)') },
+  },
+  {
+    method: 'DELETE', pattern: MEMBER_PATH, handler: deleteMember, summary: 'Remove a member (owner), or leave the chat (the member themself)',
+    responses: { 204: noContent('Removed') },
+  },
+]);

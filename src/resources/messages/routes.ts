@@ -1,27 +1,50 @@
 // Routes of messages: under their chat, and the top-level address of one message.
 import type { Route } from '../../http/context.ts';
+import { created, inGroup, noContent, one, page } from '../../openapi/route-doc.ts';
+import { id, nullable, text } from '../../openapi/schema.ts';
 import { envelopeSchema } from '../service/openapi.ts';
 import { PATCH_TYPES } from '../chats/handlers.ts';
 import { MESSAGE_PATH, MESSAGES_PATH, TOP_MESSAGE_PATH } from '../chats/paths.ts';
 import { deleteAllMessages, deleteMessage, getMessage, getTopLevelMessage, patchMessage, postMessage, putMessage } from './handlers.ts';
-import { listMessages } from './history.ts';
+import { listMessages, MESSAGE_FIELDS } from './history.ts';
+import { MESSAGE_TEXT_RULE } from './validate.ts';
 
 const JSON_TYPES = ['application/json'] as const;
 
-const MESSAGE_BODY = envelopeSchema({
-  id: { type: 'string' },
-  chatId: { type: 'string' },
-  text: { type: 'string', minLength: 1, maxLength: 4000 },
-  replyTo: { type: ['string', 'null'] },
-});
-
-export const MESSAGE_ROUTES: Route[] = [
-  { method: 'GET', pattern: MESSAGES_PATH, handler: listMessages, summary: 'Read a chat\'s messages, oldest first (keyset paging with after/before)' },
-  { method: 'POST', pattern: MESSAGES_PATH, handler: postMessage, summary: 'Post a message to a chat (any member)', requestBody: { contentTypes: JSON_TYPES, schema: MESSAGE_BODY } },
-  { method: 'DELETE', pattern: MESSAGES_PATH, handler: deleteAllMessages, summary: 'Delete every message of a chat (owner only)' },
-  { method: 'GET', pattern: MESSAGE_PATH, handler: getMessage, summary: 'Read a message' },
-  { method: 'PUT', pattern: MESSAGE_PATH, handler: putMessage, summary: 'Replace a message\'s text and replyTo (author only)', requestBody: { contentTypes: JSON_TYPES, schema: MESSAGE_BODY } },
-  { method: 'PATCH', pattern: MESSAGE_PATH, handler: patchMessage, summary: 'Edit a message (author only)', requestBody: { contentTypes: PATCH_TYPES, schema: MESSAGE_BODY }, acceptPatch: PATCH_TYPES },
-  { method: 'DELETE', pattern: MESSAGE_PATH, handler: deleteMessage, summary: 'Delete a message (author or the chat\'s owner)' },
-  { method: 'GET', pattern: TOP_MESSAGE_PATH, handler: getTopLevelMessage, summary: 'Read a message by its id alone (members of its chat)' },
+const MESSAGE_FIELDS_IN = {
+  id: id('Equal to the id in the path, if given'),
+  chatId: id('Equal to the chat id in the path, if given'),
+  text: text(MESSAGE_TEXT_RULE),
+  replyTo: nullable(id('A message of the same chat this one answers')),
+};
+const MESSAGE_BODY = envelopeSchema(MESSAGE_FIELDS_IN, ['text']);
+const MESSAGE_CHANGES = envelopeSchema(MESSAGE_FIELDS_IN);
+const EXAMPLE = { data: { text: 'Noon?' } };
+const KEYSET = [
+  { name: 'after', description: 'The limit messages right after this message id, oldest first (keyset paging)', schema: id() },
+  { name: 'before', description: 'The limit messages right before this message id, oldest first (keyset paging)', schema: id() },
 ];
+
+export const MESSAGE_ROUTES: Route[] = inGroup<Route>('messages', [
+  {
+    method: 'GET', pattern: MESSAGES_PATH, handler: listMessages, summary: 'Read a chat\'s messages, oldest first (keyset paging with after/before)',
+    responses: { 200: page('Message') }, query: { fields: MESSAGE_FIELDS, parameters: KEYSET },
+  },
+  {
+    method: 'POST', pattern: MESSAGES_PATH, handler: postMessage, summary: 'Post a message to a chat (any member)',
+    requestBody: { contentTypes: JSON_TYPES, schema: MESSAGE_BODY, example: EXAMPLE }, responses: { 201: created('Message') },
+  },
+  { method: 'DELETE', pattern: MESSAGES_PATH, handler: deleteAllMessages, summary: 'Delete every message of a chat (owner only)', responses: { 204: noContent('The chat has no messages') } },
+  { method: 'GET', pattern: MESSAGE_PATH, handler: getMessage, summary: 'Read a message', responses: { 200: one('Message') } },
+  {
+    method: 'PUT', pattern: MESSAGE_PATH, handler: putMessage, summary: 'Replace a message\'s text and replyTo (author only)',
+    requestBody: { contentTypes: JSON_TYPES, schema: MESSAGE_BODY, example: EXAMPLE }, responses: { 200: one('Message', 'Replaced') },
+  },
+  {
+    method: 'PATCH', pattern: MESSAGE_PATH, handler: patchMessage, summary: 'Edit a message (author only)',
+    requestBody: { contentTypes: PATCH_TYPES, schema: MESSAGE_CHANGES, example: EXAMPLE }, acceptPatch: PATCH_TYPES,
+    responses: { 200: one('Message', 'Changed') },
+  },
+  { method: 'DELETE', pattern: MESSAGE_PATH, handler: deleteMessage, summary: 'Delete a message (author or the chat\'s owner)', responses: { 204: noContent('Deleted') } },
+  { method: 'GET', pattern: TOP_MESSAGE_PATH, handler: getTopLevelMessage, summary: 'Read a message by its id alone (members of its chat)', responses: { 200: one('Message') } },
+]);

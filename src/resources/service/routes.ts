@@ -1,5 +1,7 @@
-// Service endpoints: health and the OpenAPI document.
+// Service endpoints: health, the OpenAPI document and its readable form.
 import type { Reply, RequestContext, Route } from '../../http/context.ts';
+import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from '../../openapi/docs-page.ts';
+import { one } from '../../openapi/route-doc.ts';
 import { serverVersion } from '../../version.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
@@ -8,13 +10,34 @@ function health(): Reply {
 }
 
 /** Built lazily from the full table (imported late to avoid an import cycle). */
-async function openApi(ctx: RequestContext): Promise<Reply> {
+async function currentDocument(ctx: RequestContext): Promise<Record<string, unknown>> {
   const { ALL_ROUTES } = await import('../all-routes.ts');
-  const document = buildOpenApiDocument(ALL_ROUTES, ctx.services.config.basePath, serverVersion());
+  return buildOpenApiDocument(ALL_ROUTES, ctx.services.config.basePath, serverVersion());
+}
+
+async function openApi(ctx: RequestContext): Promise<Reply> {
+  const document = await currentDocument(ctx);
   return { status: 200, bytes: { data: Buffer.from(JSON.stringify(document)), contentType: 'application/json' } };
 }
 
+/** The same document as a self-contained page: no script, no request to any other origin. */
+async function docs(ctx: RequestContext): Promise<Reply> {
+  const html = renderDocsPage(await currentDocument(ctx), ctx.href('/openapi.json'));
+  return {
+    status: 200,
+    headers: { 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY },
+    bytes: { data: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
+  };
+}
+
 export const SERVICE_ROUTES: Route[] = [
-  { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check' },
-  { method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document' },
+  { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check', responses: { 200: one('Health', 'The server is up') } },
+  {
+    method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document',
+    responses: { 200: { description: 'The document; its readable form is /docs', raw: ['application/json'] } },
+  },
+  {
+    method: 'GET', pattern: '/docs', handler: docs, auth: 'public', raw: true, summary: 'This document as a readable HTML page (no scripts)',
+    responses: { 200: { description: 'Every operation, its parameters, body and answers, and every schema', raw: ['text/html'] } },
+  },
 ];

@@ -1,13 +1,37 @@
 // Routes of users.
 import type { Route } from '../../http/context.ts';
-import { getUser, listUsers, registerUser, updateUser, USER_PATH } from './handlers.ts';
+import { created, one, page } from '../../openapi/route-doc.ts';
+import { id, nullable, object, text } from '../../openapi/schema.ts';
+import { getUser, listUsers, registerUser, updateUser, USER_FIELDS, USER_PATH } from './handlers.ts';
+import { LOGIN_RULE, PASSWORD_RULE } from './validate.ts';
 
 const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] as const;
 
+// The same rules validate.ts enforces (CONTRACT §1).
+const REGISTRATION = object({ login: text(LOGIN_RULE), password: text(PASSWORD_RULE) });
+const USER_CHANGES = object({
+  id: text(),
+  login: text(LOGIN_RULE),
+  password: text(PASSWORD_RULE),
+  currentPassword: text({ min: 1, max: 1024 }, { description: 'Needed to change the password' }),
+  avatar: nullable(id('The id of one of the caller\'s avatars, or null')),
+}, { optional: ['id', 'login', 'password', 'currentPassword', 'avatar'] });
+const UPDATE = { contentTypes: PATCH_TYPES, schema: USER_CHANGES, example: { login: 'alice2' } };
+
 export const USER_ROUTES: Route[] = [
-  { method: 'POST', pattern: '/users', handler: registerUser, auth: 'public', summary: 'Register a user (does not log in)', requestBody: { contentTypes: ['application/json'] } },
-  { method: 'GET', pattern: '/users', handler: listUsers, summary: 'List users' },
-  { method: 'PATCH', pattern: '/users', handler: updateUser, summary: 'Update the caller', requestBody: { contentTypes: PATCH_TYPES }, acceptPatch: PATCH_TYPES },
-  { method: 'GET', pattern: USER_PATH, handler: getUser, summary: 'Read a user' },
-  { method: 'PATCH', pattern: USER_PATH, handler: updateUser, summary: 'Update the caller (403 for anyone else)', requestBody: { contentTypes: PATCH_TYPES }, acceptPatch: PATCH_TYPES },
+  {
+    method: 'POST', pattern: '/users', handler: registerUser, auth: 'public', summary: 'Register a user (does not log in)',
+    requestBody: { contentTypes: ['application/json'], schema: REGISTRATION, example: { login: 'alice', password: 'correct horse battery' } },
+    responses: { 201: created('User', 'Registered: the user (not logged in)') }, problems: [409, 503],
+  },
+  { method: 'GET', pattern: '/users', handler: listUsers, summary: 'List users', responses: { 200: page('User') }, query: { fields: USER_FIELDS } },
+  {
+    method: 'PATCH', pattern: '/users', handler: updateUser, summary: 'Update the caller', requestBody: UPDATE, acceptPatch: PATCH_TYPES,
+    responses: { 200: one('User', 'The user as changed') }, problems: [409, 503],
+  },
+  { method: 'GET', pattern: USER_PATH, handler: getUser, summary: 'Read a user', responses: { 200: one('User') } },
+  {
+    method: 'PATCH', pattern: USER_PATH, handler: updateUser, summary: 'Update the caller (403 for anyone else)', requestBody: UPDATE, acceptPatch: PATCH_TYPES,
+    responses: { 200: one('User', 'The user as changed') }, problems: [409, 503],
+  },
 ];

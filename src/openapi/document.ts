@@ -1,0 +1,150 @@
+// The OpenAPI 3.1 document, generated from the route table and the resource schemas, so it cannot drift.
+import type { Route } from '../http/context.ts';
+import { PAGE_META, PROBLEM_FIELD, RESOURCES, SEARCH_RESULT, type ResourceName } from '../representations/schemas.ts';
+import { responseHeaders, withHeaders } from './headers.ts';
+import { PROBLEM, problemResponses, problemStatuses } from './problems.ts';
+import { queryParameters, toOpenApiParameters } from './query-parameters.ts';
+import type { ResponseDoc } from './route-doc.ts';
+import { ID_REGEX, type JsonSchema } from './schema.ts';
+
+type Components = Record<string, JsonSchema>;
+
+const NEGOTIATED_EXTRA = {
+  'application/xml': { schema: { type: 'string', description: 'The same fields as XML elements' } },
+  'text/html': { schema: { type: 'string', description: 'A readable page of the resource, with links' } },
+};
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  service: 'Health, this document and its readable form',
+  users: 'Registration and users',
+  avatars: 'Avatar images and their zones',
+  session: 'Logging in and out',
+  search: 'Full-text search over messages, chats and logins',
+  chats: 'Chats the caller is a member of',
+  members: 'Members of a chat',
+  messages: 'Messages of a chat and their history',
+  actions: 'What the caller may do to a message now',
+  reactions: 'Reactions to messages',
+  revisions: 'Edit history of messages',
+  read: 'Read markers and unread counts',
+  events: 'Changes in real time: Server-Sent Events and long-poll',
+};
+
+const INFO_DESCRIPTION = [
+  'Users, login sessions, avatars, chats, messages, message actions and search, over HTTP.',
+  'A readable form of this document is served at `/docs`.',
+  '',
+  'Every path also answers `OPTIONS` (204 with `Allow`, and `Accept-Patch` where PATCH is supported) and `HEAD` wherever it answers `GET` (same status and headers, no body). A method the path does not support answers 405 with `Allow`; an unknown path 404.',
+  'Answers are JSON by default, and XML (`Accept: application/xml`) or HTML (`Accept: text/html`) on request; problems are RFC 9457 `application/problem+json`.',
+  'Every collection takes the same query language: `limit`, `offset`, `filter=<field>|<op>|<value>`, `filter[<field>][]=`, `sort[<field>]=ASC|DESC`, `sort=<field>&order=`, `<field>=<value>`, `<field>=<low>-<high>`, `<field>=><value>`, `<field>=<<value>`, `<field>>=<value>`, `<field><=<value>`; each collection lists its own fields.',
+].join('\n');
+
+export function toOpenApiPath(pattern: string): string {
+  return pattern.replace(/:([a-zA-Z][a-zA-Z0-9]*)/g, '{$1}');
+}
+
+export function operationIdOf(route: Pick<Route, 'method' | 'pattern'>): string {
+  return `${route.method.toLowerCase()}${route.pattern.replace(/[/:]+([a-zA-Z])/g, (_, c: string) => c.toUpperCase())}`;
+}
+
+export function tagOf(route: Pick<Route, 'tag' | 'pattern'>): string {
+  return route.tag ?? route.pattern.split('/')[1] ?? 'service';
+}
+
+function refTo(name: string): JsonSchema {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** The named schema of a body, added to components: Chat, ChatEnvelope, ChatPage, ... */
+function bodySchema(body: NonNullable<ResponseDoc['body']>, schemas: Components): JsonSchema {
+  if ('schema' in body) {
+    if (body.name === undefined) return body.schema;
+    schemas[body.name] = body.schema;
+    return refTo(body.name);
+  }
+  const name: ResourceName = body.resource;
+  if (body.as === 'page') {
+    schemas[`${name}Page`] = {
+      type: 'object', required: ['data', 'meta'], additionalProperties: false,
+      properties: { data: { type: 'array', items: refTo(name) }, meta: refTo('PageMeta') },
+    };
+    return refTo(`${name}Page`);
+  }
+  if (!RESOURCES[name].enveloped) return refTo(name);
+  schemas[`${name}Envelope`] = { type: 'object', required: ['data'], additionalProperties: false, properties: { data: refTo(name) } };
+  return refTo(`${name}Envelope`);
+}
+
+function response(route: Route, doc: ResponseDoc, schemas: Components): JsonSchema {
+  const limited = route.auth !== 'public' && route.method !== 'GET';
+  const headers = responseHeaders(doc.headers, [...(doc.optionalHeaders ?? []), ...(limited ? ['RateLimit', 'RateLimit-Policy'] as const : [])]);
+  let content: JsonSchema | undefined;
+  if (doc.raw) content = Object.fromEntries(doc.raw.map((type) => [type, { schema: type.endsWith('json') ? { type: 'object' } : { type: 'string', contentMediaType: type } }]));
+  else if (doc.body) content = { 'application/json': { schema: bodySchema(doc.body, schemas) }, ...NEGOTIATED_EXTRA };
+  return { description: doc.description, ...withHeaders(headers), ...(content ? { content } : {}) };
+}
+
+function operation(route: Route, schemas: Components): JsonSchema {
+  const responses: JsonSchema = {};
+  for (const [status, doc] of Object.entries(route.responses)) responses[status] = response(route, doc, schemas);
+  const ok = route.responses[200];
+  if (route.method === 'GET' && ok?.headers?.includes('ETag') && !route.responses[304]) {
+    responses['304'] = { description: 'Not Modified: If-None-Match matched (no body)', ...withHeaders(responseHeaders(['ETag'])) };
+  }
+  for (const status of problemStatuses(route)) responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
+  const pathParameters = [...route.pattern.matchAll(/:([a-zA-Z][a-zA-Z0-9]*)/g)].map((match) => ({
+    name: match[1], in: 'path', required: true, schema: { type: 'string', pattern: ID_REGEX },
+  }));
+  const parameters = [...pathParameters, ...toOpenApiParameters(route.query ? queryParameters(route.query) : [])];
+  const op: JsonSchema = { tags: [tagOf(route)], summary: route.summary, operationId: operationIdOf(route) };
+  if (parameters.length > 0) op['parameters'] = parameters;
+  if (route.requestBody) {
+    const body = route.requestBody;
+    op['requestBody'] = {
+      required: body.required ?? true,
+      content: Object.fromEntries(body.contentTypes.map((type) => [type, {
+        schema: body.schemaByType?.[type] ?? body.schema ?? { type: 'object' },
+        // The example is of the JSON form; other forms (multipart text parts) spell values differently.
+        ...(body.example === undefined || !type.includes('json') ? {} : { example: body.example }),
+      }])),
+    };
+  }
+  op['responses'] = responses;
+  if (route.auth === 'public') op['security'] = [];
+  // An optional session: the same schemes, or none.
+  if (route.auth === 'optional') op['security'] = [{}, { bearer: [] }, { cookie: [] }];
+  return op;
+}
+
+export function buildOpenApiDocument(routes: readonly Route[], basePath: string, version: string): JsonSchema {
+  const schemas: Components = {
+    ...Object.fromEntries(Object.entries(RESOURCES).map(([name, kind]) => [name, kind.schema])),
+    PageMeta: PAGE_META, Problem: PROBLEM, ProblemField: PROBLEM_FIELD, SearchResult: SEARCH_RESULT,
+  };
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = toOpenApiPath(route.pattern);
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operation(route, schemas);
+  }
+  const tags = [...new Set(routes.map(tagOf))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Chat API', version, description: INFO_DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: basePath || '/' }],
+    tags,
+    paths,
+    components: {
+      schemas,
+      responses: problemResponses(new Set(routes.flatMap(problemStatuses))),
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The token from POST /session' },
+        cookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'Set by POST /session; writes also need Origin of this server' },
+      },
+    },
+    security: [{ bearer: [] }, { cookie: [] }],
+  };
+}

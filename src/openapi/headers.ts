@@ -1,0 +1,30 @@
+// The response header fields the document describes, each once.
+import type { HeaderName } from './route-doc.ts';
+import type { JsonSchema } from './schema.ts';
+
+const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema }> = {
+  ETag: { description: 'Strong validator of this representation (RFC 9110 §8.8.3): send it in If-None-Match or If-Match', schema: { type: 'string', pattern: '^"[^"]*"$' } },
+  Location: { description: 'The path of the resource created (or of the page to go on to)', schema: { type: 'string' } },
+  Link: { description: 'RFC 8288 links to the next and previous pages: <href>; rel="next", <href>; rel="prev"', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before trying again (RFC 9110 §10.2.3)', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  RateLimit: { description: 'What is left of the limit: "writes";r=<remaining>;t=<seconds>', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The limit itself: "writes";q=600;w=60', schema: { type: 'string' } },
+  'WWW-Authenticate': { description: 'Bearer realm="chat", with error="invalid_token" when a token was sent (RFC 6750 §3)', schema: { type: 'string' } },
+  'Set-Cookie': { description: 'session=<token>; HttpOnly; SameSite=Strict; Path=/ (cleared on logout)', schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long caches may keep the answer', schema: { type: 'string' } },
+  Allow: { description: 'The methods the path supports', schema: { type: 'string' } },
+};
+
+/** The `headers` of a response object: the required ones, then those that may appear. */
+export function responseHeaders(required: readonly HeaderName[] = [], optional: readonly HeaderName[] = []): Record<string, JsonSchema> | undefined {
+  const entries = [
+    ...required.map((name) => [name, { ...HEADERS[name], required: true }] as const),
+    ...optional.filter((name) => !required.includes(name)).map((name) => [name, { ...HEADERS[name] }] as const),
+  ];
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+/** `{ headers }` when there are any, else nothing (a response object without the member). */
+export function withHeaders(headers: Record<string, JsonSchema> | undefined): { headers?: Record<string, JsonSchema> } {
+  return headers ? { headers } : {};
+}

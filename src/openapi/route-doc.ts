@@ -1,0 +1,83 @@
+// What a route says about itself for the OpenAPI document: its answers by status, its query and body.
+// Routes declare these next to their handler; openapi/document.ts turns them into the document.
+import type { CollectionSpec } from '../parsers/query.ts';
+import { RESOURCES, type ResourceName } from '../representations/schemas.ts';
+import type { JsonSchema } from './schema.ts';
+
+/** Response header fields the document names (components.headers). */
+export type HeaderName =
+  | 'ETag' | 'Location' | 'Link' | 'Retry-After' | 'RateLimit' | 'RateLimit-Policy' | 'WWW-Authenticate'
+  | 'Set-Cookie' | 'Cache-Control' | 'Allow';
+
+export interface ResponseDoc {
+  description: string;
+  /**
+   * The JSON body, as a component name ('Chat'), an envelope or page of one ('Chat' + how), or a schema.
+   * Absent: no body (204, 303, 304).
+   */
+  body?: { resource: ResourceName; as: 'single' | 'page' } | { schema: JsonSchema; name?: string };
+  /** Media types of a body that is not negotiated (an image, this document): sent as they are. */
+  raw?: readonly string[];
+  /** Header fields every such answer carries. */
+  headers?: readonly HeaderName[];
+  /** Header fields such an answer may carry. */
+  optionalHeaders?: readonly HeaderName[];
+}
+
+export type SuccessStatus = 200 | 201 | 204 | 303 | 304;
+
+export type RouteResponses = Partial<Record<SuccessStatus, ResponseDoc>>;
+
+/** A query parameter the handler reads itself, besides the query language (after, before, q, wait). */
+export interface ParameterDoc {
+  name: string;
+  description: string;
+  schema: JsonSchema;
+  required?: boolean;
+  in?: 'query' | 'header';
+}
+
+export interface QueryDoc {
+  /** The collection's fields: each may be filtered and sorted on (CONTRACT §6). */
+  fields?: CollectionSpec;
+  parameters?: readonly ParameterDoc[];
+}
+
+export interface RequestBodyDoc {
+  contentTypes: readonly string[];
+  schema?: JsonSchema;
+  /** A schema for one media type where the forms differ (an avatar as a file part or as base64). */
+  schemaByType?: Readonly<Record<string, JsonSchema>>;
+  /** False when the body may be left out (PUT of a member, PATCH /session). */
+  required?: boolean;
+  example?: unknown;
+}
+
+/** 200 with one resource, in its envelope when it travels in one; a strong ETag (CONTRACT §7). */
+export function one(resource: ResourceName, description = `The ${resource.toLowerCase()}`): ResponseDoc {
+  return { description, body: { resource, as: 'single' }, headers: ['ETag'] };
+}
+
+/** 201 with the new resource, its Location and ETag. */
+export function created(resource: ResourceName, description = `Created: the new ${resource.toLowerCase()}`): ResponseDoc {
+  return { description, body: { resource, as: 'single' }, headers: ['Location', 'ETag'] };
+}
+
+/** 200 with a page of a collection: {"data": [...], "meta"}, and Link next/prev where they exist (RFC 8288). */
+export function page(resource: ResourceName, description = `A page of ${resource.toLowerCase()}s`): ResponseDoc {
+  return { description, body: { resource, as: 'page' }, optionalHeaders: ['Link'] };
+}
+
+export function noContent(description: string): ResponseDoc {
+  return { description };
+}
+
+/** Whether a resource travels in {"data": ...} (CONTRACT §1). */
+export function isEnveloped(resource: ResourceName): boolean {
+  return RESOURCES[resource].enveloped;
+}
+
+/** Puts routes under one tag of the document (their resource folder's noun, when the path's first segment is not it). */
+export function inGroup<R extends { tag?: string }>(tag: string, routes: readonly R[]): R[] {
+  return routes.map((route) => ({ ...route, tag }));
+}

@@ -1,0 +1,182 @@
+// The public shape of every resource (CONTRACT §1, §9, §10): the JSON Schemas of the OpenAPI document,
+// and, through Infer, the return types of the serializers in public-fields.ts, so the two cannot drift.
+import {
+  arrayOf, describe, id, ref, tagged, integer, nullable, number, object, oneOfValues, text, timestamp, type Infer, type Schema,
+} from '../openapi/schema.ts';
+
+const AT = '2026-11-21T09:30:00.000Z';
+const USER_ID = '01JDAXW3K8Q7M2C6R9T0V5B4NE';
+const CHAT_ID = '01JDAXZ9M4B1F7E2A8D3C6K0PQ';
+const MESSAGE_ID = '01JDAY1C7H2J9K4L6M8N0P3QRS';
+
+export const USER = object({
+  id: id(),
+  login: text(undefined, { description: '3-32 letters, digits, ".", "_" or "-"; unique without regard to case' }),
+  avatar: describe(nullable(id()), 'The id of the current avatar, or null'),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+}, {
+  description: 'A user. Never carries a password or any hash.',
+  example: { id: USER_ID, login: 'alice', avatar: null, createdAt: AT, updatedAt: AT },
+});
+
+export const AVATAR = object({
+  id: id(),
+  userId: id(),
+  avatar: text(undefined, { description: 'The URL path of the image bytes (no token needed to read them)' }),
+  contentType: oneOfValues(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+  imageWidth: integer({ minimum: 1 }),
+  imageHeight: integer({ minimum: 1 }),
+  x: number({ minimum: 0 }),
+  y: number({ minimum: 0 }),
+  width: number({ exclusiveMinimum: 0 }),
+  height: number({ exclusiveMinimum: 0 }),
+  createdAt: timestamp(),
+}, { description: 'An avatar image and its zone (the part a client shows); the server stores the zone, clients crop.' });
+
+export const SESSION = object({
+  userId: id(),
+  expiresAt: timestamp('When the session ends unless it is used or prolonged'),
+  createdAt: timestamp(),
+}, { description: 'The caller\'s login session.' });
+
+export const NEW_SESSION = object({
+  token: text(undefined, { description: 'The bearer token; shown only in this answer' }),
+  userId: id(),
+  expiresAt: timestamp(),
+  createdAt: timestamp(),
+}, { description: 'A new session: its token is shown once, here.' });
+
+export const CHAT = object({
+  id: id(),
+  title: text({ min: 1, max: 200 }),
+  ownerId: id(),
+  members: describe(arrayOf(id()), 'The ids of the members, the owner included'),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  lastReadId: describe(nullable(id()), "The caller's read marker: the last message read, or null (CONTRACT §10)"),
+  unreadCount: describe(integer({ minimum: 0 }), 'Messages after the read marker that others wrote'),
+  // lastReadId and unreadCount are optional only until read markers land (CONTRACT §10); then required.
+}, {
+  optional: ['lastReadId', 'unreadCount'],
+  description: 'A chat. Its lastReadId and unreadCount are the caller\'s own.',
+  example: { id: CHAT_ID, title: 'Lunch', ownerId: USER_ID, members: [USER_ID], createdAt: AT, updatedAt: AT, lastReadId: null, unreadCount: 0 },
+});
+
+export const MEMBER = object({
+  id: id("The member's user id (a member is addressed by it)"),
+  userId: id(),
+  login: text(),
+  addedAt: timestamp(),
+  // id is optional only until member rows with ids land (CONTRACT §1); then required.
+}, { optional: ['id'], description: 'One membership of a chat.' });
+
+export const REACTION_COUNT = object({
+  emoji: text({ min: 1, max: 32 }),
+  count: integer({ minimum: 1 }),
+  userIds: arrayOf(id()),
+}, { description: 'One emoji on a message: how many reacted with it, and who.' });
+
+export const MESSAGE = object({
+  id: id(),
+  chatId: id(),
+  authorId: id(),
+  text: text({ min: 1, max: 4000 }),
+  replyTo: describe(nullable(id()), 'The message this one answers, or null'),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  editedAt: describe(nullable(timestamp()), 'When the text last changed; null until it does'),
+  reactions: describe(arrayOf(ref('ReactionCount', REACTION_COUNT)), 'In order of first use; the same for every reader'),
+  // editedAt and reactions are optional only until edit history and reactions land (CONTRACT §10); then required.
+}, {
+  optional: ['editedAt', 'reactions'],
+  description: 'A message of a chat.',
+  example: { id: MESSAGE_ID, chatId: CHAT_ID, authorId: USER_ID, text: 'Noon?', replyTo: null, createdAt: AT, updatedAt: AT, editedAt: null, reactions: [] },
+});
+
+export const ACTION = object({
+  id: text(undefined, { description: 'reply, edit, delete, react, ...', examples: ['reply'] }),
+  method: oneOfValues(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  href: text(undefined, { description: 'The path to call; for react, {emoji} is left in it as a template' }),
+}, { description: 'Something the caller may do to a message right now.' });
+
+export const REACTION = object({
+  emoji: text({ min: 1, max: 32 }),
+  userId: id(),
+  createdAt: timestamp(),
+}, { description: 'One user\'s reaction to a message.' });
+
+export const REVISION = object({
+  id: text(undefined, { pattern: '^[1-9][0-9]*$', description: '1, 2, ...: the last is the current text' }),
+  text: text({ min: 1, max: 4000 }),
+  createdAt: timestamp(),
+}, { description: 'One version of a message\'s text.' });
+
+export const READ_MARKER = object({
+  chatId: id(),
+  lastReadId: nullable(id()),
+  unreadCount: integer({ minimum: 0 }),
+}, { description: 'The caller\'s read marker in a chat.' });
+
+export const EVENT_TYPES = [
+  'message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'chat.created', 'chat.updated', 'chat.deleted',
+  'member.added', 'member.removed', 'reaction.added', 'reaction.removed', 'read.updated',
+] as const;
+
+export const EVENT = object({
+  id: text(undefined, { pattern: '^[0-9]+$', description: 'Increases over the whole server; resume after it' }),
+  type: oneOfValues(EVENT_TYPES),
+  chatId: id(),
+  createdAt: timestamp(),
+  data: object({}, { open: true, description: 'The resource as GET answers it at that moment, or {"id"} for a deletion' }),
+}, { description: 'A change, as the event stream and long-poll deliver it (CONTRACT §9).' });
+
+export const PAGE_META = object({
+  total: integer({ minimum: 0, description: 'Items matching the query, on every page' }),
+  limit: integer({ minimum: 0, description: 'The page size used (a larger one asked for is cut to 100)' }),
+  offset: integer({ minimum: 0 }),
+});
+
+export const PROBLEM_FIELD = object({ field: text(), message: text() });
+
+export const HEALTH = object({ status: oneOfValues(['ok']) });
+
+/** GET /search: each result is a message, chat or user with its `type` (CONTRACT §5). */
+export const SEARCH_RESULT = {
+  oneOf: [tagged('message', MESSAGE), tagged('chat', CHAT), tagged('user', USER)],
+};
+
+export type PublicUser = Infer<typeof USER>;
+export type PublicAvatar = Infer<typeof AVATAR>;
+export type PublicSession = Infer<typeof SESSION>;
+export type PublicNewSession = Infer<typeof NEW_SESSION>;
+export type PublicChat = Infer<typeof CHAT>;
+export type PublicMember = Infer<typeof MEMBER>;
+export type PublicMessage = Infer<typeof MESSAGE>;
+export type PublicAction = Infer<typeof ACTION>;
+
+/** How a resource travels (CONTRACT §1): chats, messages, actions and what lives under a chat in {"data"}. */
+export interface ResourceKind {
+  schema: Schema<unknown>;
+  enveloped: boolean;
+}
+
+/** Every resource by its component name in the OpenAPI document. */
+export const RESOURCES = {
+  User: { schema: USER, enveloped: false },
+  Avatar: { schema: AVATAR, enveloped: false },
+  Session: { schema: SESSION, enveloped: false },
+  NewSession: { schema: NEW_SESSION, enveloped: false },
+  Chat: { schema: CHAT, enveloped: true },
+  Member: { schema: MEMBER, enveloped: true },
+  Message: { schema: MESSAGE, enveloped: true },
+  Action: { schema: ACTION, enveloped: true },
+  Reaction: { schema: REACTION, enveloped: true },
+  ReactionCount: { schema: REACTION_COUNT, enveloped: true },
+  Revision: { schema: REVISION, enveloped: true },
+  ReadMarker: { schema: READ_MARKER, enveloped: true },
+  Event: { schema: EVENT, enveloped: false },
+  Health: { schema: HEALTH, enveloped: false },
+} as const satisfies Record<string, ResourceKind>;
+
+export type ResourceName = keyof typeof RESOURCES;

@@ -1,0 +1,118 @@
+// Checks one HTTP answer against the OpenAPI document: the status is one the operation documents, the
+// headers it marks required are there, and a JSON body matches its schema (Ajv, JSON Schema 2020-12).
+// test/http/client.ts runs it on every answer, so the suite fails the moment server and document differ.
+import type { IncomingHttpHeaders } from 'node:http';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { buildOpenApiDocument } from '../../src/openapi/document.ts';
+import { ALL_ROUTES } from '../../src/resources/all-routes.ts';
+import { serverVersion } from '../../src/version.ts';
+
+type Json = Record<string, any>;
+
+export interface CheckedExchange {
+  method: string;
+  /** The path and query as sent, base path included. */
+  url: string;
+  basePath: string;
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+/** The document as the server builds it (a test in service.test.ts proves it equals the served one). */
+export const DOCUMENT: Json = buildOpenApiDocument(ALL_ROUTES, '', serverVersion());
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+// The components live under one id, so `#/components/schemas/...` references resolve as in the document.
+ajv.addSchema({ $id: 'openapi', components: DOCUMENT['components'] });
+const compiled = new Map<string, ValidateFunction>();
+
+const PATHS = Object.entries(DOCUMENT['paths'] as Record<string, Json>).map(([template, item]) => ({
+  template,
+  item,
+  regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
+
+function validatorFor(schema: Json): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = compiled.get(key);
+  if (validate === undefined) {
+    const wrapped = typeof schema['$ref'] === 'string' && schema['$ref'].startsWith('#') ? { $ref: `openapi${schema['$ref']}` } : schema;
+    validate = ajv.compile(wrapped);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
+function resolveResponse(response: Json): Json {
+  const ref = response['$ref'];
+  if (typeof ref !== 'string') return response;
+  return DOCUMENT['components']['responses'][ref.slice(ref.lastIndexOf('/') + 1)];
+}
+
+function mediaType(headers: IncomingHttpHeaders): string | undefined {
+  return headers['content-type']?.split(';')[0]!.trim().toLowerCase();
+}
+
+const PROBLEM_RESPONSE = { description: 'A problem', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+
+/** The body and headers against one response object of the document. */
+function checkAgainst(where: string, response: Json, exchange: CheckedExchange): void {
+  for (const [name, header] of Object.entries((response['headers'] ?? {}) as Json)) {
+    if (header['required'] && exchange.headers[name.toLowerCase()] === undefined) {
+      throw new Error(`${where}: the document requires the header ${name}, the answer has none`);
+    }
+  }
+  const noBody = exchange.method === 'HEAD' || exchange.status === 204 || exchange.status === 304;
+  if (noBody) {
+    if (exchange.text !== '') throw new Error(`${where}: a ${exchange.method === 'HEAD' ? 'HEAD' : exchange.status} answer must have no body`);
+    return;
+  }
+  const content = response['content'] as Json | undefined;
+  if (content === undefined) return;
+  const type = mediaType(exchange.headers);
+  if (type === undefined || content[type] === undefined) {
+    throw new Error(`${where}: Content-Type ${type} is not one the document gives (${Object.keys(content).join(', ')})`);
+  }
+  const schema = content[type]['schema'] as Json | undefined;
+  if (!type.endsWith('json') || schema === undefined || exchange.text === '') return;
+  const validate = validatorFor(schema);
+  if (!validate(JSON.parse(exchange.text))) {
+    const errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`).join('; ');
+    throw new Error(`${where}: the body does not match the document: ${errors}\nbody: ${exchange.text.slice(0, 500)}`);
+  }
+}
+
+/** Throws an Error that says what differs; returns the operationId checked, or undefined for answers of no operation. */
+export function checkExchange(exchange: CheckedExchange): string | undefined {
+  const where = `${exchange.method} ${exchange.url} -> ${exchange.status}`;
+  const rawPath = exchange.url.split('?')[0]!;
+  const path = exchange.basePath && (rawPath === exchange.basePath || rawPath.startsWith(`${exchange.basePath}/`))
+    ? rawPath.slice(exchange.basePath.length) || '/' : exchange.basePath ? undefined : rawPath;
+  const found = path === undefined ? undefined : PATHS.find((candidate) => candidate.regex.test(path));
+  if (exchange.method === 'OPTIONS' && found && exchange.status === 204) {
+    // RFC 9110 §9.3.7, CONTRACT §7: OPTIONS is answered from the route table for every path.
+    if (exchange.headers['allow'] === undefined) throw new Error(`${where}: OPTIONS must answer Allow`);
+    return undefined;
+  }
+  const operation = found?.item[exchange.method === 'HEAD' ? 'get' : exchange.method.toLowerCase()] as Json | undefined;
+  if (operation === undefined) {
+    // No operation: an unknown path (404), a method the path lacks (405 with Allow), or a request refused
+    // before routing (400 malformed, 408, 431). Still a problem document.
+    const allowed = found ? [405, 400] : [404, 400];
+    if (![...allowed, 408, 431].includes(exchange.status)) throw new Error(`${where}: no operation answers this, yet the status is not ${allowed.join(' or ')}`);
+    if (exchange.status === 405 && exchange.headers['allow'] === undefined) throw new Error(`${where}: 405 must carry Allow`);
+    if (mediaType(exchange.headers) === 'application/problem+json') checkAgainst(where, PROBLEM_RESPONSE, exchange);
+    return undefined;
+  }
+  const documented = operation['responses'][String(exchange.status)] as Json | undefined;
+  if (documented === undefined) {
+    throw new Error(`${where}: ${operation['operationId']} documents ${Object.keys(operation['responses']).join(', ')}, not ${exchange.status}`);
+  }
+  checkAgainst(`${where} (${operation['operationId']})`, resolveResponse(documented), exchange);
+  return operation['operationId'] as string;
+}
