@@ -104,7 +104,9 @@ export function renderDocsPage(document: Doc, documentHref: string): string {
   const schemaSections = Object.entries(schemas).map(([name, schema]) => `<section class="op" id="schema-${h(name)}"><h3>${h(name)}</h3>`
     + `<p>${h(String(schema['description'] ?? ''))}</p>${propertiesTable(schema)}`
     + (schema['oneOf'] ? `<p>One of: ${typeOf(schema)}</p>` : '') + '</section>').join('');
-  const description = String(info['description'] ?? '').split('\n').filter(Boolean).map((line) => `<p>${h(line)}</p>`).join('');
+  // The description's `code` spans (Markdown, as OpenAPI allows) become <code>; everything else stays text.
+  const description = String(info['description'] ?? '').split('\n').filter(Boolean)
+    .map((line) => `<p>${h(line).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
     + `<title>${h(String(info['title']))} ${h(String(info['version']))}</title><style>${STYLE}</style></head><body><header>`
     + `<h1>${h(String(info['title']))} <span class="muted">${h(String(info['version']))}</span></h1>${description}`

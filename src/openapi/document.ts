@@ -44,7 +44,8 @@ export function toOpenApiPath(pattern: string): string {
 }
 
 export function operationIdOf(route: Pick<Route, 'method' | 'pattern'>): string {
-  return `${route.method.toLowerCase()}${route.pattern.replace(/[/:]+([a-zA-Z])/g, (_, c: string) => c.toUpperCase())}`;
+  // getChatsChatIdMessages, getOpenapiJson: every run of other characters starts a new word.
+  return `${route.method.toLowerCase()}${route.pattern.replace(/[^a-zA-Z0-9]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase())}`;
 }
 
 export function tagOf(route: Pick<Route, 'tag' | 'pattern'>): string {
@@ -134,6 +135,7 @@ export function buildOpenApiDocument(routes: readonly Route[], basePath: string,
       title: 'Chat API', version, description: INFO_DESCRIPTION,
       license: { name: 'MIT', identifier: 'MIT' },
     },
+    externalDocs: { description: 'This document as a readable page', url: `${basePath}/docs` },
     servers: [{ url: basePath || '/' }],
     tags,
     paths,

@@ -54,7 +54,7 @@ export const CHAT = object({
   members: describe(arrayOf(id()), 'The ids of the members, the owner included'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
-  lastReadId: describe(nullable(id()), "The caller's read marker: the last message read, or null (CONTRACT §10)"),
+  lastReadId: describe(nullable(id()), "The caller's read marker: the last message read, or null"),
   unreadCount: describe(integer({ minimum: 0 }), 'Messages after the read marker that others wrote'),
   // lastReadId and unreadCount are optional only until read markers land (CONTRACT §10); then required.
 }, {
@@ -129,7 +129,7 @@ export const EVENT = object({
   chatId: id(),
   createdAt: timestamp(),
   data: object({}, { open: true, description: 'The resource as GET answers it at that moment, or {"id"} for a deletion' }),
-}, { description: 'A change, as the event stream and long-poll deliver it (CONTRACT §9).' });
+}, { description: 'A change, as the event stream and long-poll deliver it.' });
 
 export const PAGE_META = object({
   total: integer({ minimum: 0, description: 'Items matching the query, on every page' }),
