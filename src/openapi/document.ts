@@ -77,7 +77,8 @@ function bodySchema(body: NonNullable<ResponseDoc['body']>, schemas: Components)
 }
 
 function response(route: Route, doc: ResponseDoc, schemas: Components): JsonSchema {
-  const limited = route.auth !== 'public' && route.method !== 'GET';
+  // Writes are rate-limited (registration and login by their own limits): RateLimit fields may come (CONTRACT §11).
+  const limited = route.method !== 'GET';
   const headers = responseHeaders(doc.headers, [...(doc.optionalHeaders ?? []), ...(limited ? ['RateLimit', 'RateLimit-Policy'] as const : [])]);
   let content: JsonSchema | undefined;
   if (doc.raw) content = Object.fromEntries(doc.raw.map((type) => [type, { schema: type.endsWith('json') ? { type: 'object' } : { type: 'string', contentMediaType: type } }]));

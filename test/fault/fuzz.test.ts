@@ -1,5 +1,6 @@
 // Fuzzing over a real socket: at least 20,000 generated requests; never a 5xx, never a crash or an unhandled
-// rejection, and every 4xx carries a problem document whose status is the HTTP status.
+// rejection, every 4xx carries a problem document whose status is the HTTP status, and every answer is one
+// the OpenAPI document describes.
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { test } from 'node:test';
@@ -8,6 +9,7 @@ import { makePng } from '../../bench/png.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from '../../src/http/negotiate.ts';
 import { startServer, type RunningServer } from '../../src/index.ts';
 import { ALL_ROUTES } from '../../src/resources/all-routes.ts';
+import { checkExchange } from '../http/openapi-check.ts';
 import { requestArbitrary, type FuzzRequest, type IdPools } from './fuzz-requests.ts';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20_261_121);
@@ -37,7 +39,17 @@ function send(server: RunningServer, agent: Agent, method: string, path: string,
     const req = request(`${server.url}${path}`, { method, headers: allHeaders, agent, timeout: 20_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+      res.on('end', () => {
+        const answer = { status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) };
+        // Even garbage gets an answer the OpenAPI document describes (status, headers, problem body).
+        try {
+          checkExchange({ method, url: path, basePath: '', status: answer.status, headers: res.headers, text: answer.body.toString() });
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        resolve(answer);
+      });
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error('no answer within 20 s')));

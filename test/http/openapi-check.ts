@@ -90,7 +90,8 @@ function checkAgainst(where: string, response: Json, exchange: CheckedExchange):
 /** Throws an Error that says what differs; returns the operationId checked, or undefined for answers of no operation. */
 export function checkExchange(exchange: CheckedExchange): string | undefined {
   const where = `${exchange.method} ${exchange.url} -> ${exchange.status}`;
-  const rawPath = exchange.url.split('?')[0]!;
+  // The path as it went on the wire: the WHATWG URL parser of http.request resolves dot segments and `\`.
+  const rawPath = new URL(`http://127.0.0.1${exchange.url}`).pathname;
   const path = exchange.basePath && (rawPath === exchange.basePath || rawPath.startsWith(`${exchange.basePath}/`))
     ? rawPath.slice(exchange.basePath.length) || '/' : exchange.basePath ? undefined : rawPath;
   const found = path === undefined ? undefined : PATHS.find((candidate) => candidate.regex.test(path));
