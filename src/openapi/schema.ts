@@ -90,7 +90,7 @@ export function object<P extends Shape, const O extends keyof P = never>(
     ...(options.description ? { description: options.description } : {}),
     ...(required.length > 0 ? { required } : {}),
     properties,
-    ...(options.open ? {} : { additionalProperties: false }),
+    additionalProperties: options.open === true,
     ...(options.example === undefined ? {} : { examples: [options.example] }),
   };
 }

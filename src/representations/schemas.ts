@@ -32,20 +32,29 @@ export const AVATAR = object({
   width: number({ exclusiveMinimum: 0 }),
   height: number({ exclusiveMinimum: 0 }),
   createdAt: timestamp(),
-}, { description: 'An avatar image and its zone (the part a client shows); the server stores the zone, clients crop.' });
+}, {
+  description: 'An avatar image and its zone (the part a client shows); the server stores the zone, clients crop.',
+  example: {
+    id: '01JDAZ3F6G8H0J2K4M6N8P0R2T', userId: USER_ID, avatar: `/users/${USER_ID}/avatar/01JDAZ3F6G8H0J2K4M6N8P0R2T/image`, contentType: 'image/png',
+    imageWidth: 256, imageHeight: 192, x: 32, y: 0, width: 192, height: 192, createdAt: AT,
+  },
+});
 
 export const SESSION = object({
   userId: id(),
   expiresAt: timestamp('When the session ends unless it is used or prolonged'),
   createdAt: timestamp(),
-}, { description: 'The caller\'s login session.' });
+}, { description: 'The caller\'s login session.', example: { userId: USER_ID, expiresAt: '2026-11-22T09:30:00.000Z', createdAt: AT } });
 
 export const NEW_SESSION = object({
   token: text(undefined, { description: 'The bearer token; shown only in this answer' }),
   userId: id(),
   expiresAt: timestamp(),
   createdAt: timestamp(),
-}, { description: 'A new session: its token is shown once, here.' });
+}, {
+  description: 'A new session: its token is shown once, here.',
+  example: { token: 'kq3V0f9bQm2x7YtR1uJ8cW4nE6sA5dLh', userId: USER_ID, expiresAt: '2026-11-22T09:30:00.000Z', createdAt: AT },
+});
 
 export const CHAT = object({
   id: id(),
@@ -69,13 +78,13 @@ export const MEMBER = object({
   login: text(),
   addedAt: timestamp(),
   // id is optional only until member rows with ids land (CONTRACT §1); then required.
-}, { optional: ['id'], description: 'One membership of a chat.' });
+}, { optional: ['id'], description: 'One membership of a chat.', example: { id: USER_ID, userId: USER_ID, login: 'alice', addedAt: AT } });
 
 export const REACTION_COUNT = object({
   emoji: text({ min: 1, max: 32 }),
   count: integer({ minimum: 1 }),
   userIds: arrayOf(id()),
-}, { description: 'One emoji on a message: how many reacted with it, and who.' });
+}, { description: 'One emoji on a message: how many reacted with it, and who.', example: { emoji: '👍', count: 1, userIds: [USER_ID] } });
 
 export const MESSAGE = object({
   id: id(),
@@ -98,25 +107,28 @@ export const ACTION = object({
   id: text(undefined, { description: 'reply, edit, delete, react, ...', examples: ['reply'] }),
   method: oneOfValues(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
   href: text(undefined, { description: 'The path to call; for react, {emoji} is left in it as a template' }),
-}, { description: 'Something the caller may do to a message right now.' });
+}, {
+  description: 'Something the caller may do to a message right now.',
+  example: { id: 'edit', method: 'PATCH', href: `/chats/${CHAT_ID}/messages/${MESSAGE_ID}` },
+});
 
 export const REACTION = object({
   emoji: text({ min: 1, max: 32 }),
   userId: id(),
   createdAt: timestamp(),
-}, { description: 'One user\'s reaction to a message.' });
+}, { description: 'One user\'s reaction to a message.', example: { emoji: '👍', userId: USER_ID, createdAt: AT } });
 
 export const REVISION = object({
   id: text(undefined, { pattern: '^[1-9][0-9]*$', description: '1, 2, ...: the last is the current text' }),
   text: text({ min: 1, max: 4000 }),
   createdAt: timestamp(),
-}, { description: 'One version of a message\'s text.' });
+}, { description: 'One version of a message\'s text.', example: { id: '1', text: 'Noon?', createdAt: AT } });
 
 export const READ_MARKER = object({
   chatId: id(),
   lastReadId: nullable(id()),
   unreadCount: integer({ minimum: 0 }),
-}, { description: 'The caller\'s read marker in a chat.' });
+}, { description: 'The caller\'s read marker in a chat.', example: { chatId: CHAT_ID, lastReadId: MESSAGE_ID, unreadCount: 0 } });
 
 export const EVENT_TYPES = [
   'message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'chat.created', 'chat.updated', 'chat.deleted',
@@ -129,13 +141,16 @@ export const EVENT = object({
   chatId: id(),
   createdAt: timestamp(),
   data: object({}, { open: true, description: 'The resource as GET answers it at that moment, or {"id"} for a deletion' }),
-}, { description: 'A change, as the event stream and long-poll deliver it.' });
+}, {
+  description: 'A change, as the event stream and long-poll deliver it.',
+  example: { id: '42', type: 'message.deleted', chatId: CHAT_ID, createdAt: AT, data: { id: MESSAGE_ID } },
+});
 
 export const PAGE_META = object({
   total: integer({ minimum: 0, description: 'Items matching the query, on every page' }),
   limit: integer({ minimum: 0, description: 'The page size used (a larger one asked for is cut to 100)' }),
   offset: integer({ minimum: 0 }),
-});
+}, { example: { total: 42, limit: 20, offset: 20 } });
 
 export const PROBLEM_FIELD = object({ field: text(), message: text() });
 
