@@ -80,10 +80,12 @@ function response(route: Route, doc: ResponseDoc, schemas: Components): JsonSche
   // Writes are rate-limited (registration and login by their own limits): RateLimit fields may come (CONTRACT §11).
   const limited = route.method !== 'GET';
   const headers = responseHeaders(doc.headers, [...(doc.optionalHeaders ?? []), ...(limited ? ['RateLimit', 'RateLimit-Policy'] as const : [])]);
-  let content: JsonSchema | undefined;
-  if (doc.raw) content = Object.fromEntries(doc.raw.map((type) => [type, { schema: type.endsWith('json') ? { type: 'object' } : { type: 'string', contentMediaType: type } }]));
-  else if (doc.body) content = { 'application/json': { schema: bodySchema(doc.body, schemas) }, ...NEGOTIATED_EXTRA };
-  return { description: doc.description, ...withHeaders(headers), ...(content ? { content } : {}) };
+  // A negotiated body (JSON, XML, HTML), bytes sent as they are, or both (the event stream beside long-poll).
+  const content: JsonSchema = {
+    ...(doc.body ? { 'application/json': { schema: bodySchema(doc.body, schemas) }, ...NEGOTIATED_EXTRA } : {}),
+    ...Object.fromEntries((doc.raw ?? []).map((type) => [type, { schema: type.endsWith('json') ? { type: 'object' } : { type: 'string', contentMediaType: type } }])),
+  };
+  return { description: doc.description, ...withHeaders(headers), ...(Object.keys(content).length > 0 ? { content } : {}) };
 }
 
 function operation(route: Route, schemas: Components): JsonSchema {
@@ -94,10 +96,14 @@ function operation(route: Route, schemas: Components): JsonSchema {
     responses['304'] = { description: 'Not Modified: If-None-Match matched (no body)', ...withHeaders(responseHeaders(['ETag'])) };
   }
   for (const status of problemStatuses(route)) responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
-  const pathParameters = [...route.pattern.matchAll(/:([a-zA-Z][a-zA-Z0-9]*)/g)].map((match) => ({
-    name: match[1], in: 'path', required: true, schema: { type: 'string', pattern: ID_REGEX },
-  }));
-  const parameters = [...pathParameters, ...toOpenApiParameters(route.query ? queryParameters(route.query) : [])];
+  // A path parameter is an id unless the route describes it (an emoji): CONTRACT §1.
+  const declared = route.query?.parameters ?? [];
+  const pathParameters = [...route.pattern.matchAll(/:([a-zA-Z][a-zA-Z0-9]*)/g)].map((match) => {
+    const own = declared.find((parameter) => parameter.in === 'path' && parameter.name === match[1]);
+    return { name: match[1], in: 'path', required: true, ...(own ? { description: own.description, schema: own.schema } : { schema: { type: 'string', pattern: ID_REGEX } }) };
+  });
+  const others = queryParameters(route.query ?? {}).filter((parameter) => parameter.in !== 'path');
+  const parameters = [...pathParameters, ...toOpenApiParameters(others)];
   const op: JsonSchema = { tags: [tagOf(route)], summary: route.summary, operationId: operationIdOf(route) };
   if (parameters.length > 0) op['parameters'] = parameters;
   if (route.requestBody) {

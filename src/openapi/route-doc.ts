@@ -34,7 +34,8 @@ export interface ParameterDoc {
   description: string;
   schema: JsonSchema;
   required?: boolean;
-  in?: 'query' | 'header';
+  /** 'query' unless given; a 'path' entry describes a path parameter that is not an id. */
+  in?: 'query' | 'header' | 'path';
 }
 
 export interface QueryDoc {

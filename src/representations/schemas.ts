@@ -146,6 +146,12 @@ export const EVENT = object({
   example: { id: '42', type: 'message.deleted', chatId: CHAT_ID, createdAt: AT, data: { id: MESSAGE_ID } },
 });
 
+/** GET /events with Accept: application/json (long-poll): the events after `after`, and the newest id. */
+export const EVENT_BATCH = object({
+  data: arrayOf(ref('Event', EVENT)),
+  meta: object({ lastEventId: text(undefined, { pattern: '^[0-9]+$', description: 'Resume after this id' }) }),
+});
+
 export const PAGE_META = object({
   total: integer({ minimum: 0, description: 'Items matching the query, on every page' }),
   limit: integer({ minimum: 0, description: 'The page size used (a larger one asked for is cut to 100)' }),
