@@ -1,7 +1,7 @@
 // What a route says about itself for the OpenAPI document: its answers by status, its query and body.
 // Routes declare these next to their handler; openapi/document.ts turns them into the document.
 import type { CollectionSpec } from '../parsers/query.ts';
-import { RESOURCES, type ResourceName } from '../representations/schemas.ts';
+import type { ResourceName } from '../representations/schemas.ts';
 import type { JsonSchema } from './schema.ts';
 
 /** Response header fields the document names (components.headers). */
@@ -71,11 +71,6 @@ export function page(resource: ResourceName, description = `A page of ${resource
 
 export function noContent(description: string): ResponseDoc {
   return { description };
-}
-
-/** Whether a resource travels in {"data": ...} (CONTRACT §1). */
-export function isEnveloped(resource: ResourceName): boolean {
-  return RESOURCES[resource].enveloped;
 }
 
 /** Puts routes under one tag of the document (their resource folder's noun, when the path's first segment is not it). */

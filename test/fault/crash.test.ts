@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
+import { checkExchange } from '../http/openapi-check.ts';
 import { spawnServer, type ServerProcess } from './server-child.ts';
 
 const SEED = Number(process.env['CRASH_SEED'] ?? 7_919);
@@ -43,6 +44,13 @@ function call(url: string, method: string, body: unknown, token?: string, agent?
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString();
+        // Every complete answer, even one given just before a kill, is one the OpenAPI document describes.
+        try {
+          checkExchange({ method, url: new URL(url).pathname + new URL(url).search, basePath: '', status: res.statusCode!, headers: res.headers, text });
+        } catch (error) {
+          reject(error);
+          return;
+        }
         resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined });
       });
       res.on('error', reject);

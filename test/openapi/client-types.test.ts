@@ -68,7 +68,7 @@ export const d: NonNullable<paths['/chats']['get']['parameters']['query']> = { s
 
 function typeCheck(dir: string): Promise<string> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [TSC, '-p', dir], { timeout: 120_000 }, (_error, stdout) => resolve(stdout));
+    execFile(process.execPath, [TSC, '-p', '.'], { cwd: dir, timeout: 120_000 }, (_error, stdout) => resolve(stdout));
   });
 }
 
@@ -81,12 +81,11 @@ test('openapi-typescript types from /openapi.json type-check a client that then 
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   writeFileSync(join(dir, 'client.ts'), CLIENT);
-  assert.equal(await typeCheck(dir), '', 'the client type-checks');
-
   writeFileSync(join(dir, 'wrong.ts'), WRONG);
+  // One tsc run for both files: the client compiles cleanly, and each broken line of wrong.ts is refused.
   const errors = await typeCheck(dir);
+  assert.deepEqual(errors.split('\n').filter((line) => /error TS/.test(line) && !line.startsWith('wrong.ts(')), [], 'the client type-checks');
   for (const line of [5, 6, 7, 8]) assert.match(errors, new RegExp(`wrong\\.ts\\(${line},`), `wrong.ts line ${line} is refused`);
-  assert.doesNotMatch(errors, /client\.ts/);
 
   const client = await import(pathToFileURL(join(dir, 'client.ts')).href) as { run(base: string): Promise<unknown> };
   assert.deepEqual(await client.run(server.url), { login: 'typed', title: 'Typed', text: 'hello', total: 1 });
