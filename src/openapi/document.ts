@@ -95,6 +95,10 @@ function operation(route: Route, schemas: Components): JsonSchema {
   if (route.method === 'GET' && ok?.headers?.includes('ETag') && !route.responses[304]) {
     responses['304'] = { description: 'Not Modified: If-None-Match matched (no body)', ...withHeaders(responseHeaders(['ETag'])) };
   }
+  // CONTRACT §7: an HTML form's write that succeeds answers 303 to the page to show next.
+  if (route.requestBody?.contentTypes.includes('application/x-www-form-urlencoded') && !route.responses[303]) {
+    responses['303'] = { description: 'An HTML form\'s write succeeded: see the page to show next', ...withHeaders(responseHeaders(['Location'])) };
+  }
   for (const status of problemStatuses(route)) responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
   // A path parameter is an id unless the route describes it (an emoji): CONTRACT §1.
   const declared = route.query?.parameters ?? [];

@@ -9,24 +9,37 @@ function health(): Reply {
   return { status: 200, headers: { 'Cache-Control': 'no-store' }, representation: { kind: 'single', type: 'health', enveloped: false, data: { status: 'ok' } } };
 }
 
+interface RenderedDocument {
+  json: Buffer;
+  html: Buffer;
+}
+
+// The route table never changes while the process runs: each base path's document is built once.
+const rendered = new Map<string, RenderedDocument>();
+
 /** Built lazily from the full table (imported late to avoid an import cycle). */
-async function currentDocument(ctx: RequestContext): Promise<Record<string, unknown>> {
-  const { ALL_ROUTES } = await import('../all-routes.ts');
-  return buildOpenApiDocument(ALL_ROUTES, ctx.services.config.basePath, serverVersion());
+async function currentDocument(ctx: RequestContext): Promise<RenderedDocument> {
+  const basePath = ctx.services.config.basePath;
+  let done = rendered.get(basePath);
+  if (done === undefined) {
+    const { ALL_ROUTES } = await import('../all-routes.ts');
+    const document = buildOpenApiDocument(ALL_ROUTES, basePath, serverVersion());
+    done = { json: Buffer.from(JSON.stringify(document)), html: Buffer.from(renderDocsPage(document, ctx.href('/openapi.json'))) };
+    rendered.set(basePath, done);
+  }
+  return done;
 }
 
 async function openApi(ctx: RequestContext): Promise<Reply> {
-  const document = await currentDocument(ctx);
-  return { status: 200, bytes: { data: Buffer.from(JSON.stringify(document)), contentType: 'application/json' } };
+  return { status: 200, bytes: { data: (await currentDocument(ctx)).json, contentType: 'application/json' } };
 }
 
 /** The same document as a self-contained page: no script, no request to any other origin. */
 async function docs(ctx: RequestContext): Promise<Reply> {
-  const html = renderDocsPage(await currentDocument(ctx), ctx.href('/openapi.json'));
   return {
     status: 200,
     headers: { 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY },
-    bytes: { data: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
+    bytes: { data: (await currentDocument(ctx)).html, contentType: 'text/html; charset=utf-8' },
   };
 }
 
