@@ -43,7 +43,8 @@ function send(server: RunningServer, agent: Agent, method: string, path: string,
         const answer = { status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) };
         // Even garbage gets an answer the OpenAPI document describes (status, headers, problem body).
         try {
-          checkExchange({ method, url: path, basePath: '', status: answer.status, headers: res.headers, text: answer.body.toString() });
+          const request = body && { contentType: headers['content-type'], text: body.toString('utf8') };
+          checkExchange({ method, url: path, basePath: '', status: answer.status, headers: res.headers, text: answer.body.toString(), ...(request ? { request } : {}) });
         } catch (error) {
           reject(error);
           return;

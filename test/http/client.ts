@@ -74,7 +74,9 @@ export function call(server: RunningServer | string, method: string, path: strin
         if (options.unchecked === undefined) {
           const basePath = typeof server === 'string' ? '' : server.app.services.config.basePath;
           try {
-            checkExchange({ method, url: path, basePath, status: response.status, headers: res.headers, text });
+            const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+            const request = payload && { contentType: contentType === undefined ? undefined : String(contentType), text: payload.toString('utf8') };
+            checkExchange({ method, url: path, basePath, status: response.status, headers: res.headers, text, ...(request ? { request } : {}) });
           } catch (error) {
             reject(error);
             return;

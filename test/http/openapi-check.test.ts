@@ -22,6 +22,16 @@ const ACCEPTED: { what: string; input: CheckedExchange; expected: string | undef
   { what: 'PUT creating: 201 with Location', input: exchange({ method: 'PUT', url: '/chats/c1', status: 201, headers: { ...JSON_HEADERS, location: '/chats/c1' }, body: { data: CHAT } }), expected: 'putChatsChatId' },
   { what: 'XML is not parsed, only its type checked', input: exchange({ headers: { 'content-type': 'application/xml; charset=utf-8', etag: '"x"' }, text: '<user/>' }), expected: 'getUsersUserId' },
   { what: 'a documented problem', input: exchange({ status: 404, headers: { 'content-type': 'application/problem+json' }, body: { type: 't', title: 'Not Found', status: 404, detail: 'No user', code: 'ERR_NOT_FOUND' } }), expected: 'getUsersUserId' },
+  {
+    what: 'a body the server took, as the document allows',
+    input: exchange({ method: 'POST', url: '/users', status: 201, headers: { ...JSON_HEADERS, location: '/users/x' }, request: { contentType: 'application/json; charset=utf-8', text: '{"login":"alice","password":"long enough"}' } }),
+    expected: 'postUsers',
+  },
+  {
+    what: 'a refused body says nothing about the document',
+    input: exchange({ method: 'POST', url: '/users', status: 400, headers: { 'content-type': 'application/problem+json' }, body: { type: 't', title: 'x', status: 400, detail: 'x', code: 'ERR_VALIDATION' }, request: { contentType: 'application/json', text: '{"login":1}' } }),
+    expected: 'postUsers',
+  },
   { what: 'OPTIONS with Allow', input: exchange({ method: 'OPTIONS', status: 204, headers: { allow: 'OPTIONS, GET, HEAD, PATCH' }, text: '' }), expected: undefined },
   { what: 'an unknown path: 404', input: exchange({ url: '/nowhere', status: 404, headers: { 'content-type': 'application/problem+json' }, body: { type: 't', title: 'Not Found', status: 404, detail: 'x', code: 'ERR_NOT_FOUND' } }), expected: undefined },
 ];
@@ -46,6 +56,16 @@ const REFUSED: { what: string; input: CheckedExchange; expected: RegExp }[] = [
   { what: 'a 401 without WWW-Authenticate', input: exchange({ status: 401, headers: { 'content-type': 'application/problem+json' }, body: { type: 't', title: 'x', status: 401, detail: 'x', code: 'ERR_UNAUTHENTICATED' } }), expected: /WWW-Authenticate/ },
   { what: 'a 200 on a path with no such method', input: exchange({ method: 'POST', url: '/health' }), expected: /not 405 or 400/ },
   { what: 'a 405 without Allow', input: exchange({ method: 'POST', url: '/health', status: 405, headers: {}, text: '' }), expected: /405 must carry Allow/ },
+  {
+    what: 'a body the server took that the document refuses',
+    input: exchange({ method: 'POST', url: '/users', status: 201, headers: { ...JSON_HEADERS, location: '/users/x' }, request: { contentType: 'application/json', text: '{"login":"al","password":"long enough"}' } }),
+    expected: /took a body the document refuses: \/login must NOT have fewer than 3 characters/,
+  },
+  {
+    what: 'a JSON body of a type the operation does not list',
+    input: exchange({ method: 'PATCH', url: '/chats/c1', body: { data: CHAT }, request: { contentType: 'application/vnd.other+json', text: '{}' } }),
+    expected: /a application\/vnd.other\+json body the document does not list/,
+  },
   { what: 'OPTIONS without Allow', input: exchange({ method: 'OPTIONS', status: 204, headers: {}, text: '' }), expected: /must answer Allow/ },
 ];
 

@@ -18,6 +18,8 @@ export interface CheckedExchange {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
+  /** The body the request carried, if any: a 2xx answer means the server took it, so it must fit the document. */
+  request?: { contentType: string | undefined; text: string };
 }
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -87,6 +89,25 @@ function checkAgainst(where: string, response: Json, exchange: CheckedExchange):
   }
 }
 
+/**
+ * A JSON body the server accepted must be one the document allows: were the document stricter than the
+ * validators, a generated client would refuse to send what the server takes. (A body the server refuses
+ * says nothing: many rules, such as a replyTo of the same chat, are beyond a schema.)
+ */
+function checkRequestBody(where: string, operation: Json, exchange: CheckedExchange): void {
+  const type = exchange.request?.contentType?.split(';')[0]!.trim().toLowerCase();
+  // An operation without a body ignores one sent anyway (a GET or DELETE with a body): nothing was taken.
+  if (operation['requestBody'] === undefined) return;
+  if (exchange.request === undefined || exchange.request.text === '' || type === undefined || !type.endsWith('json')) return;
+  const media = operation['requestBody']['content'][type] as Json | undefined;
+  if (media === undefined) throw new Error(`${where}: the server took a ${type} body the document does not list`);
+  const validate = validatorFor(media['schema'] as Json);
+  if (!validate(JSON.parse(exchange.request.text))) {
+    const errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`).join('; ');
+    throw new Error(`${where}: the server took a body the document refuses: ${errors}\nbody: ${exchange.request.text.slice(0, 300)}`);
+  }
+}
+
 /** Throws an Error that says what differs; returns the operationId checked, or undefined for answers of no operation. */
 export function checkExchange(exchange: CheckedExchange): string | undefined {
   const where = `${exchange.method} ${exchange.url} -> ${exchange.status}`;
@@ -115,5 +136,6 @@ export function checkExchange(exchange: CheckedExchange): string | undefined {
     throw new Error(`${where}: ${operation['operationId']} documents ${Object.keys(operation['responses']).join(', ')}, not ${exchange.status}`);
   }
   checkAgainst(`${where} (${operation['operationId']})`, resolveResponse(documented), exchange);
+  if (exchange.status < 300) checkRequestBody(`${where} (${operation['operationId']})`, operation, exchange);
   return operation['operationId'] as string;
 }
