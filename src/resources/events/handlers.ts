@@ -147,6 +147,8 @@ function pollReply(ctx: RequestContext, events: readonly LoggedEvent[], through:
       data: events.map((event) => JSON.parse(event.json) as Record<string, unknown>),
       meta: { lastEventId },
       links: [{ rel: 'next', href: ctx.href(EVENTS_PATH, {}, `after=${lastEventId}`) }],
+      // An event has no page of its own: in HTML it links to the log read from just before it.
+      itemHref: (item) => ctx.href(EVENTS_PATH, {}, `after=${Number(item['id']) - 1}`),
     },
   };
 }
