@@ -199,8 +199,15 @@ export class EventHub {
     while (through < this.cursor) {
       if (!this.isAttached(subscriber)) return undefined;
       const page = this.readVisible(subscriber.userId, through, READ_BATCH);
-      for (const event of page.events) subscriber.deliver(event);
       through = page.through;
+      for (const event of page.events) {
+        subscriber.deliver(event);
+        // A page can be megabytes: stop at the client's pace, and read on after the last event sent.
+        if (subscriber.isCongested()) {
+          through = event.id;
+          break;
+        }
+      }
       if (subscriber.isCongested()) await subscriber.whenDrained();
     }
     if (!this.isAttached(subscriber)) return undefined;
