@@ -17,6 +17,8 @@ export interface StartOptions extends Partial<Config> {
   synchronous?: 'FULL' | 'NORMAL';
   /** For benchmarks only (not a flag): false commits every write alone, to show what group commit gains. */
   groupCommit?: boolean;
+  /** For benchmarks only (not a flag): false writes no events, to show what the event write costs. */
+  recordEvents?: boolean;
   /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */
   eventTimings?: EventTimings;
 }
@@ -32,9 +34,9 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, groupCommit, eventTimings, ...overrides } = options;
+  const { clock, synchronous, groupCommit, recordEvents, eventTimings, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
-  const app = createApp(config, clock, { synchronous, groupCommit }, eventTimings);
+  const app = createApp(config, clock, { synchronous, groupCommit, recordEvents }, eventTimings);
   const server = createServer({
     // Deliberate limits against slow clients (slowloris): headers and whole requests must arrive in time,
     // and the check runs every second rather than Node's default 30 s.
