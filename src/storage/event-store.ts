@@ -94,7 +94,7 @@ export class EventStore {
       const removed = this.removeThrough.run(end).changes;
       this.markPruned.run(end);
       return removed;
-    })();
+    }).immediate();
   }
 
   /** Runs fn in one read transaction, so what it reads is one consistent snapshot (other processes write too). */

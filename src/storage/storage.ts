@@ -45,10 +45,14 @@ export class Storage {
     if (!this.db.inTransaction && this.events.takeAppended()) this.onEventsCommitted();
   }
 
-  /** Runs fn in one transaction: a failure leaves nothing half done. */
+  /**
+   * Runs fn in one transaction: a failure leaves nothing half done. IMMEDIATE takes the write lock first (waiting
+   * up to busy_timeout): a deferred transaction that read before writing could fail with SQLITE_BUSY at once
+   * when another process (--workers) wrote in between.
+   */
   transaction<T>(fn: () => T): T {
     try {
-      return this.db.transaction(fn)();
+      return this.db.transaction(fn).immediate();
     } finally {
       // After a rollback nothing was appended: takeAppended() still resets the mark.
       this.signalEvents();
