@@ -77,8 +77,7 @@ export const MEMBER = object({
   userId: id(),
   login: text(),
   addedAt: timestamp(),
-  // id is optional only until member rows with ids land (CONTRACT §1); then required.
-}, { optional: ['id'], description: 'One membership of a chat.', example: { id: USER_ID, userId: USER_ID, login: 'alice', addedAt: AT } });
+}, { description: 'One membership of a chat.', example: { id: USER_ID, userId: USER_ID, login: 'alice', addedAt: AT } });
 
 export const REACTION_COUNT = object({
   emoji: text({ min: 1, max: 32 }),
