@@ -46,6 +46,7 @@ const REFUSED: { what: string; input: CheckedExchange; expected: RegExp }[] = [
   { what: 'a status the operation does not document', input: exchange({ status: 409 }), expected: /documents .* not 409/ },
   { what: 'a required header missing (ETag)', input: exchange({ headers: { 'content-type': 'application/json' } }), expected: /requires the header ETag/ },
   { what: 'a 201 without Location', input: exchange({ method: 'POST', url: '/chats', status: 201, body: { data: CHAT } }), expected: /requires the header Location/ },
+  { what: 'a header of the wrong form (a weak ETag)', input: exchange({ headers: { 'content-type': 'application/json', etag: 'W/"x"' } }), expected: /the header ETag: W\/"x" does not match/ },
   { what: 'a required field missing', input: exchange({ body: { ...USER, login: undefined } }), expected: /must have required property 'login'/ },
   { what: 'a field the document does not name', input: exchange({ body: { ...USER, passwordHash: 'x' } }), expected: /must NOT have additional properties/ },
   { what: 'a field of the wrong type', input: exchange({ body: { ...USER, createdAt: 'yesterday' } }), expected: /createdAt must match format "date-time"/ },

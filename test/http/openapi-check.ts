@@ -65,8 +65,14 @@ const PROBLEM_RESPONSE = { description: 'A problem', content: { 'application/pro
 /** The body and headers against one response object of the document. */
 function checkAgainst(where: string, response: Json, exchange: CheckedExchange): void {
   for (const [name, header] of Object.entries((response['headers'] ?? {}) as Json)) {
-    if (header['required'] && exchange.headers[name.toLowerCase()] === undefined) {
-      throw new Error(`${where}: the document requires the header ${name}, the answer has none`);
+    const value = exchange.headers[name.toLowerCase()];
+    if (value === undefined) {
+      if (header['required']) throw new Error(`${where}: the document requires the header ${name}, the answer has none`);
+      continue;
+    }
+    // Set-Cookie may come several times; every other field once.
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (!validatorFor(header['schema'] as Json)(one)) throw new Error(`${where}: the header ${name}: ${one} does not match ${JSON.stringify(header['schema'])}`);
     }
   }
   const noBody = exchange.method === 'HEAD' || exchange.status === 204 || exchange.status === 304;
