@@ -24,8 +24,17 @@ export function operationIdOf(route: Pick<Route, 'method' | 'pattern'>): string 
   return `${route.method.toLowerCase()}${route.pattern.replace(/[^a-zA-Z0-9]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase())}`;
 }
 
+// Literal segments that are not the name of their resource.
+const TAG_OF_SEGMENT: Record<string, string> = { avatar: 'avatars', image: 'avatars', health: 'service', 'openapi.json': 'service', docs: 'service' };
+
+/**
+ * The resource a path is about, as its tag: the last literal segment (`/chats/:chatId/messages/:messageId`
+ * is messages, `/messages/:messageId/actions` actions), so a new route finds its group by itself.
+ */
 export function tagOf(route: Pick<Route, 'tag' | 'pattern'>): string {
-  return route.tag ?? route.pattern.split('/')[1] ?? 'service';
+  if (route.tag !== undefined) return route.tag;
+  const last = route.pattern.split('/').filter((segment) => segment !== '' && !segment.startsWith(':')).at(-1) ?? 'service';
+  return TAG_OF_SEGMENT[last] ?? last;
 }
 
 function refTo(name: string): JsonSchema {

@@ -72,8 +72,3 @@ export function page(resource: ResourceName, description = `A page of ${resource
 export function noContent(description: string): ResponseDoc {
   return { description };
 }
-
-/** Puts routes under one tag of the document (their resource folder's noun, when the path's first segment is not it). */
-export function inGroup<R extends { tag?: string }>(tag: string, routes: readonly R[]): R[] {
-  return routes.map((route) => ({ ...route, tag }));
-}

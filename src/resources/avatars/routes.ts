@@ -1,6 +1,6 @@
 // Routes of avatars; the image bytes answer without a token and are never negotiated.
 import type { Route } from '../../http/context.ts';
-import { created, inGroup, noContent, one, page } from '../../openapi/route-doc.ts';
+import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { number, object, text } from '../../openapi/schema.ts';
 import {
   AVATAR_FIELDS, AVATAR_IMAGE_PATH, AVATAR_PATH, AVATARS_PATH, createAvatar, deleteAvatar, getAvatar, getAvatarImage, listAvatars, UPLOAD_TYPES,
@@ -21,7 +21,7 @@ const MULTIPART_UPLOAD = object({
 const JSON_UPLOAD = object({ avatar: text(undefined, { description: 'The image in base64, or as a data: URL' }), ...ZONE });
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
-export const AVATAR_ROUTES: Route[] = inGroup<Route>('avatars', [
+export const AVATAR_ROUTES: Route[] = [
   {
     method: 'POST', pattern: AVATARS_PATH, handler: createAvatar, summary: 'Upload an avatar image and its zone (the user themself only)',
     requestBody: {
@@ -44,4 +44,4 @@ export const AVATAR_ROUTES: Route[] = inGroup<Route>('avatars', [
     method: 'GET', pattern: AVATAR_IMAGE_PATH, handler: getAvatarImage, auth: 'public', raw: true, summary: 'The image bytes of an avatar (no token needed)',
     responses: { 200: { description: 'The image, cacheable for a year', raw: IMAGE_TYPES, headers: ['ETag', 'Cache-Control'] } },
   },
-]);
+];

@@ -1,12 +1,12 @@
 // Routes of a chat's members.
 import type { Route } from '../../http/context.ts';
-import { inGroup, noContent, one, page } from '../../openapi/route-doc.ts';
+import { noContent, one, page } from '../../openapi/route-doc.ts';
 import { id } from '../../openapi/schema.ts';
 import { MEMBER_PATH, MEMBERS_PATH } from '../chats/paths.ts';
 import { envelopeSchema } from '../service/openapi.ts';
 import { deleteMember, getMember, listMembers, MEMBER_FIELDS, putMember } from './handlers.ts';
 
-export const MEMBER_ROUTES: Route[] = inGroup<Route>('members', [
+export const MEMBER_ROUTES: Route[] = [
   { method: 'GET', pattern: MEMBERS_PATH, handler: listMembers, summary: 'List the members of a chat', responses: { 200: page('Member') }, query: { fields: MEMBER_FIELDS } },
   { method: 'GET', pattern: MEMBER_PATH, handler: getMember, summary: 'Read one membership of a chat', responses: { 200: one('Member') } },
   {
@@ -18,4 +18,4 @@ export const MEMBER_ROUTES: Route[] = inGroup<Route>('members', [
     method: 'DELETE', pattern: MEMBER_PATH, handler: deleteMember, summary: 'Remove a member (owner), or leave the chat (the member themself)',
     responses: { 204: noContent('Removed') },
   },
-]);
+];

@@ -1,6 +1,6 @@
 // Routes of messages: under their chat, and the top-level address of one message.
 import type { Route } from '../../http/context.ts';
-import { created, inGroup, noContent, one, page } from '../../openapi/route-doc.ts';
+import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { id, nullable, text } from '../../openapi/schema.ts';
 import { envelopeSchema } from '../service/openapi.ts';
 import { PATCH_TYPES } from '../chats/handlers.ts';
@@ -25,7 +25,7 @@ const KEYSET = [
   { name: 'before', description: 'The limit messages right before this message id, oldest first (keyset paging)', schema: id() },
 ];
 
-export const MESSAGE_ROUTES: Route[] = inGroup<Route>('messages', [
+export const MESSAGE_ROUTES: Route[] = [
   {
     method: 'GET', pattern: MESSAGES_PATH, handler: listMessages, summary: 'Read a chat\'s messages, oldest first (keyset paging with after/before)',
     responses: { 200: page('Message') }, query: { fields: MESSAGE_FIELDS, parameters: KEYSET },
@@ -47,4 +47,4 @@ export const MESSAGE_ROUTES: Route[] = inGroup<Route>('messages', [
   },
   { method: 'DELETE', pattern: MESSAGE_PATH, handler: deleteMessage, summary: 'Delete a message (author or the chat\'s owner)', responses: { 204: noContent('Deleted') } },
   { method: 'GET', pattern: TOP_MESSAGE_PATH, handler: getTopLevelMessage, summary: 'Read a message by its id alone (members of its chat)', responses: { 200: one('Message') } },
-]);
+];

@@ -1,7 +1,7 @@
 // Service endpoints: health, the OpenAPI document and its readable form.
 import type { Reply, RequestContext, Route } from '../../http/context.ts';
 import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from '../../openapi/docs-page.ts';
-import { inGroup, one } from '../../openapi/route-doc.ts';
+import { one } from '../../openapi/route-doc.ts';
 import { serverVersion } from '../../version.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
@@ -43,7 +43,7 @@ async function docs(ctx: RequestContext): Promise<Reply> {
   };
 }
 
-export const SERVICE_ROUTES: Route[] = inGroup<Route>('service', [
+export const SERVICE_ROUTES: Route[] = [
   { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check', responses: { 200: one('Health', 'The server is up') } },
   {
     method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document',
@@ -53,4 +53,4 @@ export const SERVICE_ROUTES: Route[] = inGroup<Route>('service', [
     method: 'GET', pattern: '/docs', handler: docs, auth: 'public', raw: true, summary: 'This document as a readable HTML page (no scripts)',
     responses: { 200: { description: 'Every operation, its parameters, body and answers, and every schema', raw: ['text/html'] } },
   },
-]);
+];
