@@ -1,6 +1,7 @@
-// Checks one HTTP answer against the OpenAPI document: the status is one the operation documents, the
-// headers it marks required are there, and a JSON body matches its schema (Ajv, JSON Schema 2020-12).
-// test/http/client.ts runs it on every answer, so the suite fails the moment server and document differ.
+// Checks one HTTP exchange against the OpenAPI document: the status is one the operation documents, the
+// headers it marks required are there and have its form, a JSON body matches its schema (Ajv, JSON Schema
+// 2020-12), and a JSON request body the server accepted fits the request schema. test/http/client.ts runs
+// it on every answer, so the suite fails the moment server and document differ.
 import type { IncomingHttpHeaders } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -43,8 +44,8 @@ function validatorFor(schema: Json): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (validate === undefined) {
-    const wrapped = typeof schema['$ref'] === 'string' && schema['$ref'].startsWith('#') ? { $ref: `openapi${schema['$ref']}` } : schema;
-    validate = ajv.compile(wrapped);
+    // References into the document's components, at any depth, point at the schema registered above.
+    validate = ajv.compile(JSON.parse(key.replaceAll('"#/components/', '"openapi#/components/')) as Json);
     compiled.set(key, validate);
   }
   return validate;
