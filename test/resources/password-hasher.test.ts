@@ -28,10 +28,10 @@ test('no more hashes run at once than the bound', async () => {
   const hasher = new PasswordHasher({ n: 1024, concurrency: 2 });
   let peak = 0;
   const original = (hasher as any).bounded.bind(hasher);
-  (hasher as any).bounded = (work: () => Promise<unknown>) => original(async () => {
+  (hasher as any).bounded = (work: () => Promise<unknown>, options: unknown) => original(async () => {
     peak = Math.max(peak, (hasher as any).running);
     return work();
-  });
+  }, options);
   await Promise.all(Array.from({ length: 12 }, (_, i) => hasher.hash(`password ${i}`)));
   assert.equal(peak, 2);
   assert.equal(hasher.hashesComputed, 12);

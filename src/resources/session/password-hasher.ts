@@ -1,5 +1,6 @@
 // Password hashing with scrypt: salted, parameters stored with each hash, run off the event loop with a bound.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { HttpError } from '../../http/http-error.ts';
 
 const KEY_LENGTH = 32;
 const R = 8;
@@ -29,51 +30,109 @@ function parseHash(stored: string): Parsed | undefined {
   return { n, r, p, salt: Buffer.from(parts[4]!, 'base64url'), key: Buffer.from(parts[5]!, 'base64url') };
 }
 
+/** Sign-in and password changes come first; registrations wait behind them (each with its own queue). */
+export type HashPriority = 'interactive' | 'background';
+
+export interface HashOptions {
+  priority?: HashPriority;
+  /** When it aborts before the hash starts, the work is dropped (its client is gone). */
+  signal?: AbortSignal;
+}
+
+interface Waiter {
+  start(): void;
+}
+
+/** Thrown for work dropped because its client went away. */
+export class HashAbortedError extends Error {
+  override name = 'AbortError';
+  readonly code = 'ABORT_ERR';
+}
+
 export class PasswordHasher {
   private readonly n: number;
   private readonly concurrency: number;
+  private readonly maxQueued: number;
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly queues: Record<HashPriority, Waiter[]> = { interactive: [], background: [] };
+  /** A running average of one hash's duration, for Retry-After. */
+  private averageMs = 100;
   /** How many scrypt computations ran: tests show the login limit stops hashing. */
   hashesComputed = 0;
 
-  constructor(options: { n: number; concurrency: number }) {
+  constructor(options: { n: number; concurrency: number; maxQueued?: number }) {
     this.n = options.n;
     this.concurrency = options.concurrency;
+    this.maxQueued = options.maxQueued ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Hashes waiting for a free hasher, per priority. */
+  get queued(): Record<HashPriority, number> {
+    return { interactive: this.queues.interactive.length, background: this.queues.background.length };
   }
 
   /**
    * scrypt runs on libuv's thread pool, not the event loop; the bound keeps a flood of logins from
-   * taking every pool thread (and all memory) from the rest of the server.
+   * taking every pool thread (and all memory) from the rest of the server. Each priority has its own
+   * queue and cap: past the cap the answer is 503 with Retry-After at once, never a longer wait, and a
+   * registration flood filling its queue leaves sign-in's queue empty.
    */
-  private async bounded<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  private async bounded<T>(work: () => Promise<T>, options: HashOptions): Promise<T> {
+    const { priority = 'interactive', signal } = options;
+    if (signal?.aborted) throw new HashAbortedError('The client went away before the hash started');
+    if (this.running >= this.concurrency) await this.wait(priority, signal);
     this.running++;
     this.hashesComputed++;
+    const started = performance.now();
     try {
       return await work();
     } finally {
+      this.averageMs = 0.8 * this.averageMs + 0.2 * (performance.now() - started);
       this.running--;
-      this.waiting.shift()?.();
+      (this.queues.interactive.shift() ?? this.queues.background.shift())?.start();
     }
   }
 
-  async hash(password: string): Promise<string> {
+  private wait(priority: HashPriority, signal: AbortSignal | undefined): Promise<void> {
+    const queue = this.queues[priority];
+    if (queue.length >= this.maxQueued) {
+      const ahead = this.queues.interactive.length + (priority === 'background' ? queue.length : 0) + this.running;
+      const retryAfter = Math.max(1, Math.ceil((ahead * this.averageMs) / this.concurrency / 1000));
+      throw new HttpError('ERR_BUSY', `Too many password checks are waiting; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        const at = queue.indexOf(waiter);
+        if (at !== -1) queue.splice(at, 1);
+        reject(new HashAbortedError('The client went away before the hash started'));
+      };
+      const waiter: Waiter = {
+        start: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      queue.push(waiter);
+    });
+  }
+
+  async hash(password: string, options: HashOptions = {}): Promise<string> {
     const salt = randomBytes(16);
-    const key = await this.bounded(() => deriveKey(password, salt, this.n, R, P));
+    const key = await this.bounded(() => deriveKey(password, salt, this.n, R, P), options);
     return ['scrypt', this.n, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
   }
 
-  async verify(password: string, stored: string): Promise<boolean> {
+  async verify(password: string, stored: string, signal?: AbortSignal): Promise<boolean> {
     const parsed = parseHash(stored);
     if (!parsed) return false;
-    const key = await this.bounded(() => deriveKey(password, parsed.salt, parsed.n, parsed.r, parsed.p));
+    const key = await this.bounded(() => deriveKey(password, parsed.salt, parsed.n, parsed.r, parsed.p), { signal });
     return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
   }
 
   /** For an unknown login: the same work as a real check, so both failures take the same time. */
-  async verifyNothing(password: string): Promise<false> {
-    await this.bounded(() => deriveKey(password, randomBytes(16), this.n, R, P));
+  async verifyNothing(password: string, signal?: AbortSignal): Promise<false> {
+    await this.bounded(() => deriveKey(password, randomBytes(16), this.n, R, P), { signal });
     return false;
   }
 }
