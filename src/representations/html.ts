@@ -134,7 +134,7 @@ function renderTable(rep: CollectionRepresentation, options: HtmlOptions): strin
       const value = item[column];
       const href = linkedColumns.has(column) ? safeHref(options.itemHref?.(item)) : undefined;
       const linked = href !== undefined && typeof value === 'string';
-      return `<td>${linked ? renderAnchor(href, value) : renderField(rep.type, column, value, 1, options.basePath)}</td>`;
+      return `<td>${linked ? `<bdi>${renderAnchor(href, value)}</bdi>` : renderField(rep.type, column, value, 1, options.basePath)}</td>`;
     });
     return `<tr>${cells.join('')}</tr>`;
   });

@@ -14,6 +14,8 @@ interface Parsed {
   key: Buffer;
 }
 
+export type DeriveKey = (password: string, salt: Buffer, n: number, r: number, p: number) => Promise<Buffer>;
+
 function deriveKey(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   // scrypt needs 128 * N * r * p bytes; Node's default maxmem (32 MiB) is too small for N = 2^17.
   const options: ScryptOptions = { N: n, r, p, maxmem: 256 * n * r * p + 1024 * 1024 };
@@ -53,6 +55,7 @@ export class PasswordHasher {
   private readonly n: number;
   private readonly concurrency: number;
   private readonly maxQueued: number;
+  private readonly derive: DeriveKey;
   private running = 0;
   private readonly queues: Record<HashPriority, Waiter[]> = { interactive: [], background: [] };
   /** A running average of one hash's duration, for Retry-After. */
@@ -60,7 +63,9 @@ export class PasswordHasher {
   /** How many scrypt computations ran: tests show the login limit stops hashing. */
   hashesComputed = 0;
 
-  constructor(options: { n: number; concurrency: number; maxQueued?: number }) {
+  /** `derive` is scrypt unless a test holds the hasher busy with its own. */
+  constructor(options: { n: number; concurrency: number; maxQueued?: number; derive?: DeriveKey }) {
+    this.derive = options.derive ?? deriveKey;
     this.n = options.n;
     this.concurrency = options.concurrency;
     this.maxQueued = options.maxQueued ?? Number.POSITIVE_INFINITY;
@@ -119,20 +124,20 @@ export class PasswordHasher {
 
   async hash(password: string, options: HashOptions = {}): Promise<string> {
     const salt = randomBytes(16);
-    const key = await this.bounded(() => deriveKey(password, salt, this.n, R, P), options);
+    const key = await this.bounded(() => this.derive(password, salt, this.n, R, P), options);
     return ['scrypt', this.n, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
   }
 
   async verify(password: string, stored: string, signal?: AbortSignal): Promise<boolean> {
     const parsed = parseHash(stored);
     if (!parsed) return false;
-    const key = await this.bounded(() => deriveKey(password, parsed.salt, parsed.n, parsed.r, parsed.p), { signal });
+    const key = await this.bounded(() => this.derive(password, parsed.salt, parsed.n, parsed.r, parsed.p), { signal });
     return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
   }
 
   /** For an unknown login: the same work as a real check, so both failures take the same time. */
   async verifyNothing(password: string, signal?: AbortSignal): Promise<false> {
-    await this.bounded(() => deriveKey(password, randomBytes(16), this.n, R, P), { signal });
+    await this.bounded(() => this.derive(password, randomBytes(16), this.n, R, P), { signal });
     return false;
   }
 }
