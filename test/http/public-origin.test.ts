@@ -32,7 +32,7 @@ test('the finding: Host: evil.example with Origin: http://evil.example no longer
 test('the finding: the login form posted from a foreign Origin (login CSRF) is 403 and sets no cookie', async (t) => {
   const server = await withServer(t);
   await call(server, 'POST', '/users', { json: { login: 'alice', password: 'pass word 1' } });
-  for (const headers of [{ origin: 'http://evil.example', host: 'evil.example' }, { origin: 'null' }, {}]) {
+  for (const headers of [{ origin: 'http://evil.example', host: 'evil.example' }, { origin: 'null' }, {}] as Record<string, string>[]) {
     const res = await formLogin(server, headers);
     assert.equal(res.status, 403, JSON.stringify(headers));
     assert.equal(res.body.code, 'ERR_CSRF');
