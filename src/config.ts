@@ -60,7 +60,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   writeRate: 600,
   registerRate: 20,
   trustProxy: false,
-  hashQueue: 32,
+  hashQueue: 16,
   maxAvatarPixels: 40_000_000,
   // '' means the listen address (http://host:port).
   publicUrl: '',
