@@ -4,14 +4,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import type { FloodSummary } from './flood-client.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { startChild } from './server-process.ts';
 
 export interface RegistrationFloodResult {
   quiet: LoadResult;
   underFlood: LoadResult;
-  flood: { requests: number; created: number; busy: number; other: number; timeouts: number; p50Ms: number };
+  flood: FloodSummary;
   p99Ratio: number;
   peakRssBytes: number;
 }
@@ -32,35 +34,20 @@ export async function runRegistrationFloodBench(options: { durationSeconds?: num
     const login = { url: `${server.url}/session`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: credentials, connections: 1, durationSeconds: duration };
     await runLoad({ ...login, amount: 3 });
     const quiet = await runLoad(login);
-    let next = 0;
-    const flooding = autocannon({
-      url: `${server.url}/users`,
-      connections: FLOOD_CONNECTIONS,
-      duration: duration + 2,
-      // As in the report: clients that give up after 25 s.
-      timeout: 25,
-      requests: [{
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request: autocannon.Request) => ({ ...request, body: JSON.stringify({ login: `flood${next++}`, password: PASSWORD }) }),
-      }],
-    } as autocannon.Options);
+    const floodClient = fork(new URL('./flood-client.ts', import.meta.url).pathname, [`${server.url}/users`, String(FLOOD_CONNECTIONS), String(duration + 2), PASSWORD], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const flooded = once(floodClient, 'message') as Promise<[FloodSummary]>;
     // Let the flood fill the queue before the timed logins start.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const underFlood = await runLoad(login);
-    const flood = await flooding;
+    const [flood] = await flooded;
     const stats = await server.stats();
     return {
       quiet,
       underFlood,
-      flood: {
-        requests: flood.requests.total,
-        created: flood['2xx'],
-        busy: flood['5xx'],
-        other: flood['4xx'] + flood['3xx'] + flood['1xx'],
-        timeouts: flood.timeouts + flood.errors,
-        p50Ms: flood.latency.p50,
-      },
+      flood,
       p99Ratio: underFlood.p99Ms / Math.max(quiet.p99Ms, 1),
       peakRssBytes: stats.maxRssBytes,
     };

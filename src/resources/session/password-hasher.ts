@@ -32,7 +32,7 @@ function parseHash(stored: string): Parsed | undefined {
   return { n, r, p, salt: Buffer.from(parts[4]!, 'base64url'), key: Buffer.from(parts[5]!, 'base64url') };
 }
 
-/** Sign-in and password changes come first; registrations wait behind them (each with its own queue). */
+/** Sign-in and password changes are interactive; registrations are background, with a budget of their own. */
 export type HashPriority = 'interactive' | 'background';
 
 export interface HashOptions {
@@ -53,63 +53,90 @@ export class HashAbortedError extends Error {
 
 export class PasswordHasher {
   private readonly n: number;
-  private readonly concurrency: number;
   private readonly maxQueued: number;
   private readonly derive: DeriveKey;
-  private running = 0;
+  /** Hashes each priority may run at once: its own budget, never lent to the other. */
+  private readonly slots: Record<HashPriority, number>;
+  private readonly running: Record<HashPriority, number> = { interactive: 0, background: 0 };
   private readonly queues: Record<HashPriority, Waiter[]> = { interactive: [], background: [] };
   /** A running average of one hash's duration, for Retry-After. */
   private averageMs = 100;
   /** How many scrypt computations ran: tests show the login limit stops hashing. */
   hashesComputed = 0;
 
-  /** `derive` is scrypt unless a test holds the hasher busy with its own. */
+  /**
+   * `concurrency` hashes at once for sign-in and password changes; registrations have a budget of their
+   * own, half of that (at least one), so a registration flood never holds a slot a login needs. And they
+   * come second: no registration starts while a login hashes or waits, so a login shares the cores with
+   * at most the registrations already running. `derive` is scrypt unless a test holds the hasher busy.
+   */
   constructor(options: { n: number; concurrency: number; maxQueued?: number; derive?: DeriveKey }) {
     this.derive = options.derive ?? deriveKey;
     this.n = options.n;
-    this.concurrency = options.concurrency;
+    this.slots = { interactive: options.concurrency, background: Math.max(1, Math.floor(options.concurrency / 2)) };
     this.maxQueued = options.maxQueued ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Hashes waiting for a free hasher, per priority. */
+  /** Hashes waiting for a free slot, per priority. */
   get queued(): Record<HashPriority, number> {
     return { interactive: this.queues.interactive.length, background: this.queues.background.length };
   }
 
+  /** Answers 503 at once when work of this priority would have to wait and its queue is full. */
+  checkRoom(priority: HashPriority): void {
+    if (this.hasRoom(priority) || this.queues[priority].length < this.maxQueued) return;
+    const ahead = this.queues[priority].length + this.running[priority];
+    const retryAfter = Math.max(1, Math.ceil((ahead * this.averageMs) / this.slots[priority] / 1000));
+    throw new HttpError('ERR_BUSY', `Too many password hashes are waiting; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+  }
+
+  private hasRoom(priority: HashPriority): boolean {
+    if (this.running[priority] >= this.slots[priority]) return false;
+    return priority === 'interactive' || (this.running.interactive === 0 && this.queues.interactive.length === 0);
+  }
+
+  /** Starts what may start now: logins first, registrations only once no login hashes or waits. */
+  private startWaiting(): void {
+    for (const priority of ['interactive', 'background'] as const) {
+      while (this.queues[priority].length > 0 && this.hasRoom(priority)) {
+        this.running[priority]++;
+        this.queues[priority].shift()!.start();
+      }
+    }
+  }
+
   /**
    * scrypt runs on libuv's thread pool, not the event loop; the bound keeps a flood of logins from
-   * taking every pool thread (and all memory) from the rest of the server. Each priority has its own
-   * queue and cap: past the cap the answer is 503 with Retry-After at once, never a longer wait, and a
-   * registration flood filling its queue leaves sign-in's queue empty.
+   * taking every pool thread (and all memory) from the rest of the server. Past the queue's cap the
+   * answer is 503 with Retry-After at once, never a longer wait; work whose client left is dropped.
    */
   private async bounded<T>(work: () => Promise<T>, options: HashOptions): Promise<T> {
     const { priority = 'interactive', signal } = options;
     if (signal?.aborted) throw new HashAbortedError('The client went away before the hash started');
-    if (this.running >= this.concurrency) await this.wait(priority, signal);
-    this.running++;
+    // A waiter's slot is taken for it by startWaiting, before it resumes, so nothing can overtake it.
+    if (this.hasRoom(priority)) this.running[priority]++;
+    else await this.wait(priority, signal);
     this.hashesComputed++;
     const started = performance.now();
     try {
       return await work();
     } finally {
       this.averageMs = 0.8 * this.averageMs + 0.2 * (performance.now() - started);
-      this.running--;
-      (this.queues.interactive.shift() ?? this.queues.background.shift())?.start();
+      this.running[priority]--;
+      this.startWaiting();
     }
   }
 
   private wait(priority: HashPriority, signal: AbortSignal | undefined): Promise<void> {
+    this.checkRoom(priority);
     const queue = this.queues[priority];
-    if (queue.length >= this.maxQueued) {
-      const ahead = this.queues.interactive.length + (priority === 'background' ? queue.length : 0) + this.running;
-      const retryAfter = Math.max(1, Math.ceil((ahead * this.averageMs) / this.concurrency / 1000));
-      throw new HttpError('ERR_BUSY', `Too many password checks are waiting; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
-    }
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
         const at = queue.indexOf(waiter);
         if (at !== -1) queue.splice(at, 1);
         reject(new HashAbortedError('The client went away before the hash started'));
+        // A login that left may have been all that held registrations back.
+        this.startWaiting();
       };
       const waiter: Waiter = {
         start: () => {

@@ -69,7 +69,7 @@ async function createUser(ctx: RequestContext): Promise<Reply> {
   const { login, password } = validateRegistration(await readJsonObject(ctx.req, config.maxBodyBytes));
   // Refuse a taken login before spending a hash on it; the unique index still decides races.
   if (storage.users.findUserByLogin(login)) throw loginTaken(login);
-  // Registrations wait behind logins for the hasher, so a flood of sign-ups cannot starve sign-in.
+  // Registrations hash within their own budget, so a flood of sign-ups cannot starve sign-in.
   const passwordHash = await hasher.hash(password, { priority: 'background', signal: ctx.signal });
   const now = clock.now();
   const row: UserRow = { id: newId(now), login, passwordHash, avatarId: null, createdAt: now, updatedAt: now };
