@@ -22,7 +22,7 @@ function gatedHasher(maxQueued: number) {
     return scryptSync(password.normalize('NFC'), salt, 32, { N: n, r, p });
   };
   return {
-    hasher: new PasswordHasher({ n: 1024, concurrency: 1, maxQueued, derive }),
+    hasher: new PasswordHasher({ n: 1024, concurrency: 1, maxQueued, refusalPauseMs: 0, derive }),
     started,
     async releaseNext(): Promise<void> {
       await until(() => gates.length > 0);

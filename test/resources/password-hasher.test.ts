@@ -39,11 +39,11 @@ test('no more hashes run at once than the bound', async () => {
 });
 
 /** One gate per started hash; `open()` lets the oldest finish. */
-function gated(concurrency: number, maxQueued: number) {
+function gated(concurrency: number, maxQueued: number, refusalPauseMs = 0) {
   const gates: (() => void)[] = [];
   const started: string[] = [];
   const hasher = new PasswordHasher({
-    n: 1024, concurrency, maxQueued,
+    n: 1024, concurrency, maxQueued, refusalPauseMs,
     derive: async (password) => {
       started.push(password);
       await new Promise<void>((resolve) => gates.push(resolve));
@@ -89,4 +89,24 @@ test('past maxQueued a hash is refused 503 with Retry-After; an aborted waiter i
   aborted.abort();
   await assert.rejects(hasher.hash('l4', { signal: aborted.signal }), { name: 'AbortError' });
   assert.equal(hasher.hashesComputed, 2);
+});
+
+test('a refusal waits out its pause before it is sent, and lets a departed client go at once', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { hasher, open, settle } = gated(1, 0, 1000);
+  const running = hasher.hash('l1');
+  let settled = false;
+  const refused = hasher.hash('l2').finally(() => { settled = true; });
+  await settle();
+  t.mock.timers.tick(999);
+  await settle();
+  assert.equal(settled, false, 'not before the pause is over');
+  t.mock.timers.tick(1);
+  await assert.rejects(refused, { code: 'ERR_BUSY' });
+  const leaving = new AbortController();
+  const abandoned = hasher.hash('l3', { signal: leaving.signal });
+  leaving.abort();
+  await assert.rejects(abandoned, { name: 'AbortError' });
+  await open();
+  await running;
 });

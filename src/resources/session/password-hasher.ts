@@ -32,6 +32,9 @@ function parseHash(stored: string): Parsed | undefined {
   return { n, r, p, salt: Buffer.from(parts[4]!, 'base64url'), key: Buffer.from(parts[5]!, 'base64url') };
 }
 
+/** How long a refusal for a full queue waits before it is sent. */
+const REFUSAL_PAUSE_MS = 1000;
+
 /** Sign-in and password changes are interactive; registrations are background, with a budget of their own. */
 export type HashPriority = 'interactive' | 'background';
 
@@ -54,6 +57,7 @@ export class HashAbortedError extends Error {
 export class PasswordHasher {
   private readonly n: number;
   private readonly maxQueued: number;
+  private readonly refusalPauseMs: number;
   private readonly derive: DeriveKey;
   /** Hashes each priority may run at once: its own budget, never lent to the other. */
   private readonly slots: Record<HashPriority, number>;
@@ -70,8 +74,9 @@ export class PasswordHasher {
    * come second: no registration starts while a login hashes or waits, so a login shares the cores with
    * at most the registrations already running. `derive` is scrypt unless a test holds the hasher busy.
    */
-  constructor(options: { n: number; concurrency: number; maxQueued?: number; derive?: DeriveKey }) {
+  constructor(options: { n: number; concurrency: number; maxQueued?: number; refusalPauseMs?: number; derive?: DeriveKey }) {
     this.derive = options.derive ?? deriveKey;
+    this.refusalPauseMs = options.refusalPauseMs ?? REFUSAL_PAUSE_MS;
     this.n = options.n;
     this.slots = { interactive: options.concurrency, background: Math.max(1, Math.floor(options.concurrency / 2)) };
     this.maxQueued = options.maxQueued ?? Number.POSITIVE_INFINITY;
@@ -82,12 +87,12 @@ export class PasswordHasher {
     return { interactive: this.queues.interactive.length, background: this.queues.background.length };
   }
 
-  /** Answers 503 at once when work of this priority would have to wait and its queue is full. */
-  checkRoom(priority: HashPriority): void {
-    if (this.hasRoom(priority) || this.queues[priority].length < this.maxQueued) return;
+  /** A 503 when work of this priority would have to wait and its queue is full, else undefined. */
+  private refusal(priority: HashPriority): HttpError | undefined {
+    if (this.hasRoom(priority) || this.queues[priority].length < this.maxQueued) return undefined;
     const ahead = this.queues[priority].length + this.running[priority];
     const retryAfter = Math.max(1, Math.ceil((ahead * this.averageMs) / this.slots[priority] / 1000));
-    throw new HttpError('ERR_BUSY', `Too many password hashes are waiting; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+    return new HttpError('ERR_BUSY', `Too many password hashes are waiting; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
   }
 
   private hasRoom(priority: HashPriority): boolean {
@@ -127,8 +132,30 @@ export class PasswordHasher {
     }
   }
 
+  /**
+   * The 503 comes after a pause (REFUSAL_PAUSE_MS): clients that retry at once, as a flood does, would
+   * otherwise turn a stream of cheap refusals into the CPU load that starves the hashes of sign-in.
+   * The pause holds no slot and no queue place; a client that leaves during it is let go at once.
+   */
+  private async refuse(error: HttpError, signal: AbortSignal | undefined): Promise<never> {
+    if (this.refusalPauseMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, this.refusalPauseMs);
+        function done(): void {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        }
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+    if (signal?.aborted) throw new HashAbortedError('The client went away before the hash started');
+    throw error;
+  }
+
   private wait(priority: HashPriority, signal: AbortSignal | undefined): Promise<void> {
-    this.checkRoom(priority);
+    const refused = this.refusal(priority);
+    if (refused) return this.refuse(refused, signal);
     const queue = this.queues[priority];
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
