@@ -13,6 +13,7 @@ import { authenticate } from './resources/session/authenticate.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
+import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
 import { Storage, type StorageOptions } from './storage/storage.ts';
@@ -21,7 +22,7 @@ export interface App {
   services: AppServices;
   routes: RouteTable<Route>;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** From now on, every answer closes its connection (RFC 9112 §9.6), so kept-alive clients let go. */
+  /** From now on, every answer closes its connection (RFC 9112 §9.6), so kept-alive clients let go; event streams end. */
   stopAccepting(): void;
   /** Tells the app where it listens: the default public origin (--public-url unset). */
   setListenUrl(url: string): void;
@@ -55,11 +56,26 @@ function checkFraming(req: IncomingMessage): void {
   if (hosts > 1) throw new HttpError('ERR_BAD_REQUEST', 'The request has more than one Host header');
 }
 
+/** Intervals of the event hub's timers, for tests that cannot wait 15 s for a ping (not flags). */
+export interface EventTimings {
+  pingMs?: number;
+  pollMs?: number;
+  pruneMs?: number;
+}
+
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
-export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}): App {
+export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): App {
   const storage = new Storage(config.db, storageOptions);
   const rateCounters = new MemoryRateCounters();
   let listenOrigin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  const events = new EventHub({
+    log: storage.events,
+    now: () => clock.now(),
+    retentionSeconds: config.eventRetention,
+    liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
+    ...eventTimings,
+  });
+  storage.onEventsCommitted = () => events.wake();
   const services: AppServices = {
     config,
     storage,
@@ -69,6 +85,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     writeLimit: new RateLimit({ name: 'writes', quota: config.writeRate, windowSeconds: 60 }, rateCounters, clock),
     registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
     publicOrigin: () => config.publicUrl || listenOrigin,
+    events,
   };
   const routes = new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route })));
   const basePath = config.basePath;
@@ -108,7 +125,15 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       if (patch.kind === 'found' && patch.route.handler.acceptPatch) headers['Accept-Patch'] = patch.route.handler.acceptPatch.join(', ');
       return { status: 204, headers };
     }
-    if (!definition.raw) {
+    if (definition.extraMediaTypes) {
+      // Asked for by name only (EventSource sends Accept: text/event-stream); */* still means JSON.
+      const extended = negotiateMediaType(req.headers.accept, [...REPRESENTATION_TYPES, ...definition.extraMediaTypes]);
+      if (extended !== null) state.mediaType = extended;
+      state.negotiated = true;
+      if (extended === null) {
+        throw new HttpError('ERR_NOT_ACCEPTABLE', `Available representations: ${[...REPRESENTATION_TYPES, ...definition.extraMediaTypes].join(', ')}`);
+      }
+    } else if (!definition.raw) {
       if (chosen === null) {
         throw new HttpError('ERR_NOT_ACCEPTABLE', `Available representations: ${REPRESENTATION_TYPES.join(', ')}`);
       }
@@ -173,8 +198,14 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     services,
     routes,
     handle,
-    stopAccepting: () => { draining = true; },
+    stopAccepting: () => {
+      draining = true;
+      events.stop();
+    },
     setListenUrl: (url) => { listenOrigin = new URL(url).origin; },
-    close: () => storage.close(),
+    close: () => {
+      events.stop();
+      storage.close();
+    },
   };
 }

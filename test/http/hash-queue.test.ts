@@ -45,7 +45,7 @@ test('past the queue cap a registration is 503 with Retry-After; a login during 
   await until(() => gate.hasher.queued.background === 2);
   const refused = await register(server, 'flood4');
   assert.equal(refused.status, 503);
-  assert.equal(refused.body.code, 'ERR_BUSY');
+  assert.equal(refused.body.code, 'ERR_SERVER_BUSY');
   assert.match(String(refused.headers['retry-after']), /^[1-9]\d*$/);
   // Sign-in has its own budget: it is neither refused nor made to wait for the registration being hashed.
   const login = call(server, 'POST', '/session', { json: { login: 'alice', password: 'alice password' } });

@@ -75,7 +75,7 @@ test('past maxQueued a hash is refused 503 with Retry-After; an aborted waiter i
   const waiting = new AbortController();
   const queued = hasher.hash('l2', { signal: waiting.signal });
   await settle();
-  await assert.rejects(hasher.hash('l3'), (error: HttpError) => error.code === 'ERR_BUSY' && /^\d+$/.test(error.headers['Retry-After']!));
+  await assert.rejects(hasher.hash('l3'), (error: HttpError) => error.code === 'ERR_SERVER_BUSY' && /^\d+$/.test(error.headers['Retry-After']!));
   const registration = hasher.hash('r1', { priority: 'background' });
   await settle();
   assert.deepEqual(hasher.queued, { interactive: 1, background: 1 });
@@ -102,7 +102,7 @@ test('a refusal waits out its pause before it is sent, and lets a departed clien
   await settle();
   assert.equal(settled, false, 'not before the pause is over');
   t.mock.timers.tick(1);
-  await assert.rejects(refused, { code: 'ERR_BUSY' });
+  await assert.rejects(refused, { code: 'ERR_SERVER_BUSY' });
   const leaving = new AbortController();
   const abandoned = hasher.hash('l3', { signal: leaving.signal });
   leaving.abort();

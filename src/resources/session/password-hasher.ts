@@ -92,7 +92,7 @@ export class PasswordHasher {
     if (this.hasRoom(priority) || this.queues[priority].length < this.maxQueued) return undefined;
     const ahead = this.queues[priority].length + this.running[priority];
     const retryAfter = Math.max(1, Math.ceil((ahead * this.averageMs) / this.slots[priority] / 1000));
-    return new HttpError('ERR_BUSY', `Too many password hashes are waiting; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+    return new HttpError('ERR_SERVER_BUSY', `Too many password hashes are waiting; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
   }
 
   private hasRoom(priority: HashPriority): boolean {
