@@ -28,9 +28,10 @@ test('the default N=2^17 works within maxmem', async () => {
 test('no more hashes run at once than the bound', async () => {
   const hasher = new PasswordHasher({ n: 1024, concurrency: 2 });
   let peak = 0;
-  const original = (hasher as any).bounded.bind(hasher);
-  (hasher as any).bounded = (work: () => Promise<unknown>, options: unknown) => original(async () => {
-    peak = Math.max(peak, (hasher as any).running.interactive);
+  const budget = (hasher as any).budget;
+  const original = budget.run.bind(budget);
+  budget.run = (work: () => Promise<unknown>, options: unknown) => original(async () => {
+    peak = Math.max(peak, budget.running.interactive);
     return work();
   }, options);
   await Promise.all(Array.from({ length: 12 }, (_, i) => hasher.hash(`password ${i}`)));
