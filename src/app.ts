@@ -9,6 +9,7 @@ import { toProblem } from './http/problem.ts';
 import { sendReply } from './http/send.ts';
 import { clientAddress } from './http/client-address.ts';
 import { MemoryRateCounters, RateLimit } from './resources/limits/rate-limit.ts';
+import { SqliteRateCounters } from './storage/rate-counter-store.ts';
 import { authenticate } from './resources/session/authenticate.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
@@ -69,7 +70,9 @@ export interface EventTimings {
 export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): App {
   const storage = new Storage(config.db, storageOptions);
   const { onEventsCommitted, ...timings } = eventTimings;
-  const rateCounters = new MemoryRateCounters();
+  // One process counts in memory; several processes on one file (--workers) count in the database, together.
+  const sharedCounters = config.workers > 1 && config.db !== ':memory:' ? new SqliteRateCounters(config.db) : undefined;
+  const rateCounters = sharedCounters ?? new MemoryRateCounters();
   let listenOrigin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   const events = new EventHub({
     log: storage.events,
@@ -87,7 +90,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     storage,
     clock,
     hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency, maxQueued: config.hashQueue }),
-    loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock }),
+    loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock, store: rateCounters }),
     writeLimit: new RateLimit({ name: 'writes', quota: config.writeRate, windowSeconds: 60 }, rateCounters, clock),
     registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
     publicOrigin: () => config.publicUrl || listenOrigin,
@@ -211,6 +214,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     setListenUrl: (url) => { listenOrigin = new URL(url).origin; },
     close: () => {
       events.stop();
+      sharedCounters?.close();
       storage.close();
     },
   };

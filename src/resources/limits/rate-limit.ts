@@ -3,14 +3,16 @@ import type { Clock } from '../../http/context.ts';
 import { HttpError } from '../../http/http-error.ts';
 
 /**
- * Where the counters live. In this process for now (a Map); a store shared by several processes
- * (the database) can implement the same two calls without the limits changing.
+ * Where the counters live: in this process (a Map) when it is the only one, in the database when several
+ * processes share it (--workers: storage/rate-counter-store.ts), without the limits changing.
  */
 export interface RateCounterStore {
   /** Counts one hit on `key` and answers the window it fell in; a new window starts when the last one ended. */
   hit(key: string, windowMs: number, now: number): { count: number; resetAt: number };
   /** Takes back one hit of the current window (a request that turned out not to count). */
   undo(key: string): void;
+  /** Forgets the key's window (a successful login clears its failures). */
+  clear(key: string): void;
 }
 
 /** Bounds memory under a flood of distinct keys: the oldest keys are dropped first. */
@@ -34,6 +36,10 @@ export class MemoryRateCounters implements RateCounterStore {
   undo(key: string): void {
     const window = this.windows.get(key);
     if (window && window.count > 0) window.count -= 1;
+  }
+
+  clear(key: string): void {
+    this.windows.delete(key);
   }
 }
 
