@@ -7,6 +7,9 @@ import { HttpError } from './http/http-error.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from './http/negotiate.ts';
 import { toProblem } from './http/problem.ts';
 import { sendReply } from './http/send.ts';
+import { clientAddress } from './http/client-address.ts';
+import { MemoryRateCounters, RateLimit } from './resources/limits/rate-limit.ts';
+import { SqliteRateCounters } from './storage/rate-counter-store.ts';
 import { authenticate } from './resources/session/authenticate.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
@@ -22,15 +25,24 @@ export interface App {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** From now on, every answer closes its connection (RFC 9112 §9.6), so kept-alive clients let go; event streams end. */
   stopAccepting(): void;
+  /** Tells the app where it listens: the default public origin (--public-url unset). */
+  setListenUrl(url: string): void;
   close(): void;
 }
 
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
 
-/** Turns any error into a problem reply; a 5xx says only its status text (the stack goes to the log). */
-function problemReply(error: unknown, requestId: string): Reply {
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Turns any error into a problem reply; a 5xx says only its status text (the stack goes to the log).
+ * A client that went away is one log line, not a stack: nothing is wrong with the server.
+ */
+function problemReply(error: unknown, requestId: string, clientGone: boolean): Reply {
   const known = error instanceof HttpError ? error : new HttpError('ERR_INTERNAL', 'The server could not complete the request');
-  if (!(error instanceof HttpError)) {
+  if (clientGone && !(error instanceof HttpError)) {
+    process.stderr.write(`${new Date().toISOString()} ${requestId} client closed the connection before the answer\n`);
+  } else if (!(error instanceof HttpError)) {
     process.stderr.write(`${new Date().toISOString()} ${requestId} ${(error as Error)?.stack ?? String(error)}\n`);
   }
   return { status: known.status, headers: { ...known.headers }, representation: { kind: 'problem', data: toProblem(known) } };
@@ -58,6 +70,10 @@ export interface EventTimings {
 export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): App {
   const storage = new Storage(config.db, storageOptions);
   const { onEventsCommitted, ...timings } = eventTimings;
+  // One process counts in memory; several processes on one file (--workers) count in the database, together.
+  const sharedCounters = config.workers > 1 && config.db !== ':memory:' ? new SqliteRateCounters(config.db) : undefined;
+  const rateCounters = sharedCounters ?? new MemoryRateCounters();
+  let listenOrigin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   const events = new EventHub({
     log: storage.events,
     now: () => clock.now(),
@@ -73,15 +89,25 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     config,
     storage,
     clock,
-    hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency }),
-    loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock }),
+    hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency, maxQueued: config.hashQueue }),
+    loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock, store: rateCounters }),
+    writeLimit: new RateLimit({ name: 'writes', quota: config.writeRate, windowSeconds: 60 }, rateCounters, clock),
+    registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
+    publicOrigin: () => config.publicUrl || listenOrigin,
     events,
   };
   const routes = new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route })));
   const basePath = config.basePath;
   let draining = false;
 
-  async function route(req: IncomingMessage, requestId: string, state: { mediaType: string; negotiated: boolean }): Promise<Reply> {
+  interface RequestState {
+    mediaType: string;
+    negotiated: boolean;
+    responseHeaders: Record<string, string>;
+    signal: AbortSignal;
+  }
+
+  async function route(req: IncomingMessage, requestId: string, state: RequestState): Promise<Reply> {
     checkFraming(req);
     // Chosen first, so that even a 404 or 405 answers in a representation the client accepts.
     const chosen = negotiateMediaType(req.headers.accept, REPRESENTATION_TYPES);
@@ -124,6 +150,10 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     }
     const caller: Caller | undefined = definition.auth === 'public' ? undefined
       : authenticate(req, services, definition.auth === 'optional' ? 'optional' : 'required');
+    // CONTRACT §11: a signed-in user's writes are counted before any work; over the quota nothing is written.
+    if (caller && UNSAFE_METHODS.has(method) && definition.writeLimited !== false && services.writeLimit.enabled) {
+      Object.assign(state.responseHeaders, services.writeLimit.take(caller.userId).headers);
+    }
     const ctx: RequestContext = {
       req,
       method,
@@ -134,6 +164,9 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       mediaType: state.mediaType,
       services,
       caller,
+      signal: state.signal,
+      clientAddress: clientAddress(req, config.trustProxy),
+      responseHeaders: state.responseHeaders,
       href: (pattern, params = {}, query = '') => `${basePath}${buildPath(pattern, params)}${query ? `?${query}` : ''}`,
     };
     return definition.handler(ctx);
@@ -150,14 +183,20 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
         process.stdout.write(`${new Date(clock.now()).toISOString()} ${requestId} ${req.method} ${req.url} ${res.statusCode} ${ms}ms\n`);
       });
     }
-    const state = { mediaType: 'application/json', negotiated: false };
+    const aborted = new AbortController();
+    // 'close' before the answer is finished: the client is gone (req's own 'close' also fires once its body is read).
+    res.once('close', () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    const state: RequestState = { mediaType: 'application/json', negotiated: false, responseHeaders: {}, signal: aborted.signal };
     let reply: Reply;
     try {
       reply = await route(req, requestId, state);
     } catch (error) {
-      reply = problemReply(error, requestId);
+      reply = problemReply(error, requestId, aborted.signal.aborted || req.errored !== null || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET');
     }
     if (res.headersSent || res.destroyed) return;
+    reply = { ...reply, headers: { ...state.responseHeaders, ...reply.headers } };
     // An answer given before the body was read in full (a 413, a refused part, a 401 before a body...)
     // cannot tell where the rest of the body ends: close the connection after it (RFC 9112 §9.6).
     if (!req.complete) res.setHeader('Connection', 'close');
@@ -172,8 +211,10 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       draining = true;
       events.stop();
     },
+    setListenUrl: (url) => { listenOrigin = new URL(url).origin; },
     close: () => {
       events.stop();
+      sharedCounters?.close();
       storage.close();
     },
   };

@@ -21,9 +21,15 @@ export interface Config {
   eventRetention: number;
   maxStreams: number;
   workers: number;
+  writeRate: number;
+  registerRate: number;
+  trustProxy: boolean;
+  hashQueue: number;
+  maxAvatarPixels: number;
+  publicUrl: string;
 }
 
-type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers';
+type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers' | 'rate' | 'url';
 
 interface OptionSpec {
   key: keyof Config;
@@ -57,6 +63,13 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   eventRetention: 86_400,
   maxStreams: 10_000,
   workers: 1,
+  writeRate: 600,
+  registerRate: 20,
+  trustProxy: false,
+  hashQueue: 16,
+  maxAvatarPixels: 40_000_000,
+  // '' means the listen address (http://host:port).
+  publicUrl: '',
 });
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -80,10 +93,29 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'eventRetention', flag: '--event-retention', env: 'EVENT_RETENTION', kind: 'seconds', help: 'how long the event log keeps events, seconds' },
   { key: 'maxStreams', flag: '--max-streams', env: 'MAX_STREAMS', kind: 'count', help: 'open event streams the server holds at most' },
   { key: 'workers', flag: '--workers', env: 'WORKERS', kind: 'workers', help: 'server processes on one port and one database (auto: one per core)' },
+  { key: 'writeRate', flag: '--write-rate', env: 'WRITE_RATE', kind: 'rate', help: 'writes per minute per signed-in user (0: no limit)' },
+  { key: 'registerRate', flag: '--register-rate', env: 'REGISTER_RATE', kind: 'rate', help: 'registrations per hour per client address (0: no limit)' },
+  { key: 'trustProxy', flag: '--trust-proxy', env: 'TRUST_PROXY', kind: 'flag', help: 'take the client address from the last X-Forwarded-For entry (behind one reverse proxy)' },
+  { key: 'hashQueue', flag: '--hash-queue', env: 'HASH_QUEUE', kind: 'count', help: 'password hashes that may wait for a free hasher (more: 503)' },
+  { key: 'maxAvatarPixels', flag: '--max-avatar-pixels', env: 'MAX_AVATAR_PIXELS', kind: 'count', help: 'largest avatar image, width x height in pixels' },
+  { key: 'publicUrl', flag: '--public-url', env: 'PUBLIC_URL', kind: 'url', help: 'origin browsers use, e.g. https://chat.example (default: the listen address)' },
 ];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** An http(s) origin with no path, query or credentials: what browsers put in Origin (RFC 6454 §6.1). */
+function parsePublicUrl(raw: string, fail: (expected: string) => never): string {
+  const expected = 'an origin such as https://chat.example (no path: use --base-path)';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return fail(expected);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || url.pathname !== '/') fail(expected);
+  return url.origin;
 }
 
 function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof Config] {
@@ -98,7 +130,9 @@ function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof
   };
   switch (spec.kind) {
     case 'port': return integer(0, 65_535);
-    case 'count': return integer(1, 1_000_000);
+    case 'count': return integer(1, spec.key === 'maxAvatarPixels' ? 1e12 : 1_000_000);
+    case 'rate': return integer(0, 1_000_000);
+    case 'url': return parsePublicUrl(raw, fail);
     case 'seconds': return integer(1, 10 * 365 * 86_400);
     case 'bytes': return integer(1, 2 ** 31 - 1);
     case 'power-of-two': {

@@ -67,6 +67,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  app.setListenUrl(`http://${host}:${port}`);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {

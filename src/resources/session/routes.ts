@@ -28,5 +28,8 @@ export const SESSION_ROUTES: Route[] = [
     requestBody: { contentTypes: PATCH_TYPES, schema: object({}), required: false }, acceptPatch: PATCH_TYPES,
     responses: { 200: one('Session', 'The session with a later expiresAt') },
   },
-  { method: 'DELETE', pattern: '/session', handler: logOut, summary: 'Log out', responses: { 204: { description: 'Logged out; the cookie is cleared', headers: ['Set-Cookie'] } } },
+  {
+    method: 'DELETE', pattern: '/session', handler: logOut, summary: 'Log out', writeLimited: false,
+    responses: { 204: { description: 'Logged out; the cookie is cleared', headers: ['Set-Cookie'] } },
+  },
 ];
