@@ -2,14 +2,18 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
+import { formatErrorLine, type LogFormat } from './http/access-log.ts';
 import type { AppServices, Caller, Clock, Reply, RequestContext, Route } from './http/context.ts';
+import { corsHeaders, preflightMethods, type CorsRequest } from './http/cors.ts';
 import { HttpError } from './http/http-error.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from './http/negotiate.ts';
+import { observeExchange, type ExchangeLabels } from './http/observe-exchange.ts';
 import { toProblem } from './http/problem.ts';
 import { sendReply } from './http/send.ts';
 import { authenticate } from './resources/session/authenticate.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
+import { ServerMetrics } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
@@ -27,11 +31,9 @@ export interface App {
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
 
 /** Turns any error into a problem reply; a 5xx says only its status text (the stack goes to the log). */
-function problemReply(error: unknown, requestId: string): Reply {
+function problemReply(error: unknown, requestId: string, logFormat: LogFormat): Reply {
   const known = error instanceof HttpError ? error : new HttpError('ERR_INTERNAL', 'The server could not complete the request');
-  if (!(error instanceof HttpError)) {
-    process.stderr.write(`${new Date().toISOString()} ${requestId} ${(error as Error)?.stack ?? String(error)}\n`);
-  }
+  if (!(error instanceof HttpError)) process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, error));
   return { status: known.status, headers: { ...known.headers }, representation: { kind: 'problem', data: toProblem(known) } };
 }
 
@@ -46,11 +48,14 @@ function checkFraming(req: IncomingMessage): void {
 
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
 export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}): App {
-  const storage = new Storage(config.db, storageOptions);
+  // Always there, so any code may count; requests are recorded only when a metrics port is set.
+  const metrics = new ServerMetrics();
+  const storage = new Storage(config.db, { ...storageOptions, onCommit: (writes) => metrics.observeWriteBatch(writes) });
   const services: AppServices = {
     config,
     storage,
     clock,
+    metrics,
     hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency }),
     loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock }),
   };
@@ -58,7 +63,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
   const basePath = config.basePath;
   let draining = false;
 
-  async function route(req: IncomingMessage, requestId: string, state: { mediaType: string; negotiated: boolean }): Promise<Reply> {
+  async function route(req: IncomingMessage, requestId: string, state: { mediaType: string; negotiated: boolean }, labels: ExchangeLabels): Promise<Reply> {
     checkFraming(req);
     // Chosen first, so that even a 404 or 405 answers in a representation the client accepts.
     const chosen = negotiateMediaType(req.headers.accept, REPRESENTATION_TYPES);
@@ -75,10 +80,12 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     const match = routes.match(method, path);
     if (match.kind === 'not-found') throw new HttpError('ERR_NOT_FOUND', `No resource at ${fullPath}`);
     if (match.kind === 'method-not-allowed') {
+      labels.route = match.pattern;
       // RFC 9110 §15.5.6: a 405 carries Allow.
       throw new HttpError('ERR_METHOD_NOT_ALLOWED', `${method} is not allowed on ${fullPath}`, { headers: { Allow: match.allowed.join(', ') } });
     }
     const definition = match.route.handler;
+    labels.route = match.route.pattern;
     if (method === 'OPTIONS') {
       const headers: Record<string, string> = { Allow: match.allowed.join(', ') };
       const patch = routes.match('PATCH', path);
@@ -93,6 +100,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     }
     const caller: Caller | undefined = definition.auth === 'public' ? undefined
       : authenticate(req, services, definition.auth === 'optional' ? 'optional' : 'required');
+    labels.userId = caller?.userId;
     const ctx: RequestContext = {
       req,
       method,
@@ -111,21 +119,27 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const requestId = randomUUID();
+    const labels = observeExchange(req, res, {
+      requestId,
+      started,
+      now: () => clock.now(),
+      metrics: config.metricsPort === null ? undefined : metrics,
+      logFormat: config.quiet ? undefined : config.logFormat,
+      trace: config.trace,
+    });
     res.setHeader('X-Request-Id', requestId);
     if (draining) res.setHeader('Connection', 'close');
-    if (!config.quiet) {
-      res.once('finish', () => {
-        const ms = (performance.now() - started).toFixed(1);
-        process.stdout.write(`${new Date(clock.now()).toISOString()} ${requestId} ${req.method} ${req.url} ${res.statusCode} ${ms}ms\n`);
-      });
-    }
+    const cors: CorsRequest = { origin: req.headers.origin, method: req.method ?? 'GET', requestMethod: req.headers['access-control-request-method'] };
+    for (const [name, value] of Object.entries(corsHeaders(config.corsOrigins, cors))) res.setHeader(name, value);
     const state = { mediaType: 'application/json', negotiated: false };
     let reply: Reply;
     try {
-      reply = await route(req, requestId, state);
+      reply = await route(req, requestId, state, labels);
     } catch (error) {
-      reply = problemReply(error, requestId);
+      reply = problemReply(error, requestId, config.logFormat);
     }
+    const preflight = preflightMethods(config.corsOrigins, cors, reply.headers?.['Allow']);
+    if (preflight['Access-Control-Allow-Methods']) reply.headers = { ...reply.headers, ...preflight };
     if (res.headersSent || res.destroyed) return;
     // An answer given before the body was read in full (a 413, a refused part, a 401 before a body...)
     // cannot tell where the rest of the body ends: close the connection after it (RFC 9112 §9.6).
@@ -138,6 +152,9 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     routes,
     handle,
     stopAccepting: () => { draining = true; },
-    close: () => storage.close(),
+    close: () => {
+      metrics.stop();
+      storage.close();
+    },
   };
 }

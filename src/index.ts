@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG, type Config } from './config.ts';
 import type { Clock } from './http/context.ts';
 import { HttpError } from './http/http-error.ts';
 import { sendSocketProblem } from './http/send.ts';
+import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
 
 export type { Config } from './config.ts';
 export type { Clock } from './http/context.ts';
@@ -25,6 +26,8 @@ export interface RunningServer {
   port: number;
   server: Server;
   app: App;
+  /** http://host:port/metrics when --metrics-port is set (same host as the API). */
+  metricsUrl?: string;
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -59,20 +62,31 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       resolve();
     });
   });
+  let metricsListener: MetricsListener | undefined;
+  if (config.metricsPort !== null) {
+    try {
+      metricsListener = await listenForMetrics(app.services.metrics, config.metricsPort, config.host);
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      app.close();
+      throw error;
+    }
+  }
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       app.stopAccepting();
+      const metricsClosed = metricsListener?.close();
       server.close(() => {
         app.close();
-        resolve();
+        void Promise.resolve(metricsClosed).then(() => resolve());
       });
       // Idle keep-alive connections would hold close() open; requests in flight still finish.
       server.closeIdleConnections();
     });
     return closing;
   };
-  return { url: `http://${host}:${port}`, port, server, app, close };
+  return { url: `http://${host}:${port}`, port, server, app, close, ...(metricsListener ? { metricsUrl: metricsListener.url } : {}) };
 }

@@ -1,4 +1,5 @@
 // The only file with side effects: read the configuration, open the database, listen, stop on a signal.
+import { runBackupCommand } from './backup-command.ts';
 import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
 import { startServer } from './index.ts';
 import { serverVersion } from './version.ts';
@@ -12,6 +13,10 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${serverVersion()}\n`);
     return;
   }
+  if (argv[0] === 'backup') {
+    process.exitCode = await runBackupCommand(argv.slice(1), process.env);
+    return;
+  }
   let config: Config;
   try {
     config = parseConfig(argv, process.env);
@@ -22,6 +27,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const running = await startServer(config);
   process.stdout.write(`chat-server listening on ${running.url}${config.basePath} (database ${config.db})\n`);
+  if (running.metricsUrl) process.stdout.write(`chat-server metrics on ${running.metricsUrl}\n`);
   const stop = (signal: string): void => {
     process.stdout.write(`chat-server: ${signal}, finishing requests in flight\n`);
     void running.close().then(() => process.exit(0));

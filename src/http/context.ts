@@ -6,6 +6,7 @@ import type { Method } from '../router/route-table.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { PasswordHasher } from '../resources/session/password-hasher.ts';
 import type { LoginLimiter } from '../resources/session/login-limiter.ts';
+import type { ServerMetrics } from '../metrics/server-metrics.ts';
 
 export interface Clock {
   now(): number;
@@ -18,6 +19,8 @@ export interface AppServices {
   clock: Clock;
   hasher: PasswordHasher;
   loginLimiter: LoginLimiter;
+  /** Counters and gauges for GET /metrics (e.g. metrics.eventsWritten.inc()). */
+  metrics: ServerMetrics;
 }
 
 /** The authenticated caller. */

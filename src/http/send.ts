@@ -44,7 +44,11 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     body = reply.bytes.data;
     headers['Content-Type'] = reply.bytes.contentType;
   }
-  if (options.negotiated) headers['Vary'] = 'Accept';
+  if (options.negotiated) {
+    // Keep a Vary set before (CORS adds Origin) and add Accept to it.
+    const vary = res.getHeader('Vary');
+    headers['Vary'] = vary ? `${String(vary)}, Accept` : 'Accept';
+  }
   headers['X-Content-Type-Options'] = 'nosniff';
 
   const etag = headers['ETag'];

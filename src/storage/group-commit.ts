@@ -13,6 +13,8 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** false: every write commits alone, at once (only for benchmarks that show what grouping gains). */
   groupCommit?: boolean;
+  /** Told the number of writes after each committed batch (the metrics count batches). */
+  onCommit?: (writes: number) => void;
 }
 
 const DEFAULT_MAX_BATCH = 256;
@@ -22,10 +24,12 @@ export class GroupCommit {
   private scheduled = false;
   private readonly maxBatch: number;
   private readonly grouped: boolean;
+  private readonly onCommit: ((writes: number) => void) | undefined;
 
   constructor(private readonly db: Db, options: GroupCommitOptions = {}) {
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.grouped = options.groupCommit ?? true;
+    this.onCommit = options.onCommit;
   }
 
   /** Writes waiting for the next commit. */
@@ -73,6 +77,7 @@ export class GroupCommit {
       for (const write of batch) write.reject(error);
       return;
     }
+    this.onCommit?.(batch.length);
     batch.forEach((write, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) write.resolve(outcome.value);

@@ -43,6 +43,7 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   const user = storage.users.findUserByLogin(login);
   const valid = user ? await hasher.verify(password, user.passwordHash) : await hasher.verifyNothing(password);
   if (!user || !valid) {
+    ctx.services.metrics.loginFailures.inc();
     if (form && ctx.mediaType === 'text/html') {
       // The login form again, with the error and the login as typed, instead of a bare error page.
       return {

@@ -1,0 +1,176 @@
+// Counters, gauges and histograms, and their rendering in the Prometheus text exposition format 0.0.4.
+
+export type Labels = Record<string, string>;
+
+interface Metric {
+  readonly name: string;
+  readonly help: string;
+  readonly type: 'counter' | 'gauge' | 'histogram';
+  /** The sample lines, without # HELP and # TYPE. */
+  samples(): string[];
+}
+
+/** Text format 0.0.4: label values escape backslash, double quote and line feed. */
+function escapeLabelValue(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+/** HELP text escapes backslash and line feed. */
+function escapeHelp(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+}
+
+function labelText(names: readonly string[], values: readonly string[], extra = ''): string {
+  const pairs = names.map((name, index) => `${name}="${escapeLabelValue(values[index]!)}"`);
+  if (extra) pairs.push(extra);
+  return pairs.length === 0 ? '' : `{${pairs.join(',')}}`;
+}
+
+/** Go's strconv style that Prometheus parsers accept: +Inf, -Inf, NaN, or a plain number. */
+function formatValue(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  return String(value);
+}
+
+/** One series per combination of label values, kept under a key joined by a character labels never hold. */
+abstract class LabelledMetric<S> implements Metric {
+  abstract readonly type: Metric['type'];
+  protected readonly series = new Map<string, { values: string[]; state: S }>();
+
+  constructor(readonly name: string, readonly help: string, readonly labelNames: readonly string[] = []) {}
+
+  protected abstract fresh(): S;
+
+  protected stateFor(values: readonly string[]): S {
+    const key = values.join('\u0000');
+    let entry = this.series.get(key);
+    if (!entry) {
+      entry = { values: [...values], state: this.fresh() };
+      this.series.set(key, entry);
+    }
+    return entry.state;
+  }
+
+  abstract samples(): string[];
+}
+
+export class Counter extends LabelledMetric<{ value: number }> {
+  readonly type = 'counter';
+  protected fresh() { return { value: 0 }; }
+
+  /** Adds amount (default 1) to the series of these label values, in labelNames order. */
+  inc(amount = 1, ...labelValues: string[]): void {
+    if (amount < 0) throw new RangeError(`${this.name}: a counter only goes up`);
+    this.stateFor(labelValues).value += amount;
+  }
+
+  get(...labelValues: string[]): number {
+    return this.series.get(labelValues.join('\u0000'))?.state.value ?? 0;
+  }
+
+  samples(): string[] {
+    // A counter without labels shows 0 before its first increment, so it is there to be graphed.
+    if (this.series.size === 0 && this.labelNames.length === 0) return [`${this.name} 0`];
+    return [...this.series.values()].map(({ values, state }) => `${this.name}${labelText(this.labelNames, values)} ${formatValue(state.value)}`);
+  }
+}
+
+export class Gauge extends LabelledMetric<{ value: number }> {
+  readonly type = 'gauge';
+  protected fresh() { return { value: 0 }; }
+
+  constructor(name: string, help: string, labelNames: readonly string[] = [], private readonly read?: () => number) {
+    super(name, help, labelNames);
+  }
+
+  set(value: number, ...labelValues: string[]): void {
+    this.stateFor(labelValues).value = value;
+  }
+
+  inc(amount = 1, ...labelValues: string[]): void {
+    this.stateFor(labelValues).value += amount;
+  }
+
+  dec(amount = 1, ...labelValues: string[]): void {
+    this.stateFor(labelValues).value -= amount;
+  }
+
+  get(...labelValues: string[]): number {
+    return this.series.get(labelValues.join('\u0000'))?.state.value ?? 0;
+  }
+
+  samples(): string[] {
+    // A gauge read at scrape time (memory, lag) asks for its value now.
+    if (this.read) this.set(this.read());
+    if (this.series.size === 0 && this.labelNames.length === 0) return [`${this.name} 0`];
+    return [...this.series.values()].map(({ values, state }) => `${this.name}${labelText(this.labelNames, values)} ${formatValue(state.value)}`);
+  }
+}
+
+interface HistogramState {
+  /** Per bucket, not cumulative; cumulated when rendered. */
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+export class Histogram extends LabelledMetric<HistogramState> {
+  readonly type = 'histogram';
+
+  constructor(name: string, help: string, labelNames: readonly string[], readonly buckets: readonly number[]) {
+    super(name, help, labelNames);
+    if (buckets.some((bound, index) => index > 0 && bound <= buckets[index - 1]!)) throw new Error(`${name}: buckets must increase`);
+  }
+
+  protected fresh(): HistogramState {
+    return { counts: new Array<number>(this.buckets.length).fill(0), sum: 0, count: 0 };
+  }
+
+  observe(value: number, ...labelValues: string[]): void {
+    const state = this.stateFor(labelValues);
+    const index = this.buckets.findIndex((bound) => value <= bound);
+    if (index !== -1) state.counts[index]!++;
+    state.sum += value;
+    state.count++;
+  }
+
+  samples(): string[] {
+    const lines: string[] = [];
+    for (const { values, state } of this.series.values()) {
+      let cumulative = 0;
+      this.buckets.forEach((bound, index) => {
+        cumulative += state.counts[index]!;
+        lines.push(`${this.name}_bucket${labelText(this.labelNames, values, `le="${formatValue(bound)}"`)} ${cumulative}`);
+      });
+      // The +Inf bucket holds every observation (it equals _count).
+      lines.push(`${this.name}_bucket${labelText(this.labelNames, values, 'le="+Inf"')} ${state.count}`);
+      lines.push(`${this.name}_sum${labelText(this.labelNames, values)} ${formatValue(state.sum)}`);
+      lines.push(`${this.name}_count${labelText(this.labelNames, values)} ${state.count}`);
+    }
+    return lines;
+  }
+}
+
+export class Registry {
+  private readonly metrics: Metric[] = [];
+
+  register<M extends Metric>(metric: M): M {
+    if (this.metrics.some((known) => known.name === metric.name)) throw new Error(`metric ${metric.name} registered twice`);
+    this.metrics.push(metric);
+    return metric;
+  }
+
+  /** The whole exposition: # HELP, # TYPE and samples per metric, ending in a line feed. */
+  render(): string {
+    const lines: string[] = [];
+    for (const metric of this.metrics) {
+      lines.push(`# HELP ${metric.name} ${escapeHelp(metric.help)}`, `# TYPE ${metric.name} ${metric.type}`, ...metric.samples());
+    }
+    return `${lines.join('\n')}\n`;
+  }
+}
+
+/** The Content-Type of text format 0.0.4. */
+export const EXPOSITION_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
