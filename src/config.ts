@@ -182,9 +182,22 @@ function defaultText(value: Config[keyof Config]): string {
 }
 
 export function formatHelp(): string {
-  const lines = OPTIONS.map((spec) => {
-    const left = `  ${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`.padEnd(30);
-    return `${left}${spec.help} (env ${spec.env}, default ${defaultText(DEFAULT_CONFIG[spec.key])})`;
-  });
-  return ['Usage: chat-server [options]', '       chat-server backup <file> [--db <path>]   copy the database online (see docs/operations.md)', '', 'Options:', ...lines, '  --help                      print this help', '  --version                   print the version', ''].join('\n');
+  const rows: [string, string][] = [
+    ...OPTIONS.map((spec): [string, string] => [
+      `${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`,
+      `${spec.help} (env ${spec.env}, default ${defaultText(DEFAULT_CONFIG[spec.key])})`,
+    ]),
+    ['--help', 'print this help'],
+    ['--version', 'print the version'],
+  ];
+  // One column for the descriptions, two spaces past the longest option.
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return [
+    'Usage: chat-server [options]',
+    '       chat-server backup <file> [--db <path>]   an online copy of the database (see docs/operations.md)',
+    '',
+    'Options:',
+    ...rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`),
+    '',
+  ].join('\n');
 }
