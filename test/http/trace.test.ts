@@ -1,9 +1,11 @@
 // --trace: every exchange as raw HTTP/1.1 on stderr with secrets redacted, text bodies cut at 2 KiB, binary
 // ones summarised; table tests for the redaction, and the real executable for the whole.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { test } from 'node:test';
 import { describeBody, redactBody, redactHeader, TRACE_BODY_LIMIT } from '../../src/http/trace.ts';
-import { call } from './client.ts';
+import { call, withServer } from './client.ts';
 import { startExecutable } from './executable.ts';
 
 test('headers: Authorization keeps its scheme, cookies their names, Set-Cookie its attributes', () => {
@@ -74,4 +76,42 @@ test('the executable with --trace prints each exchange as HTTP/1.1 on stderr, se
   assert.match(upload, /\n> \[108 bytes image\/png\]\n/);
   assert.match(read, /\n> cookie: session=\[redacted\]\n/);
   assert.match(read, /\n< HTTP\/1\.1 200 OK\n/);
+});
+
+test('in the server: an unread body is shown as it arrived, and a client that leaves mid-body gets a no-answer line', async (t) => {
+  const server = await withServer(t, { trace: true, metricsPort: 0, logFormat: 'json', quiet: false });
+  const written: string[] = [];
+  const logged: string[] = [];
+  // Only the server's lines are taken; the test runner's own output on these streams goes through.
+  const take = (stream: NodeJS.WriteStream, into: string[], mine: RegExp): void => {
+    const original = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    t.mock.method(stream, 'write', (chunk: unknown, ...rest: unknown[]) => {
+      if (typeof chunk === 'string' && mine.test(chunk)) into.push(chunk);
+      else return original(chunk, ...rest);
+      return true;
+    });
+  };
+  take(process.stderr, written, /^\* \d{4}-/);
+  take(process.stdout, logged, /^\{"time":/);
+  // No session: 401 before the body is read.
+  const refused = await call(server, 'POST', '/chats', { json: { data: { title: 'unread' } } });
+  assert.equal(refused.status, 401);
+  // Half a body, then the client goes away: the server never answers.
+  const socket = connect(server.port, '127.0.0.1');
+  await once(socket, 'connect');
+  socket.write('POST /users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"login":"half",');
+  const metrics = server.app.services.metrics;
+  while (metrics.requests.get('POST', '/users', 'aborted') === 0) {
+    if (!socket.destroyed) socket.destroy();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  while (written.length < 2 || logged.length < 2) await new Promise((resolve) => setImmediate(resolve));
+  t.mock.restoreAll();
+  const [unread, left] = written as [string, string];
+  assert.match(unread, /\n< HTTP\/1\.1 401 Unauthorized\n/);
+  // The body came with the headers, so the trace has it although the handler never read it.
+  assert.match(unread, /\n> \{"data":\{"title":"unread"\}\}\n< HTTP/);
+  assert.match(left, /\n> \{"login":"half",\n> \[the server read 16 of the 100 bytes declared\]\n< \[no answer was sent: the client left first\]\n\n$/);
+  const [, aborted] = logged.map((line) => JSON.parse(line));
+  assert.deepEqual([aborted.route, aborted.status, aborted.bytes], ['/users', 0, 0]);
 });
