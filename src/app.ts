@@ -15,6 +15,7 @@ import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
+import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
 import { Storage, type StorageOptions } from './storage/storage.ts';
@@ -23,7 +24,7 @@ export interface App {
   services: AppServices;
   routes: RouteTable<Route>;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** From now on, every answer closes its connection (RFC 9112 §9.6), so kept-alive clients let go. */
+  /** From now on, every answer closes its connection (RFC 9112 §9.6), so kept-alive clients let go; event streams end. */
   stopAccepting(): void;
   close(): void;
 }
@@ -46,11 +47,27 @@ function checkFraming(req: IncomingMessage): void {
   if (hosts > 1) throw new HttpError('ERR_BAD_REQUEST', 'The request has more than one Host header');
 }
 
+/** Intervals of the event hub's timers, for tests that cannot wait 15 s for a ping (not flags). */
+export interface EventTimings {
+  pingMs?: number;
+  pollMs?: number;
+  pruneMs?: number;
+}
+
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
-export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}): App {
+export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): App {
   // Always there, so any code may count; requests are recorded only when a metrics port is set.
   const metrics = new ServerMetrics();
   const storage = new Storage(config.db, { ...storageOptions, onCommit: (writes) => metrics.observeWriteBatch(writes) });
+  const events = new EventHub({
+    log: storage.events,
+    now: () => clock.now(),
+    retentionSeconds: config.eventRetention,
+    liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
+    ...eventTimings,
+  });
+  storage.onEventsCommitted = () => events.wake();
+  metrics.streamsOpen.readFrom(() => events.streamCount());
   const services: AppServices = {
     config,
     storage,
@@ -58,6 +75,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     metrics,
     hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency }),
     loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock }),
+    events,
   };
   const routes = new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route })));
   const basePath = config.basePath;
@@ -92,7 +110,15 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       if (patch.kind === 'found' && patch.route.handler.acceptPatch) headers['Accept-Patch'] = patch.route.handler.acceptPatch.join(', ');
       return { status: 204, headers };
     }
-    if (!definition.raw) {
+    if (definition.extraMediaTypes) {
+      // Asked for by name only (EventSource sends Accept: text/event-stream); */* still means JSON.
+      const extended = negotiateMediaType(req.headers.accept, [...REPRESENTATION_TYPES, ...definition.extraMediaTypes]);
+      if (extended !== null) state.mediaType = extended;
+      state.negotiated = true;
+      if (extended === null) {
+        throw new HttpError('ERR_NOT_ACCEPTABLE', `Available representations: ${[...REPRESENTATION_TYPES, ...definition.extraMediaTypes].join(', ')}`);
+      }
+    } else if (!definition.raw) {
       if (chosen === null) {
         throw new HttpError('ERR_NOT_ACCEPTABLE', `Available representations: ${REPRESENTATION_TYPES.join(', ')}`);
       }
@@ -151,8 +177,12 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     services,
     routes,
     handle,
-    stopAccepting: () => { draining = true; },
+    stopAccepting: () => {
+      draining = true;
+      events.stop();
+    },
     close: () => {
+      events.stop();
       metrics.stop();
       storage.close();
     },

@@ -24,6 +24,8 @@ export interface Config {
   corsOrigins: string[];
   trace: boolean;
   logFormat: 'text' | 'json';
+  eventRetention: number;
+  maxStreams: number;
 }
 
 type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'origins' | 'log-format';
@@ -61,6 +63,8 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   corsOrigins: [],
   trace: false,
   logFormat: 'text',
+  eventRetention: 86_400,
+  maxStreams: 10_000,
 });
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -85,6 +89,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'corsOrigins', flag: '--cors-origins', env: 'CORS_ORIGINS', kind: 'origins', help: 'comma-separated browser origins allowed to call the API (CORS)' },
   { key: 'trace', flag: '--trace', env: 'TRACE', kind: 'flag', help: 'print every exchange as raw HTTP/1.1 to stderr, secrets redacted' },
   { key: 'logFormat', flag: '--log-format', env: 'LOG_FORMAT', kind: 'log-format', help: 'access log lines: text or json (one object a line)' },
+  { key: 'eventRetention', flag: '--event-retention', env: 'EVENT_RETENTION', kind: 'seconds', help: 'how long the event log keeps events, seconds' },
+  { key: 'maxStreams', flag: '--max-streams', env: 'MAX_STREAMS', kind: 'count', help: 'open event streams the server holds at most' },
 ];
 
 export class ConfigError extends Error {

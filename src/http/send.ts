@@ -8,6 +8,7 @@ import { etagOf, isNotModified } from './conditional.ts';
 import type { Reply } from './context.ts';
 import { HttpError } from './http-error.ts';
 import { toProblem } from './problem.ts';
+import { openEventStream } from './sse.ts';
 
 export interface SendOptions {
   mediaType: string;
@@ -25,9 +26,21 @@ function linkHeader(reply: Reply): string | undefined {
   return links.map((link) => `<${link.href}>; rel="${link.rel}"`).join(', ');
 }
 
+/** Accept added to a Vary set before (CORS sets Vary: Origin on the response first). */
+function varyWithAccept(res: ServerResponse): string {
+  const vary = res.getHeader('Vary');
+  return vary ? `${String(vary)}, Accept` : 'Accept';
+}
+
 export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply, options: SendOptions): void {
   let status = reply.status;
   const headers: Record<string, string | string[] | number> = { ...reply.headers };
+  if (reply.eventStream) {
+    if (options.negotiated) headers['Vary'] = varyWithAccept(res);
+    const writer = openEventStream(req, res, headers);
+    if (writer) reply.eventStream(writer);
+    return;
+  }
   let body: Buffer | undefined;
   if (reply.representation) {
     const rendered = renderRepresentation(reply.representation, options.mediaType, { basePath: options.basePath, status });
@@ -44,11 +57,7 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     body = reply.bytes.data;
     headers['Content-Type'] = reply.bytes.contentType;
   }
-  if (options.negotiated) {
-    // Keep a Vary set before (CORS adds Origin) and add Accept to it.
-    const vary = res.getHeader('Vary');
-    headers['Vary'] = vary ? `${String(vary)}, Accept` : 'Accept';
-  }
+  if (options.negotiated) headers['Vary'] = varyWithAccept(res);
   headers['X-Content-Type-Options'] = 'nosniff';
 
   const etag = headers['ETag'];

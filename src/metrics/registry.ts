@@ -81,8 +81,13 @@ export class Gauge extends LabelledMetric<{ value: number }> {
   readonly type = 'gauge';
   protected fresh() { return { value: 0 }; }
 
-  constructor(name: string, help: string, labelNames: readonly string[] = [], private readonly read?: () => number) {
+  constructor(name: string, help: string, labelNames: readonly string[] = [], private read?: () => number) {
     super(name, help, labelNames);
+  }
+
+  /** From now on the value is read at scrape time from its owner (e.g. the hub's count of open streams). */
+  readFrom(read: () => number): void {
+    this.read = read;
   }
 
   set(value: number, ...labelValues: string[]): void {

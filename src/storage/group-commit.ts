@@ -15,6 +15,8 @@ export interface GroupCommitOptions {
   groupCommit?: boolean;
   /** Told the number of writes after each committed batch (the metrics count batches). */
   onCommit?: (writes: number) => void;
+  /** Runs after every COMMIT (and after a failed batch's ROLLBACK), e.g. to wake event streams. */
+  afterCommit?: () => void;
 }
 
 const DEFAULT_MAX_BATCH = 256;
@@ -25,11 +27,13 @@ export class GroupCommit {
   private readonly maxBatch: number;
   private readonly grouped: boolean;
   private readonly onCommit: ((writes: number) => void) | undefined;
+  private readonly afterCommit: () => void;
 
   constructor(private readonly db: Db, options: GroupCommitOptions = {}) {
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.grouped = options.groupCommit ?? true;
     this.onCommit = options.onCommit;
+    this.afterCommit = options.afterCommit ?? (() => {});
   }
 
   /** Writes waiting for the next commit. */
@@ -74,10 +78,12 @@ export class GroupCommit {
     } catch (error) {
       // BEGIN or COMMIT failed: nothing of this batch is durable, so every caller hears the failure.
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.afterCommit();
       for (const write of batch) write.reject(error);
       return;
     }
     this.onCommit?.(batch.length);
+    this.afterCommit();
     batch.forEach((write, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) write.resolve(outcome.value);

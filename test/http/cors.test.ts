@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseConfig } from '../../src/config.ts';
 import { call, registerAndLogIn, withServer } from './client.ts';
+import { openReady } from './event-stream.ts';
 
 const APP = 'http://app.example';
 const OTHER = 'http://evil.example';
@@ -87,4 +88,14 @@ test('--cors-origins takes exact origins, comma-separated, and refuses anything 
   for (const bad of ['*', 'a.example', 'https://a.example/', 'https://a.example/app', 'https://A.example', 'ftp://a.example', 'https://a.example:443']) {
     assert.throws(() => parseConfig(['--cors-origins', bad]), /--cors-origins: expected origins/, bad);
   }
+});
+
+test('an event stream opened from an allowed origin carries the CORS headers too', async (t) => {
+  const server = await withServer(t, { corsOrigins: [APP] });
+  const alice = await registerAndLogIn(server, 'alice', 'alice password');
+  const stream = await openReady(server, { token: alice.token, headers: { origin: APP } });
+  t.after(() => stream.close());
+  assert.equal(stream.headers['access-control-allow-origin'], APP);
+  assert.equal(stream.headers['access-control-allow-credentials'], 'true');
+  assert.match(String(stream.headers['vary']), /Origin/);
 });

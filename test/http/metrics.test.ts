@@ -6,6 +6,7 @@ import type { RunningServer } from '../../src/index.ts';
 import { histogramOf, parsePrometheus, typeOf, valueOf, type PromMetrics } from '../metrics/prometheus-parser.ts';
 import { createChat, postMessage } from './chat-fixtures.ts';
 import { call, registerAndLogIn, withServer } from './client.ts';
+import { openReady } from './event-stream.ts';
 
 async function scrape(server: RunningServer): Promise<{ text: string; metrics: PromMetrics }> {
   assert.ok(server.metricsUrl, 'startServer exposes the metrics URL');
@@ -91,16 +92,20 @@ test('login failures, rate-limited answers and write batches are counted', async
   assert.equal(sizes?.count, valueOf(metrics, 'chat_db_write_batches_total'));
 });
 
-test('the event code reports streams and events through the same registry', async (t) => {
+test('open event streams are read from the hub; the event code counts events written and delivered', async (t) => {
   const server = await withServer(t, { metricsPort: 0 });
+  const alice = await registerAndLogIn(server, 'alice', 'alice password');
+  const first = await openReady(server, { token: alice.token });
+  const second = await openReady(server, { token: alice.token });
+  t.after(() => { first.close(); second.close(); });
+  assert.equal(valueOf((await scrape(server)).metrics, 'chat_event_streams_open'), 2);
+  first.close();
+  await scrapeUntil(server, (metrics) => valueOf(metrics, 'chat_event_streams_open') === 1);
+  // The names the event code calls.
   const { metrics } = server.app.services;
-  metrics.streamsOpen.inc();
-  metrics.streamsOpen.inc();
-  metrics.streamsOpen.dec();
   metrics.eventsWritten.inc();
   metrics.eventsDelivered.inc(3);
   const scraped = (await scrape(server)).metrics;
-  assert.equal(valueOf(scraped, 'chat_event_streams_open'), 1);
   assert.equal(valueOf(scraped, 'chat_events_written_total'), 1);
   assert.equal(valueOf(scraped, 'chat_events_delivered_total'), 3);
 });
