@@ -52,6 +52,8 @@ export interface EventTimings {
   pingMs?: number;
   pollMs?: number;
   pruneMs?: number;
+  /** Also called after each commit that wrote events (a worker tells the others through the primary). */
+  onEventsCommitted?: () => void;
 }
 
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
@@ -59,14 +61,18 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
   // Always there, so any code may count; requests are recorded only when a metrics port is set.
   const metrics = new ServerMetrics();
   const storage = new Storage(config.db, { ...storageOptions, onCommit: (writes) => metrics.observeWriteBatch(writes) });
+  const { onEventsCommitted, ...timings } = eventTimings;
   const events = new EventHub({
     log: storage.events,
     now: () => clock.now(),
     retentionSeconds: config.eventRetention,
     liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
-    ...eventTimings,
+    ...timings,
   });
-  storage.onEventsCommitted = () => events.wake();
+  storage.onEventsCommitted = () => {
+    events.wake();
+    onEventsCommitted?.();
+  };
   metrics.streamsOpen.readFrom(() => events.streamCount());
   const services: AppServices = {
     config,

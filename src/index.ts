@@ -18,6 +18,10 @@ export interface StartOptions extends Partial<Config> {
   synchronous?: 'FULL' | 'NORMAL';
   /** For benchmarks only (not a flag): false commits every write alone, to show what group commit gains. */
   groupCommit?: boolean;
+  /** For benchmarks only (not a flag): false writes no events, to show what the event write costs. */
+  recordEvents?: boolean;
+  /** Called after each commit that wrote events (--workers: the primary tells the other workers). */
+  onEventsCommitted?: () => void;
   /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */
   eventTimings?: EventTimings;
 }
@@ -35,9 +39,9 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, groupCommit, eventTimings, ...overrides } = options;
+  const { clock, synchronous, groupCommit, recordEvents, eventTimings, onEventsCommitted, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
-  const app = createApp(config, clock, { synchronous, groupCommit }, eventTimings);
+  const app = createApp(config, clock, { synchronous, groupCommit, recordEvents }, { ...eventTimings, onEventsCommitted });
   const server = createServer({
     // Deliberate limits against slow clients (slowloris): headers and whole requests must arrive in time,
     // and the check runs every second rather than Node's default 30 s.
