@@ -24,6 +24,8 @@ export interface StartOptions extends Partial<Config> {
   onEventsCommitted?: () => void;
   /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */
   eventTimings?: EventTimings;
+  /** false (--workers): record metrics but open no metrics listener; the primary serves the merged ones. */
+  serveMetrics?: boolean;
 }
 
 export interface RunningServer {
@@ -39,7 +41,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, groupCommit, recordEvents, eventTimings, onEventsCommitted, ...overrides } = options;
+  const { clock, synchronous, groupCommit, recordEvents, eventTimings, onEventsCommitted, serveMetrics = true, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
   const app = createApp(config, clock, { synchronous, groupCommit, recordEvents }, { ...eventTimings, onEventsCommitted });
   const server = createServer({
@@ -69,7 +71,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     });
   });
   let metricsListener: MetricsListener | undefined;
-  if (config.metricsPort !== null) {
+  if (config.metricsPort !== null && !serveMetrics) app.services.metrics.start();
+  if (config.metricsPort !== null && serveMetrics) {
     try {
       metricsListener = await listenForMetrics(app.services.metrics, config.metricsPort, config.host);
     } catch (error) {

@@ -8,7 +8,31 @@ interface Metric {
   readonly type: 'counter' | 'gauge' | 'histogram';
   /** The sample lines, without # HELP and # TYPE. */
   samples(): string[];
+  /** The state as plain data, to send to another process (--workers). */
+  snapshot(): MetricSnapshot;
 }
+
+/** One series as plain data: a value (counter, gauge) or bucket counts, sum and count (histogram). */
+export interface SeriesSnapshot {
+  values: string[];
+  value?: number;
+  counts?: number[];
+  sum?: number;
+  count?: number;
+}
+
+export interface MetricSnapshot {
+  name: string;
+  help: string;
+  type: Metric['type'];
+  labelNames: string[];
+  buckets?: number[];
+  /** How a gauge of several processes combines: their sum (memory, streams) or the largest (lag). */
+  merge?: GaugeMerge;
+  series: SeriesSnapshot[];
+}
+
+export type GaugeMerge = 'sum' | 'max';
 
 /** Text format 0.0.4: label values escape backslash, double quote and line feed. */
 function escapeLabelValue(value: string): string {
@@ -54,6 +78,11 @@ abstract class LabelledMetric<S> implements Metric {
   }
 
   abstract samples(): string[];
+  abstract snapshot(): MetricSnapshot;
+
+  protected describe(): Omit<MetricSnapshot, 'series'> {
+    return { name: this.name, help: this.help, type: this.type, labelNames: [...this.labelNames] };
+  }
 }
 
 export class Counter extends LabelledMetric<{ value: number }> {
@@ -70,6 +99,10 @@ export class Counter extends LabelledMetric<{ value: number }> {
     return this.series.get(labelValues.join('\u0000'))?.state.value ?? 0;
   }
 
+  snapshot(): MetricSnapshot {
+    return { ...this.describe(), series: [...this.series.values()].map(({ values, state }) => ({ values, value: state.value })) };
+  }
+
   samples(): string[] {
     // A counter without labels shows 0 before its first increment, so it is there to be graphed.
     if (this.series.size === 0 && this.labelNames.length === 0) return [`${this.name} 0`];
@@ -81,8 +114,13 @@ export class Gauge extends LabelledMetric<{ value: number }> {
   readonly type = 'gauge';
   protected fresh() { return { value: 0 }; }
 
-  constructor(name: string, help: string, labelNames: readonly string[] = [], private read?: () => number) {
+  constructor(name: string, help: string, labelNames: readonly string[] = [], private read?: () => number, readonly merge: GaugeMerge = 'sum') {
     super(name, help, labelNames);
+  }
+
+  snapshot(): MetricSnapshot {
+    if (this.read) this.set(this.read());
+    return { ...this.describe(), merge: this.merge, series: [...this.series.values()].map(({ values, state }) => ({ values, value: state.value })) };
   }
 
   /** From now on the value is read at scrape time from its owner (e.g. the hub's count of open streams). */
@@ -141,6 +179,22 @@ export class Histogram extends LabelledMetric<HistogramState> {
     state.count++;
   }
 
+  /** Adds another process's series (--workers): bucket counts, sums and counts add up. */
+  absorb(series: SeriesSnapshot): void {
+    const state = this.stateFor(series.values);
+    series.counts?.forEach((count, index) => { state.counts[index]! += count; });
+    state.sum += series.sum ?? 0;
+    state.count += series.count ?? 0;
+  }
+
+  snapshot(): MetricSnapshot {
+    return {
+      ...this.describe(),
+      buckets: [...this.buckets],
+      series: [...this.series.values()].map(({ values, state }) => ({ values, counts: [...state.counts], sum: state.sum, count: state.count })),
+    };
+  }
+
   samples(): string[] {
     const lines: string[] = [];
     for (const { values, state } of this.series.values()) {
@@ -167,6 +221,10 @@ export class Registry {
     return metric;
   }
 
+  snapshot(): MetricSnapshot[] {
+    return this.metrics.map((metric) => metric.snapshot());
+  }
+
   /** The whole exposition: # HELP, # TYPE and samples per metric, ending in a line feed. */
   render(): string {
     const lines: string[] = [];
@@ -175,6 +233,33 @@ export class Registry {
     }
     return `${lines.join('\n')}\n`;
   }
+}
+
+/**
+ * One exposition from the snapshots of several processes (--workers): counters and histograms add up, gauges
+ * add up or take the largest as each says. A metric takes its description from the first process that has it.
+ */
+export function renderMerged(processes: readonly MetricSnapshot[][]): string {
+  const registry = new Registry();
+  const merged = new Map<string, Counter | Gauge | Histogram>();
+  for (const snapshots of processes) {
+    for (const snapshot of snapshots) {
+      let metric = merged.get(snapshot.name);
+      if (!metric) {
+        metric = snapshot.type === 'counter' ? new Counter(snapshot.name, snapshot.help, snapshot.labelNames)
+          : snapshot.type === 'gauge' ? new Gauge(snapshot.name, snapshot.help, snapshot.labelNames, undefined, snapshot.merge)
+            : new Histogram(snapshot.name, snapshot.help, snapshot.labelNames, snapshot.buckets ?? []);
+        merged.set(snapshot.name, registry.register(metric));
+      }
+      for (const series of snapshot.series) {
+        if (metric instanceof Histogram) metric.absorb(series);
+        else if (metric instanceof Counter) metric.inc(series.value ?? 0, ...series.values);
+        else if (metric.merge === 'max') metric.set(Math.max(metric.get(...series.values), series.value ?? 0), ...series.values);
+        else metric.inc(series.value ?? 0, ...series.values);
+      }
+    }
+  }
+  return registry.render();
 }
 
 /** The Content-Type of text format 0.0.4. */

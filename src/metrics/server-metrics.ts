@@ -1,6 +1,6 @@
 // The chat server's metrics by name: what the request path, the group commit and the event streams report.
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { Counter, Gauge, Histogram, Registry } from './registry.ts';
+import { Counter, Gauge, Histogram, Registry, type MetricSnapshot } from './registry.ts';
 
 /** Seconds; from 1 ms to 10 s, where a chat API's answers fall. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -45,9 +45,9 @@ export class ServerMetrics {
       // The histogram reads in nanoseconds; before its first sample it reports NaN or a huge minimum.
       return delay && delay.count > 0 ? pick(delay) / 1e9 : 0;
     };
-    this.registry.register(new Gauge('chat_event_loop_lag_seconds', 'Event-loop delay since the previous scrape: the mean.', [], lag((delay) => delay.mean)));
-    this.registry.register(new Gauge('chat_event_loop_lag_p99_seconds', 'Event-loop delay since the previous scrape: the 99th percentile.', [], lag((delay) => delay.percentile(99))));
-    this.registry.register(new Gauge('chat_event_loop_lag_max_seconds', 'Event-loop delay since the previous scrape: the largest.', [], lag((delay) => delay.max)));
+    this.registry.register(new Gauge('chat_event_loop_lag_seconds', 'Event-loop delay since the previous scrape: the mean.', [], lag((delay) => delay.mean), 'max'));
+    this.registry.register(new Gauge('chat_event_loop_lag_p99_seconds', 'Event-loop delay since the previous scrape: the 99th percentile.', [], lag((delay) => delay.percentile(99)), 'max'));
+    this.registry.register(new Gauge('chat_event_loop_lag_max_seconds', 'Event-loop delay since the previous scrape: the largest.', [], lag((delay) => delay.max), 'max'));
     this.registry.register(new Gauge('chat_process_resident_memory_bytes', 'Resident set size of the server process.', [], () => process.memoryUsage.rss()));
   }
 
@@ -74,6 +74,13 @@ export class ServerMetrics {
   observeWriteBatch(writes: number): void {
     this.writeBatches.inc();
     this.writeBatchSize.observe(writes);
+  }
+
+  /** The state as plain data for the primary of --workers to merge; the event-loop figures start again too. */
+  snapshot(): MetricSnapshot[] {
+    const snapshot = this.registry.snapshot();
+    this.loopDelay?.reset();
+    return snapshot;
   }
 
   /** The exposition; the event-loop figures start again from here. */

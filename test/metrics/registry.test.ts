@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { Counter, Gauge, Histogram, Registry } from '../../src/metrics/registry.ts';
+import { Counter, Gauge, Histogram, Registry, renderMerged } from '../../src/metrics/registry.ts';
 import { histogramOf, parsePrometheus, samplesOf, typeOf } from './prometheus-parser.ts';
 
 test('counters, gauges and histograms render as text the Prometheus parser reads back', async () => {
@@ -72,4 +72,22 @@ test('the parser check refuses what is not the text format', async () => {
   await assert.rejects(parsePrometheus('t_total 1'), /end with a line feed/);
   await assert.rejects(parsePrometheus('t_total one\n'), /not a sample line/);
   await assert.rejects(parsePrometheus('# TYPE t histogram\nt_bucket{le="+Inf"} 2\nt_count 3\n'), /Malformed histogram/);
+});
+
+test('snapshots of several processes merge: counters and histograms add up, gauges add up or take the largest', async () => {
+  const processOf = (requests: number, durations: number[], open: number, lag: number) => {
+    const registry = new Registry();
+    registry.register(new Counter('t_requests_total', 'Requests.', ['route'])).inc(requests, '/a');
+    const histogram = registry.register(new Histogram('t_seconds', 'Durations.', ['route'], [0.1, 1]));
+    for (const duration of durations) histogram.observe(duration, '/a');
+    registry.register(new Gauge('t_open', 'Open.')).set(open);
+    registry.register(new Gauge('t_lag', 'Lag.', [], () => lag, 'max'));
+    return registry.snapshot();
+  };
+  const text = renderMerged([processOf(3, [0.05, 2], 4, 0.25), processOf(2, [0.5], 1, 0.5), processOf(0, [], 0, 0.125)]);
+  const metrics = await parsePrometheus(text);
+  assert.deepEqual(samplesOf(metrics, 't_requests_total'), [{ labels: { route: '/a' }, value: 5 }]);
+  assert.deepEqual(histogramOf(metrics, 't_seconds', { route: '/a' }), { labels: { route: '/a' }, buckets: { '0.1': 1, '1': 2, '+Inf': 3 }, count: 3, sum: 2.55 });
+  assert.deepEqual(samplesOf(metrics, 't_open'), [{ labels: {}, value: 5 }]);
+  assert.deepEqual(samplesOf(metrics, 't_lag'), [{ labels: {}, value: 0.5 }]);
 });
