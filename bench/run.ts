@@ -217,6 +217,8 @@ try {
     formatHistoryBench(await runHistoryBench({ durationSeconds: Math.min(SECONDS, 3) })))));
   sections.push(await section('Events: fan-out, idle streams, replay, the cost of the event write', () => optional<typeof import('./events.bench.ts')>('./events.bench.ts', async ({ runEventsBench, formatEventsBench }) =>
     formatEventsBench(await runEventsBench(dir, { durationSeconds: SECONDS })))));
+  sections.push(await section('Workers: --workers 2 against 1', () => optional<typeof import('./workers.bench.ts')>('./workers.bench.ts', async ({ runWorkersBench, formatWorkersBench }) =>
+    formatWorkersBench(await runWorkersBench(dir, { durationSeconds: SECONDS })))));
   sections.push(await section('Metrics overhead: the page of 50 with --metrics-port on and off', async () => {
     const { formatMetricsBench, runMetricsBench } = await import('./metrics.bench.ts');
     return formatMetricsBench(await runMetricsBench({ durationSeconds: SECONDS }));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { call } from '../http/client.ts';
-import { openReady } from '../http/event-stream.ts';
+import { openReady, type EventStream } from '../http/event-stream.ts';
 import { spawnServer, type ServerProcess } from '../fault/server-child.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
@@ -54,7 +54,7 @@ test('--workers 2: an event written by any process reaches every stream on every
   const alice = await register(server.url, 'alice');
   const bob = await register(server.url, 'bob');
   const chat = await call(server.url, 'POST', '/chats', { token: alice.token, json: { data: { title: 'Across', members: [bob.userId] } } });
-  const streams = [];
+  const streams: EventStream[] = [];
   for (let i = 0; i < 4; i++) streams.push(await openReady(server.url, { token: i % 2 === 0 ? alice.token : bob.token }));
   t.after(() => streams.forEach((stream) => stream.close()));
   const posted = await Promise.all(Array.from({ length: 4 }, async (_, writer) => {
