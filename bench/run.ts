@@ -221,6 +221,10 @@ try {
     formatEventsBench(await runEventsBench(dir, { durationSeconds: SECONDS })))));
   sections.push(await section('Workers: --workers 2 against 1', () => optional<typeof import('./workers.bench.ts')>('./workers.bench.ts', async ({ runWorkersBench, formatWorkersBench }) =>
     formatWorkersBench(await runWorkersBench(dir, { durationSeconds: SECONDS })))));
+  sections.push(await section('Metrics overhead: the page of 50 with --metrics-port on and off', async () => {
+    const { formatMetricsBench, runMetricsBench } = await import('./metrics.bench.ts');
+    return formatMetricsBench(await runMetricsBench({ durationSeconds: SECONDS }));
+  }));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });

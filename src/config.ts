@@ -18,6 +18,12 @@ export interface Config {
   headersTimeout: number;
   requestTimeout: number;
   keepAliveTimeout: number;
+  /** null: no metrics listener. */
+  metricsPort: number | null;
+  /** Browser origins allowed to call the API (CORS), e.g. https://app.example. */
+  corsOrigins: string[];
+  trace: boolean;
+  logFormat: 'text' | 'json';
   eventRetention: number;
   maxStreams: number;
   workers: number;
@@ -29,7 +35,7 @@ export interface Config {
   publicUrl: string;
 }
 
-type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers' | 'rate' | 'url';
+type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers' | 'rate' | 'url' | 'origins' | 'log-format';
 
 interface OptionSpec {
   key: keyof Config;
@@ -60,6 +66,10 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   headersTimeout: 10,
   requestTimeout: 30,
   keepAliveTimeout: 5,
+  metricsPort: null,
+  corsOrigins: [],
+  trace: false,
+  logFormat: 'text',
   eventRetention: 86_400,
   maxStreams: 10_000,
   workers: 1,
@@ -90,6 +100,10 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'headersTimeout', flag: '--headers-timeout', env: 'HEADERS_TIMEOUT', kind: 'seconds', help: 'time a client has to send its headers, seconds' },
   { key: 'requestTimeout', flag: '--request-timeout', env: 'REQUEST_TIMEOUT', kind: 'seconds', help: 'time a client has to send a whole request, seconds' },
   { key: 'keepAliveTimeout', flag: '--keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', kind: 'seconds', help: 'idle keep-alive connection lifetime, seconds' },
+  { key: 'metricsPort', flag: '--metrics-port', env: 'METRICS_PORT', kind: 'port', help: 'serve GET /metrics (Prometheus) on this second port (0: any free port)' },
+  { key: 'corsOrigins', flag: '--cors-origins', env: 'CORS_ORIGINS', kind: 'origins', help: 'comma-separated browser origins allowed to call the API (CORS)' },
+  { key: 'trace', flag: '--trace', env: 'TRACE', kind: 'flag', help: 'print every exchange as raw HTTP/1.1 to stderr, secrets redacted' },
+  { key: 'logFormat', flag: '--log-format', env: 'LOG_FORMAT', kind: 'log-format', help: 'access log lines: text or json (one object a line)' },
   { key: 'eventRetention', flag: '--event-retention', env: 'EVENT_RETENTION', kind: 'seconds', help: 'how long the event log keeps events, seconds' },
   { key: 'maxStreams', flag: '--max-streams', env: 'MAX_STREAMS', kind: 'count', help: 'open event streams the server holds at most' },
   { key: 'workers', flag: '--workers', env: 'WORKERS', kind: 'workers', help: 'server processes on one port and one database (auto: one per core)' },
@@ -152,6 +166,23 @@ function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof
     case 'text':
       if (raw === '') fail('a non-empty value');
       return raw;
+    case 'log-format':
+      if (raw !== 'text' && raw !== 'json') fail('text or json');
+      return raw;
+    case 'origins': {
+      if (raw.trim() === '') return [];
+      // An origin is scheme://host[:port] with nothing after it (RFC 6454 §6.2), compared as the browser sends it.
+      return raw.split(',').map((item) => item.trim()).map((origin) => {
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(origin);
+        } catch {
+          fail('origins such as https://app.example (comma-separated)');
+        }
+        if (parsed!.origin !== origin || !/^https?:$/.test(parsed!.protocol)) fail(`origins such as https://app.example (scheme://host[:port], no path); ${JSON.stringify(origin)} is not one`);
+        return origin;
+      });
+    }
     case 'path':
       if (spec.key === 'basePath') {
         if (raw === '' || raw === '/') return '';
@@ -195,10 +226,29 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}
   return config;
 }
 
+function defaultText(value: Config[keyof Config]): string {
+  if (value === null) return 'off';
+  if (Array.isArray(value) && value.length === 0) return 'none';
+  return JSON.stringify(value);
+}
+
 export function formatHelp(): string {
-  const lines = OPTIONS.map((spec) => {
-    const left = `  ${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`.padEnd(30);
-    return `${left}${spec.help} (env ${spec.env}, default ${JSON.stringify(DEFAULT_CONFIG[spec.key])})`;
-  });
-  return ['Usage: chat-server [options]', '', 'Options:', ...lines, '  --help                      print this help', '  --version                   print the version', ''].join('\n');
+  const rows: [string, string][] = [
+    ...OPTIONS.map((spec): [string, string] => [
+      `${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`,
+      `${spec.help} (env ${spec.env}, default ${defaultText(DEFAULT_CONFIG[spec.key])})`,
+    ]),
+    ['--help', 'print this help'],
+    ['--version', 'print the version'],
+  ];
+  // One column for the descriptions, two spaces past the longest option.
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return [
+    'Usage: chat-server [options]',
+    '       chat-server backup <file> [--db <path>]   an online copy of the database (see docs/operations.md)',
+    '',
+    'Options:',
+    ...rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`),
+    '',
+  ].join('\n');
 }

@@ -1,6 +1,9 @@
 // The only file with side effects: read the configuration, open the database, listen, stop on a signal.
+import { runBackupCommand } from './backup-command.ts';
 import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
 import { startServer } from './index.ts';
+import { answerMetricsRequests, clusterMetricsSource } from './metrics/cluster-metrics.ts';
+import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
 import { serverVersion } from './version.ts';
 import { isWorkerProcess, onPrimaryMessage, startPrimary, tellPrimary, workerConfig } from './workers.ts';
 
@@ -23,12 +26,13 @@ async function runWorker(): Promise<void> {
   const config = workerConfig();
   let running;
   try {
-    running = await startServer({ ...config, onEventsCommitted: () => tellPrimary({ type: 'events' }) });
+    running = await startServer({ ...config, serveMetrics: false, onEventsCommitted: () => tellPrimary({ type: 'events' }) });
   } catch (error) {
     tellPrimary({ type: 'failed', message: (error as Error).message });
     process.exit(2);
   }
-  const { events } = running.app.services;
+  const { events, metrics } = running.app.services;
+  if (config.metricsPort !== null) answerMetricsRequests(metrics);
   onPrimaryMessage((message) => {
     if (message.type === 'wake') events.wake();
   });
@@ -36,9 +40,15 @@ async function runWorker(): Promise<void> {
   stopOn(['SIGTERM', 'SIGINT'], () => void running.close().then(() => process.exit(0)));
 }
 
-function runPrimary(config: Config): void {
+async function runPrimary(config: Config): Promise<void> {
+  // One metrics port for all workers: each scrape merges what every worker counted.
+  let metricsListener: MetricsListener | undefined;
+  if (config.metricsPort !== null) metricsListener = await listenForMetrics(clusterMetricsSource(), config.metricsPort, config.host);
   const primary = startPrimary(config, {
-    listening: (url) => process.stdout.write(`chat-server listening on ${url} (${config.workers} workers, database ${config.db})\n`),
+    listening: (url) => {
+      process.stdout.write(`chat-server listening on ${url} (${config.workers} workers, database ${config.db})\n`);
+      if (metricsListener) process.stdout.write(`chat-server metrics on ${metricsListener.url}\n`);
+    },
     log: (line) => process.stderr.write(`${line}\n`),
     failed: (message) => {
       process.stderr.write(`chat-server: ${message}\n`);
@@ -47,7 +57,7 @@ function runPrimary(config: Config): void {
   });
   stopOn(['SIGTERM', 'SIGINT'], (signal) => {
     process.stdout.write(`chat-server: ${signal}, draining ${config.workers} workers\n`);
-    void primary.stop().then(() => process.exit(0));
+    void primary.stop().then(() => metricsListener?.close()).then(() => process.exit(0));
   });
 }
 
@@ -61,10 +71,15 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${serverVersion()}\n`);
     return;
   }
+  if (argv[0] === 'backup') {
+    process.exitCode = await runBackupCommand(argv.slice(1), process.env);
+    return;
+  }
   const config = readConfig(argv);
   if (config.workers > 1) return runPrimary(config);
   const running = await startServer(config);
   process.stdout.write(`chat-server listening on ${running.url}${config.basePath} (database ${config.db})\n`);
+  if (running.metricsUrl) process.stdout.write(`chat-server metrics on ${running.metricsUrl}\n`);
   stopOn(['SIGTERM', 'SIGINT'], (signal) => {
     process.stdout.write(`chat-server: ${signal}, finishing requests in flight\n`);
     void running.close().then(() => process.exit(0));

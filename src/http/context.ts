@@ -7,6 +7,7 @@ import type { Method } from '../router/route-table.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { PasswordHasher } from '../resources/session/password-hasher.ts';
 import type { LoginLimiter } from '../resources/session/login-limiter.ts';
+import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import type { EventHub } from '../events/hub.ts';
 import type { SseWriter } from './sse.ts';
 import type { RateLimit } from '../resources/limits/rate-limit.ts';
@@ -22,6 +23,8 @@ export interface AppServices {
   clock: Clock;
   hasher: PasswordHasher;
   loginLimiter: LoginLimiter;
+  /** Counters and gauges for GET /metrics (e.g. metrics.eventsWritten.inc()). */
+  metrics: ServerMetrics;
   events: EventHub;
   /** CONTRACT §11: writes per signed-in user per minute, and registrations per address per hour. */
   writeLimit: RateLimit;

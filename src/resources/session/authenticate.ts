@@ -1,6 +1,7 @@
 // Finds the caller from a bearer token or the session cookie; 401 with WWW-Authenticate, 403 for cross-site writes.
 import type { IncomingMessage } from 'node:http';
 import type { AppServices, Caller } from '../../http/context.ts';
+import { isAllowedOrigin } from '../../http/cors.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { hashToken, readCookie, SESSION_COOKIE } from './tokens.ts';
 
@@ -48,7 +49,9 @@ export function authenticate(req: IncomingMessage, services: AppServices, mode: 
     if (session) sessions.deleteSession(session.id);
     throw unauthenticated('The token is unknown, expired or revoked', true);
   }
-  if (presented.via === 'cookie' && UNSAFE.has(req.method ?? '') && !isOwnOrigin(req, services)) {
+  // A browser origin allowed by --cors-origins may write with the cookie too (CONTRACT §11 CORS).
+  if (presented.via === 'cookie' && UNSAFE.has(req.method ?? '') && !isOwnOrigin(req, services)
+    && !isAllowedOrigin(services.config.corsOrigins, req.headers.origin)) {
     throw new HttpError('ERR_CSRF', 'A cookie-authenticated change must come from this server\'s own origin (Origin header)');
   }
   // Use extends the idle lifetime, never past the absolute limit.

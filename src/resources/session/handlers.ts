@@ -48,6 +48,7 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   const user = storage.users.findUserByLogin(login);
   const valid = user ? await hasher.verify(password, user.passwordHash, ctx.signal) : await hasher.verifyNothing(password, ctx.signal);
   if (!user || !valid) {
+    ctx.services.metrics.loginFailures.inc();
     if (form && ctx.mediaType === 'text/html') {
       // The login form again, with the error and the login as typed, instead of a bare error page.
       return {
