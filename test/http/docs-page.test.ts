@@ -37,13 +37,21 @@ test('GET /docs lists every operation, its parameters and every schema, without 
   assert.doesNotMatch(html, /<field>/);
 });
 
-test('GET /docs answers HEAD, needs no token even with a bad one, and refuses other methods', async (t) => {
+test('GET /docs answers HEAD, needs no token even with a bad one, answers 304 to its ETag, and refuses other methods', async (t) => {
   const server = await withServer(t);
   const head = await call(server, 'HEAD', '/docs');
   assert.equal(head.status, 200);
   assert.equal(head.text, '');
   const withBadToken = await call(server, 'GET', '/docs', { token: 'not-a-token' });
   assert.equal(withBadToken.status, 200);
+  // Both the page and the document can be cached and asked for again.
+  for (const path of ['/docs', '/openapi.json']) {
+    const first = await call(server, 'GET', path);
+    assert.match(String(first.headers['etag']), /^"[A-Za-z0-9_-]{27}"$/);
+    const again = await call(server, 'GET', path, { headers: { 'if-none-match': String(first.headers['etag']) } });
+    assert.equal(again.status, 304);
+    assert.equal(again.text, '');
+  }
   const post = await call(server, 'POST', '/docs');
   assert.equal(post.status, 405);
   assert.equal(post.headers['allow'], 'OPTIONS, GET, HEAD');

@@ -1,4 +1,5 @@
 // Service endpoints: health, the OpenAPI document and its readable form.
+import { etagOfBytes } from '../../http/conditional.ts';
 import type { Reply, RequestContext, Route } from '../../http/context.ts';
 import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from '../../openapi/docs-page.ts';
 import { one } from '../../openapi/route-doc.ts';
@@ -10,8 +11,13 @@ function health(): Reply {
 }
 
 interface RenderedDocument {
-  json: Buffer;
-  html: Buffer;
+  json: { bytes: Buffer; etag: string };
+  html: { bytes: Buffer; etag: string };
+}
+
+function withEtag(text: string): { bytes: Buffer; etag: string } {
+  const bytes = Buffer.from(text);
+  return { bytes, etag: etagOfBytes(bytes) };
 }
 
 // The route table never changes while the process runs: each base path's document is built once.
@@ -24,22 +30,25 @@ async function currentDocument(ctx: RequestContext): Promise<RenderedDocument> {
   if (done === undefined) {
     const { ALL_ROUTES } = await import('../all-routes.ts');
     const document = buildOpenApiDocument(ALL_ROUTES, basePath, serverVersion());
-    done = { json: Buffer.from(JSON.stringify(document)), html: Buffer.from(renderDocsPage(document, ctx.href('/openapi.json'))) };
+    done = { json: withEtag(JSON.stringify(document)), html: withEtag(renderDocsPage(document, ctx.href('/openapi.json'))) };
     rendered.set(basePath, done);
   }
   return done;
 }
 
 async function openApi(ctx: RequestContext): Promise<Reply> {
-  return { status: 200, bytes: { data: (await currentDocument(ctx)).json, contentType: 'application/json' } };
+  // A generator or a cache asks again with If-None-Match and gets 304 until the server changes.
+  const { json } = await currentDocument(ctx);
+  return { status: 200, headers: { ETag: json.etag }, bytes: { data: json.bytes, contentType: 'application/json' } };
 }
 
 /** The same document as a self-contained page: no script, no request to any other origin. */
 async function docs(ctx: RequestContext): Promise<Reply> {
+  const { html } = await currentDocument(ctx);
   return {
     status: 200,
-    headers: { 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY },
-    bytes: { data: (await currentDocument(ctx)).html, contentType: 'text/html; charset=utf-8' },
+    headers: { 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY, ETag: html.etag },
+    bytes: { data: html.bytes, contentType: 'text/html; charset=utf-8' },
   };
 }
 
@@ -47,10 +56,10 @@ export const SERVICE_ROUTES: Route[] = [
   { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check', responses: { 200: one('Health', 'The server is up') } },
   {
     method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document',
-    responses: { 200: { description: 'The document; its readable form is /docs', raw: ['application/json'] } },
+    responses: { 200: { description: 'The document; its readable form is /docs', raw: ['application/json'], headers: ['ETag'] } },
   },
   {
     method: 'GET', pattern: '/docs', handler: docs, auth: 'public', raw: true, summary: 'This document as a readable HTML page (no scripts)',
-    responses: { 200: { description: 'Every operation, its parameters, body and answers, and every schema', raw: ['text/html'] } },
+    responses: { 200: { description: 'Every operation, its parameters, body and answers, and every schema', raw: ['text/html'], headers: ['ETag'] } },
   },
 ];
