@@ -144,10 +144,21 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}
   return config;
 }
 
+/** Shown in --help: off for a flag that is off, (none) for an empty value, else the value as typed. */
+function formatDefault(value: Config[keyof Config]): string {
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  return value === '' ? '(none)' : String(value);
+}
+
+/** The options as a table whose columns line up, however long a flag, variable or default is. */
 export function formatHelp(): string {
-  const lines = OPTIONS.map((spec) => {
-    const left = `  ${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`.padEnd(30);
-    return `${left}${spec.help} (env ${spec.env}, default ${JSON.stringify(DEFAULT_CONFIG[spec.key])})`;
-  });
-  return ['Usage: chat-server [options]', '', 'Options:', ...lines, '  --help                      print this help', '  --version                   print the version', ''].join('\n');
+  const rows = [
+    ...OPTIONS.map((spec) => [`${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`, spec.env, formatDefault(DEFAULT_CONFIG[spec.key]), spec.help]),
+    ['--help', '', '', 'print this help'],
+    ['--version', '', '', 'print the version'],
+  ];
+  const header = ['option', 'env', 'default', 'meaning'];
+  const widths = header.slice(0, -1).map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)) + 2);
+  const line = (row: readonly string[]): string => `  ${row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]!) : cell)).join('')}`.trimEnd();
+  return ['Usage: chat-server [options]', '', 'Every option can also be set by its environment variable; a flag wins.', '', line(header), ...rows.map(line), ''].join('\n');
 }
