@@ -6,9 +6,25 @@ import { DEFAULT_CONFIG, type Config } from './config.ts';
 import type { Clock } from './http/context.ts';
 import { HttpError } from './http/http-error.ts';
 import { sendSocketProblem } from './http/send.ts';
+import { DatabaseOpenError } from './storage/database.ts';
 
 export type { Config } from './config.ts';
 export type { Clock } from './http/context.ts';
+
+/** The server cannot start as configured (database or listen address): main.ts prints it as one line, exit 2. */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+// What a listen failure means for the --host and --port the user gave.
+const LISTEN_FAILURES = new Map([
+  ['EADDRINUSE', 'the port is already in use (choose another with --port, or 0 for any free one)'],
+  ['EACCES', 'permission denied (ports below 1024 need privileges: choose another with --port)'],
+  ['EPERM', 'operation not permitted'],
+  ['EADDRNOTAVAIL', 'the address is not one of this machine\'s (see --host)'],
+  ['ENOTFOUND', 'the host name is not known (see --host)'],
+  ['EAI_AGAIN', 'the host name cannot be resolved now (see --host)'],
+]);
 
 export interface StartOptions extends Partial<Config> {
   /** A clock for tests that move time instead of sleeping. */
@@ -32,7 +48,13 @@ export interface RunningServer {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const { clock, synchronous, groupCommit, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
-  const app = createApp(config, clock, { synchronous, groupCommit });
+  let app: App;
+  try {
+    app = createApp(config, clock, { synchronous, groupCommit });
+  } catch (error) {
+    if (error instanceof DatabaseOpenError) throw new StartupError(error.message);
+    throw error;
+  }
   const server = createServer({
     // Deliberate limits against slow clients (slowloris): headers and whole requests must arrive in time,
     // and the check runs every second rather than Node's default 30 s.
@@ -52,13 +74,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   server.on('connect', (_req, socket) => sendSocketProblem(socket, new HttpError('ERR_METHOD_NOT_ALLOWED', 'CONNECT is not supported', {
     headers: { Allow: 'OPTIONS, GET, HEAD, POST, PUT, PATCH, DELETE' },
   })));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    app.close();
+    const reason = LISTEN_FAILURES.get((error as NodeJS.ErrnoException).code ?? '');
+    if (reason === undefined) throw error;
+    throw new StartupError(`cannot listen on ${config.host} port ${config.port}: ${reason}`);
+  }
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;

@@ -1,6 +1,6 @@
 // The only file with side effects: read the configuration, open the database, listen, stop on a signal.
 import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
-import { startServer } from './index.ts';
+import { startServer, StartupError, type RunningServer } from './index.ts';
 import { serverVersion } from './version.ts';
 
 async function main(argv: string[]): Promise<void> {
@@ -20,8 +20,17 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`chat-server: ${error.message}\n`);
     process.exit(2);
   }
-  const running = await startServer(config);
-  process.stdout.write(`chat-server listening on ${running.url}${config.basePath} (database ${config.db})\n`);
+  let running: RunningServer;
+  try {
+    running = await startServer(config);
+  } catch (error) {
+    // A database or address that cannot be used is a configuration error: one line, exit 2, no stack.
+    if (!(error instanceof StartupError)) throw error;
+    process.stderr.write(`chat-server: ${error.message}\n`);
+    process.exit(2);
+  }
+  const home = `${running.url}${config.basePath}`;
+  process.stdout.write(`chat-server listening on ${home} (database ${config.db}): open ${home}/ in a browser; the API is described at ${home}/openapi.json\n`);
   const stop = (signal: string): void => {
     process.stdout.write(`chat-server: ${signal}, finishing requests in flight\n`);
     void running.close().then(() => process.exit(0));
