@@ -10,6 +10,7 @@ import type {
 } from './representation.ts';
 import { buildPath } from '../router/compile-pattern.ts';
 import { escapeHtml } from './escape.ts';
+import { renderLanding } from './html-landing.ts';
 
 export interface HtmlOptions {
   /** The --base-path prefix ('' or '/api'), for the navigation and the login form. */
@@ -100,6 +101,9 @@ export function renderHtml(rep: Representation, options: HtmlOptions): string {
 function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
   const session = `${options.basePath}/session`;
   if (rep.type === 'login-form') return renderPage('Log in', renderLoginForm(rep.data, session), options.basePath);
+  if (rep.type === 'landing') {
+    return renderPage('Chat API', renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath);
+  }
   const heading = rep.type === 'session' ? 'Your session' : `${labelOf(rep.type)} ${displayNameOf(rep.data)}`.trim();
   // A plain HTML form can only GET or POST, so the page says how to log out instead of faking DELETE.
   const logout = rep.type === 'session' ? `<p>To log out, send <code>DELETE ${escapeHtml(session)}</code>.</p>` : '';

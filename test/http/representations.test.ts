@@ -163,7 +163,7 @@ function pathOf(route: Route, params: Record<string, string>, extraQuery = ''): 
 
 /** Collections answer {data, meta} and page; the others are single resources with an ETag. */
 function isCollection(pattern: string): boolean {
-  return !/:[a-zA-Z]+$/.test(pattern) && !['/health', '/session'].includes(pattern);
+  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session'].includes(pattern);
 }
 
 const GET_ROUTES = ALL_ROUTES.filter((route) => route.method === 'GET' && !route.raw);

@@ -2,13 +2,15 @@
 import type { Reply, RequestContext } from '../../http/context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
-import { readJsonObject } from '../../http/read-body.ts';
+import { mediaTypeOf, readBody, readJsonObject } from '../../http/read-body.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicUser } from '../../representations/public-fields.ts';
 import { isUniqueViolation } from '../../storage/database.ts';
 import { newId } from '../../storage/ids.ts';
 import type { UserRow } from '../../storage/user-store.ts';
+import type { Body } from '../../parsers/body-fields.ts';
 import { collectionReply } from '../collection.ts';
+import { indexReply } from '../service/index-page.ts';
 import { validateRegistration, validateUserChanges } from './validate.ts';
 
 export const USER_PATH = '/users/:userId';
@@ -46,9 +48,39 @@ function loginTaken(login: string): HttpError {
   return new HttpError('ERR_LOGIN_TAKEN', `The login "${login}" is already taken`, { errors: [{ field: 'login', message: 'is already taken' }] });
 }
 
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+export const REGISTRATION_TYPES = ['application/json', FORM_TYPE] as const;
+
+/** JSON from clients; the landing page's sign-up form sends the same fields form-encoded (CONTRACT §7, HTML forms). */
+async function readRegistration(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
+  const { maxBodyBytes } = ctx.services.config;
+  if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
+    const fields = new URLSearchParams((await readBody(ctx.req, maxBodyBytes)).toString('utf8'));
+    return { body: Object.fromEntries(fields), form: true };
+  }
+  return { body: await readJsonObject(ctx.req, maxBodyBytes, REGISTRATION_TYPES), form: false };
+}
+
 export async function registerUser(ctx: RequestContext): Promise<Reply> {
-  const { storage, hasher, clock, config } = ctx.services;
-  const { login, password } = validateRegistration(await readJsonObject(ctx.req, config.maxBodyBytes));
+  const { body, form } = await readRegistration(ctx);
+  if (!form) return register(ctx, body);
+  try {
+    await register(ctx, body);
+  } catch (error) {
+    // A broken rule shows the sign-up form again, the message beside its field, with the contract's status.
+    if (ctx.mediaType === 'text/html' && error instanceof HttpError && error.errors !== undefined) {
+      const login = typeof body['login'] === 'string' ? body['login'] : undefined;
+      return indexReply(ctx, error.status, { login, errors: error.errors });
+    }
+    throw error;
+  }
+  // Registration does not log in (CONTRACT §2): on to the login form (RFC 9110 §15.4.4, 303 See Other).
+  return { status: 303, headers: { Location: ctx.href('/session') } };
+}
+
+async function register(ctx: RequestContext, body: Body): Promise<Reply> {
+  const { storage, hasher, clock } = ctx.services;
+  const { login, password } = validateRegistration(body);
   // Refuse a taken login before spending a hash on it; the unique index still decides races.
   if (storage.users.findUserByLogin(login)) throw loginTaken(login);
   const passwordHash = await hasher.hash(password);
