@@ -25,7 +25,7 @@ test('GET / answers JSON links to the collections and service documents, needing
   // Every link that exists today answers; /events and /docs are the contract's entry points still being built.
   const alice = await registerAndLogIn(server);
   for (const rel of ['chats', 'users', 'session', 'openapi', 'health']) {
-    assert.equal((await call(server, 'GET', res.body.links[rel], { token: alice.token })).status, 200, rel);
+    assert.equal((await call(server, 'GET', String(res.body.links[rel]), { token: alice.token })).status, 200, rel);
   }
 });
 
