@@ -11,6 +11,7 @@ import { authenticate } from './resources/session/authenticate.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
+import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
 import { Storage, type StorageOptions } from './storage/storage.ts';
@@ -19,7 +20,7 @@ export interface App {
   services: AppServices;
   routes: RouteTable<Route>;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** From now on, every answer closes its connection (RFC 9112 §9.6), so kept-alive clients let go. */
+  /** From now on, every answer closes its connection (RFC 9112 §9.6), so kept-alive clients let go; event streams end. */
   stopAccepting(): void;
   close(): void;
 }
@@ -44,15 +45,31 @@ function checkFraming(req: IncomingMessage): void {
   if (hosts > 1) throw new HttpError('ERR_BAD_REQUEST', 'The request has more than one Host header');
 }
 
+/** Intervals of the event hub's timers, for tests that cannot wait 15 s for a ping (not flags). */
+export interface EventTimings {
+  pingMs?: number;
+  pollMs?: number;
+  pruneMs?: number;
+}
+
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
-export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}): App {
+export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): App {
   const storage = new Storage(config.db, storageOptions);
+  const events = new EventHub({
+    log: storage.events,
+    now: () => clock.now(),
+    retentionSeconds: config.eventRetention,
+    liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
+    ...eventTimings,
+  });
+  storage.onEventsCommitted = () => events.wake();
   const services: AppServices = {
     config,
     storage,
     clock,
     hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency }),
     loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock }),
+    events,
   };
   const routes = new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route })));
   const basePath = config.basePath;
@@ -85,7 +102,15 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       if (patch.kind === 'found' && patch.route.handler.acceptPatch) headers['Accept-Patch'] = patch.route.handler.acceptPatch.join(', ');
       return { status: 204, headers };
     }
-    if (!definition.raw) {
+    if (definition.extraMediaTypes) {
+      // Asked for by name only (EventSource sends Accept: text/event-stream); */* still means JSON.
+      const extended = negotiateMediaType(req.headers.accept, [...REPRESENTATION_TYPES, ...definition.extraMediaTypes]);
+      if (extended !== null) state.mediaType = extended;
+      state.negotiated = true;
+      if (extended === null) {
+        throw new HttpError('ERR_NOT_ACCEPTABLE', `Available representations: ${[...REPRESENTATION_TYPES, ...definition.extraMediaTypes].join(', ')}`);
+      }
+    } else if (!definition.raw) {
       if (chosen === null) {
         throw new HttpError('ERR_NOT_ACCEPTABLE', `Available representations: ${REPRESENTATION_TYPES.join(', ')}`);
       }
@@ -137,7 +162,13 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     services,
     routes,
     handle,
-    stopAccepting: () => { draining = true; },
-    close: () => storage.close(),
+    stopAccepting: () => {
+      draining = true;
+      events.stop();
+    },
+    close: () => {
+      events.stop();
+      storage.close();
+    },
   };
 }

@@ -18,6 +18,8 @@ export interface Config {
   headersTimeout: number;
   requestTimeout: number;
   keepAliveTimeout: number;
+  eventRetention: number;
+  maxStreams: number;
 }
 
 type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two';
@@ -51,6 +53,8 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   headersTimeout: 10,
   requestTimeout: 30,
   keepAliveTimeout: 5,
+  eventRetention: 86_400,
+  maxStreams: 10_000,
 });
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -71,6 +75,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'headersTimeout', flag: '--headers-timeout', env: 'HEADERS_TIMEOUT', kind: 'seconds', help: 'time a client has to send its headers, seconds' },
   { key: 'requestTimeout', flag: '--request-timeout', env: 'REQUEST_TIMEOUT', kind: 'seconds', help: 'time a client has to send a whole request, seconds' },
   { key: 'keepAliveTimeout', flag: '--keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', kind: 'seconds', help: 'idle keep-alive connection lifetime, seconds' },
+  { key: 'eventRetention', flag: '--event-retention', env: 'EVENT_RETENTION', kind: 'seconds', help: 'how long the event log keeps events, seconds' },
+  { key: 'maxStreams', flag: '--max-streams', env: 'MAX_STREAMS', kind: 'count', help: 'open event streams the server holds at most' },
 ];
 
 export class ConfigError extends Error {

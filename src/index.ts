@@ -1,7 +1,7 @@
 // The embedding API: build a server on a database path and listen on a port (0 for any free one).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, type App } from './app.ts';
+import { createApp, type App, type EventTimings } from './app.ts';
 import { DEFAULT_CONFIG, type Config } from './config.ts';
 import type { Clock } from './http/context.ts';
 import { HttpError } from './http/http-error.ts';
@@ -33,6 +33,8 @@ export interface StartOptions extends Partial<Config> {
   synchronous?: 'FULL' | 'NORMAL';
   /** For benchmarks only (not a flag): false commits every write alone, to show what group commit gains. */
   groupCommit?: boolean;
+  /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */
+  eventTimings?: EventTimings;
 }
 
 export interface RunningServer {
@@ -46,11 +48,11 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, groupCommit, ...overrides } = options;
+  const { clock, synchronous, groupCommit, eventTimings, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
   let app: App;
   try {
-    app = createApp(config, clock, { synchronous, groupCommit });
+    app = createApp(config, clock, { synchronous, groupCommit }, eventTimings);
   } catch (error) {
     if (error instanceof DatabaseOpenError) throw new StartupError(error.message);
     throw error;

@@ -6,6 +6,8 @@ import type { Method } from '../router/route-table.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { PasswordHasher } from '../resources/session/password-hasher.ts';
 import type { LoginLimiter } from '../resources/session/login-limiter.ts';
+import type { EventHub } from '../events/hub.ts';
+import type { SseWriter } from './sse.ts';
 
 export interface Clock {
   now(): number;
@@ -18,6 +20,7 @@ export interface AppServices {
   clock: Clock;
   hasher: PasswordHasher;
   loginLimiter: LoginLimiter;
+  events: EventHub;
 }
 
 /** The authenticated caller. */
@@ -52,6 +55,8 @@ export interface Reply {
   representation?: Representation;
   /** Raw bytes (avatar images): sent as they are, never negotiated. */
   bytes?: { data: Buffer; contentType: string };
+  /** A Server-Sent Events answer: headers go out at once, then this writes the stream (not for HEAD). */
+  eventStream?: (writer: SseWriter) => void;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
@@ -70,4 +75,6 @@ export interface Route {
   raw?: boolean;
   /** Media types this route's PATCH accepts, for Accept-Patch. */
   acceptPatch?: readonly string[];
+  /** Media types this route answers besides JSON, XML and HTML (text/event-stream), asked for explicitly. */
+  extraMediaTypes?: readonly string[];
 }

@@ -17,13 +17,16 @@ export const ERROR_CATALOGUE = {
   ERR_REQUEST_TIMEOUT: { status: 408, title: 'Request Timeout' },
   ERR_CONFLICT: { status: 409, title: 'Conflict' },
   ERR_LOGIN_TAKEN: { status: 409, title: 'Login already taken' },
+  ERR_EVENTS_GONE: { status: 410, title: 'Events no longer kept' },
   ERR_PRECONDITION_FAILED: { status: 412, title: 'Precondition Failed' },
   ERR_BODY_TOO_LARGE: { status: 413, title: 'Content Too Large' },
   ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   ERR_UNSUPPORTED_IMAGE: { status: 415, title: 'Unsupported image format' },
   ERR_TOO_MANY_REQUESTS: { status: 429, title: 'Too Many Requests' },
+  ERR_TOO_MANY_STREAMS: { status: 429, title: 'Too many event streams' },
   ERR_HEADERS_TOO_LARGE: { status: 431, title: 'Request Header Fields Too Large' },
   ERR_INTERNAL: { status: 500, title: 'Internal Server Error' },
+  ERR_SERVER_BUSY: { status: 503, title: 'Service Unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

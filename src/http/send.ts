@@ -8,6 +8,7 @@ import { etagOf, isNotModified } from './conditional.ts';
 import type { Reply } from './context.ts';
 import { HttpError } from './http-error.ts';
 import { toProblem } from './problem.ts';
+import { openEventStream } from './sse.ts';
 
 export interface SendOptions {
   mediaType: string;
@@ -28,6 +29,12 @@ function linkHeader(reply: Reply): string | undefined {
 export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply, options: SendOptions): void {
   let status = reply.status;
   const headers: Record<string, string | string[] | number> = { ...reply.headers };
+  if (reply.eventStream) {
+    if (options.negotiated) headers['Vary'] = 'Accept';
+    const writer = openEventStream(req, res, headers);
+    if (writer) reply.eventStream(writer);
+    return;
+  }
   let body: Buffer | undefined;
   if (reply.representation) {
     const rendered = renderRepresentation(reply.representation, options.mediaType, { basePath: options.basePath, status });

@@ -113,14 +113,20 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
 }
 
 function renderCollection(rep: CollectionRepresentation, options: HtmlOptions): string {
-  const { total, offset } = rep.meta;
-  const summary =
-    rep.data.length === 0
-      ? `<p>No items on this page; ${total} in total.</p>`
-      : `<p>Items ${offset + 1} to ${offset + rep.data.length} of ${total}.</p>`;
+  const summary = summaryOf(rep);
   const items = rep.type === 'message' ? renderMessages(rep.data, options) : renderTable(rep, options);
   const links = renderLinks(rep.links);
   return renderPage(`${labelOf(rep.type)} list`, summary + links + items + links, options.basePath);
+}
+
+function summaryOf(rep: CollectionRepresentation): string {
+  if (!('total' in rep.meta)) {
+    return `<p>${rep.data.length} events; the next ones follow event ${escapeHtml(rep.meta.lastEventId)}.</p>`;
+  }
+  const { total, offset } = rep.meta;
+  return rep.data.length === 0
+    ? `<p>No items on this page; ${total} in total.</p>`
+    : `<p>Items ${offset + 1} to ${offset + rep.data.length} of ${total}.</p>`;
 }
 
 /**

@@ -40,9 +40,12 @@ export function publicChat(row: ChatRow): Record<string, unknown> {
   return { id: row.id, title: row.title, ownerId: row.ownerId, members: row.members, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
 }
 
-/** One membership: who, under which login (so a client can show names without a lookup per member), since when. */
+/**
+ * One membership: who, under which login (so a client can show names without a lookup per member), since
+ * when. `id` is the user's id, so a member is addressable like every other row (CONTRACT §1).
+ */
 export function publicMember(row: MemberRow): Record<string, unknown> {
-  return { userId: row.userId, login: row.login, addedAt: isoTime(row.addedAt) };
+  return { id: row.userId, userId: row.userId, login: row.login, addedAt: isoTime(row.addedAt) };
 }
 
 export function publicMessage(row: MessageRow): Record<string, unknown> {

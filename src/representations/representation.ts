@@ -13,6 +13,11 @@ export interface PageMeta {
   offset: number;
 }
 
+/** The meta of a long-poll answer: where the client goes on from (CONTRACT §9). */
+export interface EventPageMeta {
+  lastEventId: string;
+}
+
 /** One resource. `type` names it (user, avatar, session, chat, message, action, health, ...). */
 export interface SingleRepresentation {
   kind: 'single';
@@ -29,7 +34,7 @@ export interface CollectionRepresentation {
   kind: 'collection';
   type: string;
   data: Resource[];
-  meta: PageMeta;
+  meta: PageMeta | EventPageMeta;
   /** next/prev and related links; next/prev also go into the Link header. */
   links?: Link[];
   /** The page of one item (a complete path), so the HTML list can link each id; undefined leaves it as text. */

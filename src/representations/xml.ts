@@ -69,12 +69,9 @@ export function renderXml(rep: Representation): string {
       return DECLARATION + wrap(name, linkNamespace(rep.links), [...links, ...fields], '') + '\n';
     }
     case 'collection': {
-      const { total, limit, offset } = rep.meta;
       const page: Attributes = [
         ['type', rep.type],
-        ['total', String(total)],
-        ['limit', String(limit)],
-        ['offset', String(offset)],
+        ...Object.entries(rep.meta).map(([name, value]): [string, string] => [name, String(value)]),
         ...linkNamespace(rep.links),
       ];
       const items = rep.data.map((item) => renderElement(rep.type, item, INDENT, context, 'resource'));

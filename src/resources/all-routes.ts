@@ -3,6 +3,7 @@ import type { Route } from '../http/context.ts';
 import { ACTION_ROUTES } from './actions/routes.ts';
 import { AVATAR_ROUTES } from './avatars/routes.ts';
 import { CHAT_ROUTES } from './chats/routes.ts';
+import { EVENT_ROUTES } from './events/routes.ts';
 import { MEMBER_ROUTES } from './members/routes.ts';
 import { MESSAGE_ROUTES } from './messages/routes.ts';
 import { SEARCH_ROUTES } from './search/routes.ts';
@@ -10,4 +11,4 @@ import { SERVICE_ROUTES } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...SERVICE_ROUTES, ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES];
+export const ALL_ROUTES: readonly Route[] = [...SERVICE_ROUTES, ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...EVENT_ROUTES];

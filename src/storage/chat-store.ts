@@ -60,6 +60,7 @@ export class ChatStore {
   private readonly deleteMemberRow;
   private readonly removeMembersExcept;
   private readonly member;
+  private readonly members;
   private readonly unknownUsers;
 
   constructor(db: Db) {
@@ -74,6 +75,7 @@ export class ChatStore {
     this.deleteMemberRow = db.prepare('DELETE FROM chat_members WHERE chat_id = ? AND user_id = ?');
     this.removeMembersExcept = db.prepare('DELETE FROM chat_members WHERE chat_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))');
     this.member = db.prepare(`${MEMBER_SELECT} WHERE cm.chat_id = ? AND cm.user_id = ?`);
+    this.members = db.prepare(`${MEMBER_SELECT} WHERE cm.chat_id = ? ORDER BY cm.added_at, cm.user_id`);
     this.unknownUsers = db.prepare('SELECT j.value AS id FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.value) ORDER BY j.key');
   }
 
@@ -123,6 +125,10 @@ export class ChatStore {
 
   findMember(chatId: string, userId: string): MemberRow | undefined {
     return this.member.get(chatId, userId) as MemberRow | undefined;
+  }
+
+  findMembers(chatId: string): MemberRow[] {
+    return this.members.all(chatId) as MemberRow[];
   }
 
   /** The ids of userIds that name no user, in the order given: one query for the whole list. */

@@ -13,6 +13,8 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** false: every write commits alone, at once (only for benchmarks that show what grouping gains). */
   groupCommit?: boolean;
+  /** Runs after every COMMIT (and after a failed batch's ROLLBACK), e.g. to wake event streams. */
+  afterCommit?: () => void;
 }
 
 const DEFAULT_MAX_BATCH = 256;
@@ -22,10 +24,12 @@ export class GroupCommit {
   private scheduled = false;
   private readonly maxBatch: number;
   private readonly grouped: boolean;
+  private readonly afterCommit: () => void;
 
   constructor(private readonly db: Db, options: GroupCommitOptions = {}) {
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.grouped = options.groupCommit ?? true;
+    this.afterCommit = options.afterCommit ?? (() => {});
   }
 
   /** Writes waiting for the next commit. */
@@ -70,9 +74,11 @@ export class GroupCommit {
     } catch (error) {
       // BEGIN or COMMIT failed: nothing of this batch is durable, so every caller hears the failure.
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.afterCommit();
       for (const write of batch) write.reject(error);
       return;
     }
+    this.afterCommit();
     batch.forEach((write, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) write.resolve(outcome.value);

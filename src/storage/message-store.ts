@@ -23,6 +23,7 @@ export class MessageStore {
   private readonly earlierInChat;
   private readonly update;
   private readonly detachReplies;
+  private readonly replies;
   private readonly remove;
   private readonly removeAll;
 
@@ -34,6 +35,7 @@ export class MessageStore {
     this.earlierInChat = db.prepare('SELECT 1 AS found FROM messages m WHERE m.chat_id = @chatId AND m.id = @replyTo AND (@messageId IS NULL OR m.seq < (SELECT seq FROM messages WHERE id = @messageId))');
     this.update = db.prepare('UPDATE messages SET text = @text, reply_to = @replyTo, updated_at = @updatedAt WHERE id = @id');
     this.detachReplies = db.prepare('UPDATE messages SET reply_to = NULL, updated_at = ? WHERE reply_to = ?');
+    this.replies = db.prepare(`${MESSAGE_SELECT} WHERE m.reply_to = ? ORDER BY m.id`);
     this.remove = db.prepare('DELETE FROM messages WHERE id = ?');
     this.removeAll = db.prepare('DELETE FROM messages WHERE chat_id = ?');
   }
@@ -61,6 +63,11 @@ export class MessageStore {
 
   updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt'>): void {
     this.update.run(message);
+  }
+
+  /** The messages that reply to this one (index messages_by_reply). */
+  findReplies(id: string): MessageRow[] {
+    return this.replies.all(id) as MessageRow[];
   }
 
   /**

@@ -20,6 +20,7 @@ export class SessionStore {
   private readonly remove;
   private readonly removeOthers;
   private readonly removeExpired;
+  private readonly live;
 
   constructor(db: Db) {
     this.insert = db.prepare('INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at, max_expires_at) VALUES (@id, @tokenHash, @userId, @createdAt, @expiresAt, @maxExpiresAt)');
@@ -29,6 +30,12 @@ export class SessionStore {
     this.remove = db.prepare('DELETE FROM sessions WHERE id = ?');
     this.removeOthers = db.prepare('DELETE FROM sessions WHERE user_id = ? AND id <> ?');
     this.removeExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+    this.live = db.prepare('SELECT s.id FROM json_each(?) j JOIN sessions s ON s.id = j.value WHERE s.expires_at > ? AND s.max_expires_at > ?').pluck();
+  }
+
+  /** Which of these sessions still hold (exist and have not expired): one query for any number of them. */
+  findLiveSessionIds(ids: readonly string[], now: number): Set<string> {
+    return new Set(this.live.all(JSON.stringify(ids), now, now) as string[]);
   }
 
   insertSession(session: SessionRow): void {

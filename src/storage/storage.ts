@@ -2,6 +2,7 @@
 import { AvatarStore } from './avatar-store.ts';
 import { ChatStore } from './chat-store.ts';
 import { openDatabase, type Db, type OpenOptions } from './database.ts';
+import { EventStore } from './event-store.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { PageRunner } from './list-page.ts';
 import { MessageStore } from './message-store.ts';
@@ -18,23 +19,37 @@ export class Storage {
   readonly chats: ChatStore;
   readonly messages: MessageStore;
   readonly pages: PageRunner;
+  readonly events: EventStore;
   private readonly group: GroupCommit;
+  /** Called after a commit that appended events (set by the event hub): a wake-up, never the data itself. */
+  onEventsCommitted: () => void = () => {};
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(path: string, options: StorageOptions = {}) {
     this.db = openDatabase(path, undefined, options);
-    this.group = new GroupCommit(this.db, options);
+    this.group = new GroupCommit(this.db, { ...options, afterCommit: () => this.signalEvents() });
     this.users = new UserStore(this.db);
     this.sessions = new SessionStore(this.db);
     this.avatars = new AvatarStore(this.db);
     this.chats = new ChatStore(this.db);
     this.messages = new MessageStore(this.db);
     this.pages = new PageRunner(this.db);
+    this.events = new EventStore(this.db);
+  }
+
+  /** Only after the outermost commit: a nested transaction's events are not durable yet. */
+  private signalEvents(): void {
+    if (!this.db.inTransaction && this.events.takeAppended()) this.onEventsCommitted();
   }
 
   /** Runs fn in one transaction: a failure leaves nothing half done. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } finally {
+      // After a rollback nothing was appended: takeAppended() still resets the mark.
+      this.signalEvents();
+    }
   }
 
   /**

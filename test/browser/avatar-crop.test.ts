@@ -14,13 +14,15 @@ const BLUE = [20, 20, 230] as const;
 /** Counts the red and the blue pixels of a PNG screenshot, read back through a canvas on a blank page. */
 async function countColours(page: Page, screenshot: Buffer): Promise<{ red: number; blue: number; total: number }> {
   return page.evaluate(async (base64) => {
+    // Runs in the page; the project's TypeScript setup has no DOM library, so the page's globals are untyped here.
+    const { document, Image } = globalThis as any;
     const image = new Image();
     image.src = `data:image/png;base64,${base64}`;
     await image.decode();
     const canvas = document.createElement('canvas');
     canvas.width = image.width;
     canvas.height = image.height;
-    const context = canvas.getContext('2d')!;
+    const context = canvas.getContext('2d');
     context.drawImage(image, 0, 0);
     const { data } = context.getImageData(0, 0, image.width, image.height);
     let red = 0;
@@ -66,7 +68,7 @@ test('the avatar is shown cropped to its zone, never overflowing, with no CSP vi
   const single = await page.goto(`${server.url}/users/${alice.userId}/avatar/${avatars[0].id}`);
   assert.equal(single?.status(), 200);
   const svg = page.locator('main svg.avatar').first();
-  await page.waitForFunction(() => [...document.querySelectorAll('svg.avatar image')].length > 0);
+  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('svg.avatar image').length > 0);
   // The box is the zone's shape at 96 CSS pixels, and the image in it has loaded and shows the zone only.
   const box = await svg.boundingBox();
   assert.deepEqual([box?.width, box?.height], [96, 96]);
@@ -88,7 +90,10 @@ test('the avatar is shown cropped to its zone, never overflowing, with no CSP vi
     return [rect.width, rect.height];
   }));
   assert.deepEqual(boxes.sort(), [[96, 48], [96, 96]]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(() => {
+    const root = (globalThis as any).document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
   assert.ok(overflow <= 0 || (await page.locator('.table').count()) > 0, 'only the table may scroll sideways, inside its own box');
   assert.deepEqual(problems, [], 'no CSP violation or failed image');
 });

@@ -136,6 +136,26 @@ test(`every acknowledged message survives ${KILLS} SIGKILLs, and the database st
   }
   const missing = [...acknowledged].filter(([id, text]) => served.get(id) !== text);
   assert.deepEqual(missing, [], `${missing.length} acknowledged messages not served after restart`);
+
+  // The event log went down with every kill too: each acknowledged message has its message.created exactly
+  // once, in id order (the event commits with its message, so no message exists without its event).
+  const created: string[] = [];
+  let lastId = 0;
+  for (let after = '0'; ;) {
+    const page = await call(`${server.url}/events?after=${after}&wait=0`, 'GET', undefined, token);
+    assert.equal(page.status, 200);
+    for (const event of page.body.data as { id: string; type: string; data: { id: string } }[]) {
+      assert.ok(Number(event.id) > lastId, `event ${event.id} after ${lastId}`);
+      lastId = Number(event.id);
+      if (event.type === 'message.created') created.push(event.data.id);
+    }
+    if (page.body.data.length === 0) break;
+    after = page.body.meta.lastEventId;
+  }
+  assert.equal(new Set(created).size, created.length, 'no message.created twice');
+  const withoutEvent = [...acknowledged.keys()].filter((id) => !created.includes(id));
+  assert.deepEqual(withoutEvent, [], `${withoutEvent.length} acknowledged messages have no event`);
+  assert.deepEqual([...served.keys()].filter((id) => !created.includes(id)), [], 'every stored message has its event');
   await server.kill('SIGTERM');
   assert.equal(server.child.exitCode, 0);
   const closed = new Database(db, { readonly: true });

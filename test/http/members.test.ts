@@ -13,12 +13,12 @@ test('GET /chats/{id}/members lists the members with their logins, with the quer
   const list = await call(server, 'GET', `/chats/${chat.id}/members`, { token: bob.token });
   assert.equal(list.status, 200);
   const expected = [
-    { userId: alice.userId, login: alice.login, addedAt: at },
-    { userId: bob.userId, login: bob.login, addedAt: at },
+    { id: alice.userId, userId: alice.userId, login: alice.login, addedAt: at },
+    { id: bob.userId, userId: bob.userId, login: bob.login, addedAt: at },
   ].sort((a, b) => a.userId.localeCompare(b.userId));
   assert.deepEqual(list.body, { data: expected, meta: { total: 2, limit: 20, offset: 0 } });
   const filtered = await call(server, 'GET', `/chats/${chat.id}/members?login=${bob.login}`, { token: alice.token });
-  assert.deepEqual(filtered.body.data, [{ userId: bob.userId, login: bob.login, addedAt: at }]);
+  assert.deepEqual(filtered.body.data, [{ id: bob.userId, userId: bob.userId, login: bob.login, addedAt: at }]);
   const paged = await call(server, 'GET', `/chats/${chat.id}/members?limit=1&sort[login]=desc`, { token: alice.token });
   assert.equal(paged.body.data.length, 1);
   assert.equal(paged.headers['link'], `</chats/${chat.id}/members?sort[login]=desc&limit=1&offset=1>; rel="next"`);
@@ -33,7 +33,7 @@ test('GET of one member answers it in the envelope with an ETag; a non-member is
   const chat = await createChat(server, alice, { title: 'Crew', members: [bob.userId] });
   const res = await call(server, 'GET', `/chats/${chat.id}/members/${bob.userId}`, { token: alice.token });
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body, { data: { userId: bob.userId, login: bob.login, addedAt: new Date(clock.time).toISOString() } });
+  assert.deepEqual(res.body, { data: { id: bob.userId, userId: bob.userId, login: bob.login, addedAt: new Date(clock.time).toISOString() } });
   assert.ok(res.headers['etag']);
   const outsider = await call(server, 'GET', `/chats/${chat.id}/members/${carol.userId}`, { token: alice.token });
   assert.equal(outsider.status, 404);

@@ -5,8 +5,8 @@ import { invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';
 import { checkString } from '../../parsers/body-fields.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
-import { publicChat } from '../../representations/public-fields.ts';
-import { CHAT_SELECT, chatFromRecord, isForeignKeyViolation, type ChatRecord, type ChatRow } from '../../storage/chat-store.ts';
+import { publicChat, publicMember } from '../../representations/public-fields.ts';
+import { CHAT_SELECT, chatFromRecord, isForeignKeyViolation, type ChatRecord, type ChatRow, type MemberRow } from '../../storage/chat-store.ts';
 import { newId } from '../../storage/ids.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { collectionReply } from '../collection.ts';
@@ -72,6 +72,26 @@ export function writeMembers(storage: Storage, chatId: string, ownerId: string, 
   return changed;
 }
 
+/**
+ * The events of a change to a chat (CONTRACT §9), appended in its transaction: member.removed for each member
+ * who went (sent to them too, as the last event they get of the chat), member.added for each who came, then
+ * chat.updated with the chat as it is now. `before` is the member list read before the change.
+ */
+export function appendChatChangeEvents(storage: Storage, chatId: string, before: readonly MemberRow[], now: number): void {
+  const after = storage.chats.findMembers(chatId);
+  const stayed = new Set(after.map((member) => member.userId));
+  const was = new Set(before.map((member) => member.userId));
+  for (const member of before) {
+    if (!stayed.has(member.userId)) {
+      storage.events.append({ type: 'member.removed', chatId, createdAt: now, data: publicMember(member), alsoUserIds: [member.userId] });
+    }
+  }
+  for (const member of after) {
+    if (!was.has(member.userId)) storage.events.append({ type: 'member.added', chatId, createdAt: now, data: publicMember(member) });
+  }
+  storage.events.append({ type: 'chat.updated', chatId, createdAt: now, data: publicChat(storage.chats.findChat(chatId)!) });
+}
+
 function createChat(ctx: RequestContext, id: string, title: string, members: readonly string[]): Reply {
   const { storage, clock } = ctx.services;
   const ownerId = ctx.caller!.userId;
@@ -79,7 +99,9 @@ function createChat(ctx: RequestContext, id: string, title: string, members: rea
   const row = storage.transaction(() => {
     storage.chats.insertChat({ id, title, ownerId, createdAt: now, updatedAt: now });
     writeMembers(storage, id, ownerId, members, now);
-    return storage.chats.findChat(id)!;
+    const created = storage.chats.findChat(id)!;
+    storage.events.append({ type: 'chat.created', chatId: id, createdAt: now, data: publicChat(created) });
+    return created;
   });
   return chatReply(ctx, row, 201, { Location: ctx.href(CHAT_PATH, { chatId: id }) });
 }
@@ -141,11 +163,15 @@ function replaceChat(ctx: RequestContext, current: ChatRow, changes: { title?: s
   const { storage, clock } = ctx.services;
   const now = clock.now();
   const row = storage.transaction(() => {
+    const before = storage.chats.findMembers(current.id);
     let changed = false;
     if (changes.members !== undefined) changed = writeMembers(storage, current.id, current.ownerId, changes.members ?? [], now);
     const title = changes.title ?? current.title;
     if (title !== current.title) changed = true;
-    if (changed) storage.chats.updateChatTitle(current.id, title, now);
+    if (changed) {
+      storage.chats.updateChatTitle(current.id, title, now);
+      appendChatChangeEvents(storage, current.id, before, now);
+    }
     return storage.chats.findChat(current.id)!;
   });
   return chatReply(ctx, row);
@@ -169,13 +195,16 @@ export async function patchChat(ctx: RequestContext): Promise<Reply> {
 
 /** DELETE /chats/{id}, owner only: the chat, its members and all its messages, in one transaction. */
 export function deleteChat(ctx: RequestContext): Reply {
-  const { storage } = ctx.services;
+  const { storage, clock } = ctx.services;
   const access = findVisibleChat(ctx, ctx.params['chatId']!);
   requireOwner(ctx, access, 'delete it');
-  checkPreconditions(ctx.req.headers, chatEtag(storage.chats.findChat(access.id)));
+  const chat = storage.chats.findChat(access.id);
+  checkPreconditions(ctx.req.headers, chatEtag(chat));
   storage.transaction(() => {
     storage.messages.deleteChatMessages(access.id);
     storage.chats.deleteChat(access.id);
+    // The members are gone with the chat: the event names them, so they still hear of it.
+    storage.events.append({ type: 'chat.deleted', chatId: access.id, createdAt: clock.now(), data: { id: access.id }, alsoUserIds: chat!.members });
   });
   return { status: 204 };
 }

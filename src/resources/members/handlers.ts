@@ -10,11 +10,13 @@ import { MEMBER_SELECT, type MemberRow } from '../../storage/chat-store.ts';
 import { collectionReply } from '../collection.ts';
 import { USER_PATH } from '../users/handlers.ts';
 import { findVisibleChat, requireOwner } from '../chats/access.ts';
+import { appendChatChangeEvents } from '../chats/handlers.ts';
 import { CHAT_PATH, MEMBERS_PATH } from '../chats/paths.ts';
 
 export const MEMBER_FIELDS: CollectionSpec = {
   idField: 'userId',
   fields: [
+    { name: 'id', type: 'id', column: 'cm.user_id' },
     { name: 'userId', type: 'id', column: 'cm.user_id' },
     { name: 'login', type: 'string', column: 'u.login' },
     { name: 'addedAt', type: 'timestamp', column: 'cm.added_at' },
@@ -60,14 +62,16 @@ export function getMember(ctx: RequestContext): Reply {
   };
 }
 
-/** A body is optional; if sent, it is {"data": {}} or {"data": {"userId": <the id in the path>}}. */
+/** A body is optional; if sent, it is {"data": {}} or {"data": {"id"?, "userId"?}} with the user id of the path. */
 async function readOptionalMemberBody(ctx: RequestContext, userId: string): Promise<void> {
   const { headers } = ctx.req;
   const hasBody = (headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined;
   if (!hasBody) return;
   const data = unwrapEnvelope(await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes));
-  rejectUnknownFields(data, ['userId'], 'data.');
-  if (data['userId'] !== undefined && data['userId'] !== userId) throw invalidField('data.userId', 'must equal the user id in the path');
+  rejectUnknownFields(data, ['id', 'userId'], 'data.');
+  for (const field of ['id', 'userId']) {
+    if (data[field] !== undefined && data[field] !== userId) throw invalidField(`data.${field}`, 'must equal the user id in the path');
+  }
 }
 
 /** PUT /chats/{id}/members/{userId}: the owner adds a user (204); adding a member again changes nothing. */
@@ -83,8 +87,10 @@ export async function putMember(ctx: RequestContext): Promise<Reply> {
   if (!current) {
     const now = clock.now();
     storage.transaction(() => {
+      const before = storage.chats.findMembers(access.id);
       storage.chats.addMember(access.id, userId, now);
       storage.chats.touchChat(access.id, now);
+      appendChatChangeEvents(storage, access.id, before, now);
     });
   }
   return { status: 204 };
@@ -107,8 +113,10 @@ export function deleteMember(ctx: RequestContext): Reply {
   checkPreconditions(ctx.req.headers, memberEtag(current));
   const now = clock.now();
   storage.transaction(() => {
+    const before = storage.chats.findMembers(access.id);
     storage.chats.removeMember(access.id, userId);
     storage.chats.touchChat(access.id, now);
+    appendChatChangeEvents(storage, access.id, before, now);
   });
   return { status: 204 };
 }

@@ -84,6 +84,7 @@ export async function postMessage(ctx: RequestContext): Promise<Reply> {
     const now = clock.now();
     const message: MessageRow = { id: newId(now), chatId, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now };
     storage.messages.insertMessage(message);
+    storage.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message) });
     return message;
   });
   return messageReply(ctx, row, 201, { Location: ctx.href(MESSAGE_PATH, { chatId, messageId: row.id }) });
@@ -107,8 +108,12 @@ function editMessage(ctx: RequestContext, current: MessageRow, changes: Partial<
   checkPreconditions(ctx.req.headers, messageEtag(current));
   const next: MessageRow = { ...current, ...changes };
   if (next.text !== current.text || next.replyTo !== current.replyTo) {
-    next.updatedAt = ctx.services.clock.now();
-    ctx.services.storage.messages.updateMessage(next);
+    const { storage, clock } = ctx.services;
+    next.updatedAt = clock.now();
+    storage.transaction(() => {
+      storage.messages.updateMessage(next);
+      storage.events.append({ type: 'message.updated', chatId: next.chatId, createdAt: next.updatedAt, data: publicMessage(next) });
+    });
   }
   return messageReply(ctx, next);
 }
@@ -141,7 +146,16 @@ export function deleteMessage(ctx: RequestContext): Reply {
   }
   checkPreconditions(ctx.req.headers, messageEtag(message));
   const now = clock.now();
-  storage.transaction(() => storage.messages.deleteMessage(message.id, now));
+  storage.transaction(() => {
+    const replies = storage.messages.findReplies(message.id);
+    storage.messages.deleteMessage(message.id, now);
+    storage.events.append({ type: 'message.deleted', chatId: message.chatId, createdAt: now, data: { id: message.id } });
+    // Its replies lose their replyTo: that changes them, so each is told as an update.
+    for (const reply of replies) {
+      const detached = { ...reply, replyTo: null, updatedAt: now };
+      storage.events.append({ type: 'message.updated', chatId: reply.chatId, createdAt: now, data: publicMessage(detached) });
+    }
+  });
   return { status: 204 };
 }
 
@@ -153,10 +167,13 @@ const COLLECTION_ETAG = etagOf(randomUUID());
  * so `If-Match: *` holds (the collection exists) and any other If-Match answers 412.
  */
 export function deleteAllMessages(ctx: RequestContext): Reply {
-  const { storage } = ctx.services;
+  const { storage, clock } = ctx.services;
   const access = findVisibleChat(ctx, ctx.params['chatId']!);
   requireOwner(ctx, access, 'delete all messages');
   checkPreconditions(ctx.req.headers, COLLECTION_ETAG);
-  storage.transaction(() => storage.messages.deleteChatMessages(access.id));
+  storage.transaction(() => {
+    storage.messages.deleteChatMessages(access.id);
+    storage.events.append({ type: 'messages.cleared', chatId: access.id, createdAt: clock.now(), data: {} });
+  });
   return { status: 204 };
 }

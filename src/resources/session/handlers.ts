@@ -130,5 +130,7 @@ export async function prolongSession(ctx: RequestContext): Promise<Reply> {
 
 export function logOut(ctx: RequestContext): Reply {
   ctx.services.storage.sessions.deleteSession(ctx.caller!.sessionId);
+  // Its event streams end now; other processes notice at their next session check (within 15 s).
+  ctx.services.events.endSession(ctx.caller!.sessionId);
   return { status: 204, headers: { 'Set-Cookie': sessionCookie(ctx, '', 0) } };
 }

@@ -1,0 +1,281 @@
+// The event hub: tails the durable log by id and hands each event to the open streams allowed to see it.
+// It knows nothing of HTTP or SQL: the log is an interface, a subscriber is anything that takes events.
+import type { EventRecord } from '../storage/event-store.ts';
+import { toLoggedEvent, type LoggedEvent } from './logged-event.ts';
+import { Membership } from './membership.ts';
+
+/** What the hub reads: the storage's event store implements it. */
+export interface EventLog {
+  readAfter(afterId: number, limit: number): EventRecord[];
+  newestId(): number;
+  prunedThrough(): number;
+  chatIdsOfUser(userId: string): string[];
+  snapshot<T>(fn: () => T): T;
+  inTransaction(): boolean;
+  pruneChunk(cutoff: number, chunk: number): number;
+}
+
+/** An open stream or a waiting long-poll. */
+export interface Subscriber {
+  readonly userId: string;
+  readonly sessionId: string;
+  /** Streams count against the per-user and server-wide limits and get pings; long-polls do not. */
+  readonly kind: 'stream' | 'poll';
+  deliver(event: LoggedEvent): void;
+  /** Replay is over and events will now be pushed: `newestId` is the newest event id at this moment. */
+  ready(newestId: number): void;
+  /** True while the client is behind: replay waits for whenDrained() before reading more of the log. */
+  isCongested(): boolean;
+  whenDrained(): Promise<void>;
+  ping(): void;
+  /** The hub is done with it (shutdown, ended session): end the answer. */
+  end(reason: string): void;
+}
+
+export interface HubOptions {
+  log: EventLog;
+  now: () => number;
+  /** Seconds an event stays in the log. */
+  retentionSeconds: number;
+  /** Comment lines and session checks at least this often (CONTRACT §9: at most 15 s). */
+  pingMs?: number;
+  /** How often the log is read without a wake-up (writes of other processes). */
+  pollMs?: number;
+  /** How often old events are pruned. */
+  pruneMs?: number;
+  /** Which of these session ids still hold (exist, not expired): streams of the others are closed. */
+  liveSessions(sessionIds: readonly string[]): Set<string>;
+}
+
+/** How a resume id relates to the log: fine to replay, or the client must re-read (reset / 410). */
+export type ResumePoint = { kind: 'ok'; after: number } | { kind: 'reset'; reason: string };
+
+const READ_BATCH = 500;
+const RECENT_EVENTS = 4096;
+const PRUNE_CHUNK = 2000;
+
+export class EventHub {
+  private cursor: number;
+  /** The newest events in id order; every event after recentFloor is here. */
+  private recent: LoggedEvent[] = [];
+  private recentFloor: number;
+  /** Every subscriber, by user; the live ones (replay done) get events pushed. */
+  private readonly byUser = new Map<string, Set<Subscriber>>();
+  private readonly live = new Set<Subscriber>();
+  private streamsOpen = 0;
+  private readonly membership: Membership;
+  private pumpScheduled = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private pruning = false;
+
+  constructor(private readonly options: HubOptions) {
+    this.cursor = options.log.newestId();
+    this.recentFloor = this.cursor;
+    this.membership = new Membership((userId) => options.log.chatIdsOfUser(userId));
+    const every = (ms: number, fn: () => void): void => {
+      const timer = setInterval(fn, ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(options.pingMs ?? 15_000, () => this.tick());
+    every(options.pollMs ?? 1000, () => this.wake());
+    every(options.pruneMs ?? 60_000, () => this.prune());
+  }
+
+  /** The newest event id the hub has read. */
+  get newestId(): number {
+    return this.cursor;
+  }
+
+  /** Open streams (long-polls not counted): of one user, or of the whole process. */
+  streamCount(userId?: string): number {
+    if (userId === undefined) return this.streamsOpen;
+    let count = 0;
+    for (const subscriber of this.byUser.get(userId) ?? []) if (subscriber.kind === 'stream') count++;
+    return count;
+  }
+
+  private subscribers(): Subscriber[] {
+    return [...this.byUser.values()].flatMap((set) => [...set]);
+  }
+
+  private isAttached(subscriber: Subscriber): boolean {
+    return this.byUser.get(subscriber.userId)?.has(subscriber) === true;
+  }
+
+  /** A commit appended events: read them soon (coalesced; never inside a transaction). */
+  wake(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
+      // Inside a write transaction the log may hold events that are not committed yet.
+      if (this.options.log.inTransaction()) setImmediate(() => this.wake());
+      else this.pump();
+    });
+  }
+
+  /** Reads every event after the cursor, in id order, and hands each to the live subscribers that may see it. */
+  private pump(): void {
+    for (;;) {
+      const batch = this.options.log.readAfter(this.cursor, READ_BATCH);
+      for (const record of batch) this.dispatch(toLoggedEvent(record));
+      if (batch.length < READ_BATCH) break;
+    }
+  }
+
+  private dispatch(event: LoggedEvent): void {
+    this.membership.apply(event);
+    this.cursor = event.id;
+    this.recent.push(event);
+    if (this.recent.length > 2 * RECENT_EVENTS) {
+      const dropped = this.recent.splice(0, this.recent.length - RECENT_EVENTS);
+      this.recentFloor = dropped[dropped.length - 1]!.id;
+    }
+    for (const userId of this.membership.audience(event)) {
+      for (const subscriber of this.byUser.get(userId) ?? []) if (this.live.has(subscriber)) subscriber.deliver(event);
+    }
+  }
+
+  /** Where a resume id stands: after the newest or below what was pruned, the client must start over. */
+  resumePoint(after: number): ResumePoint {
+    if (after > this.cursor) return { kind: 'reset', reason: `Event ${after} is unknown: the newest is ${this.cursor}` };
+    const pruned = this.options.log.prunedThrough();
+    if (after < pruned) return { kind: 'reset', reason: `Events after ${after} are no longer kept: the log starts after ${pruned}` };
+    return { kind: 'ok', after };
+  }
+
+  /**
+   * Registers a subscriber and catches the hub up first, in one read snapshot, so the subscriber's
+   * membership and the newest id agree. Answers the newest id at that moment.
+   */
+  attach(subscriber: Subscriber): number {
+    this.options.log.snapshot(() => {
+      // Our own read transaction holds no uncommitted writes: safe to read the log inside it.
+      this.pump();
+      this.membership.track(subscriber.userId);
+    });
+    let mine = this.byUser.get(subscriber.userId);
+    if (!mine) this.byUser.set(subscriber.userId, mine = new Set());
+    mine.add(subscriber);
+    if (subscriber.kind === 'stream') this.streamsOpen++;
+    return this.cursor;
+  }
+
+  detach(subscriber: Subscriber): void {
+    const mine = this.byUser.get(subscriber.userId);
+    if (!mine?.delete(subscriber)) return;
+    if (subscriber.kind === 'stream') this.streamsOpen--;
+    this.live.delete(subscriber);
+    if (mine.size === 0) {
+      this.byUser.delete(subscriber.userId);
+      this.membership.untrack(subscriber.userId);
+    }
+  }
+
+  /** Events after `after` the user may see, at most `limit`, and the id up to which the log was read. */
+  readVisible(userId: string, after: number, limit: number): { events: LoggedEvent[]; through: number } {
+    const events: LoggedEvent[] = [];
+    let through = after;
+    while (events.length < limit && through < this.cursor) {
+      const batch = this.eventsAfter(through);
+      for (const event of batch) {
+        through = event.id;
+        if (this.membership.canSee(userId, event)) events.push(event);
+        if (events.length === limit) break;
+      }
+      if (batch.length === 0) through = this.cursor;
+    }
+    return { events, through };
+  }
+
+  /**
+   * Sends every visible event after `after` (waiting while the client is behind), then makes the subscriber
+   * live: from then on the hub pushes events to it. Both happen without a turn of the loop between the last
+   * read and going live, so no event is skipped or sent twice. Answers the newest id at that moment.
+   */
+  async replayThenGoLive(subscriber: Subscriber, after: number): Promise<number | undefined> {
+    let through = after;
+    while (through < this.cursor) {
+      if (!this.isAttached(subscriber)) return undefined;
+      const page = this.readVisible(subscriber.userId, through, READ_BATCH);
+      through = page.through;
+      for (const event of page.events) {
+        subscriber.deliver(event);
+        // A page can be megabytes: stop at the client's pace, and read on after the last event sent.
+        if (subscriber.isCongested()) {
+          through = event.id;
+          break;
+        }
+      }
+      if (subscriber.isCongested()) await subscriber.whenDrained();
+    }
+    if (!this.isAttached(subscriber)) return undefined;
+    subscriber.ready(this.cursor);
+    this.live.add(subscriber);
+    return this.cursor;
+  }
+
+  private eventsAfter(after: number): LoggedEvent[] {
+    if (after >= this.recentFloor) {
+      const start = firstIndexAfter(this.recent, after);
+      return this.recent.slice(start, start + READ_BATCH);
+    }
+    // Another process may have appended past the cursor: those come through pump(), never twice.
+    return this.options.log.readAfter(after, READ_BATCH).filter((record) => record.id <= this.cursor).map(toLoggedEvent);
+  }
+
+  /** Pings every stream, and ends the streams whose session has ended (logout, expiry, password change). */
+  private tick(): void {
+    const streams = this.subscribers();
+    const live = this.options.liveSessions([...new Set(streams.map((subscriber) => subscriber.sessionId))]);
+    for (const subscriber of streams) {
+      if (!live.has(subscriber.sessionId)) this.end(subscriber, 'session ended');
+      else if (subscriber.kind === 'stream') subscriber.ping();
+    }
+  }
+
+  /** Ends every subscriber of one session now (logout in this process); other processes notice at their tick. */
+  endSession(sessionId: string): void {
+    for (const subscriber of this.subscribers()) if (subscriber.sessionId === sessionId) this.end(subscriber, 'session ended');
+  }
+
+  private end(subscriber: Subscriber, reason: string): void {
+    this.detach(subscriber);
+    subscriber.end(reason);
+  }
+
+  /** Prunes events older than the retention, a chunk per turn of the loop so requests go on meanwhile. */
+  prune(): void {
+    if (this.pruning) return;
+    this.pruning = true;
+    const cutoff = this.options.now() - this.options.retentionSeconds * 1000;
+    const step = (): void => {
+      if (this.options.log.inTransaction()) {
+        setImmediate(step);
+        return;
+      }
+      if (this.options.log.pruneChunk(cutoff, PRUNE_CHUNK) === PRUNE_CHUNK) setImmediate(step);
+      else this.pruning = false;
+    };
+    step();
+  }
+
+  /** Shutdown: timers stop and every subscriber ends. */
+  stop(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    for (const subscriber of this.subscribers()) this.end(subscriber, 'shutdown');
+  }
+}
+
+/** Binary search: the index of the first event with an id above `after`. */
+function firstIndexAfter(events: readonly LoggedEvent[], after: number): number {
+  let low = 0;
+  let high = events.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (events[middle]!.id <= after) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}

@@ -1,0 +1,34 @@
+// One event of the log as it goes out: the public event object as JSON text and its SSE frame, made once per event.
+import type { EventRecord } from '../storage/event-store.ts';
+import { formatSseEvent } from './sse-frame.ts';
+
+export interface LoggedEvent {
+  id: number;
+  type: string;
+  chatId: string;
+  onlyUserId: string | null;
+  alsoUserIds: readonly string[];
+  /** {"id","type","chatId","createdAt","data"} as one line of JSON (CONTRACT §9). */
+  json: string;
+  /** `id:`, `event:` and `data:` lines, ready for every stream that may see the event. */
+  frame: Buffer;
+  /** The data object's JSON text, parsed only where membership is read from it. */
+  data: string;
+}
+
+/** Event ids are JSON strings like every id (CONTRACT §1); the log's integer is their text. */
+export function toLoggedEvent(record: EventRecord): LoggedEvent {
+  const id = String(record.id);
+  const json = `{"id":"${id}","type":${JSON.stringify(record.type)},"chatId":${JSON.stringify(record.chatId)},`
+    + `"createdAt":"${new Date(record.createdAt).toISOString()}","data":${record.data}}`;
+  return {
+    id: record.id,
+    type: record.type,
+    chatId: record.chatId,
+    onlyUserId: record.onlyUserId,
+    alsoUserIds: record.alsoUserIds === null ? [] : JSON.parse(record.alsoUserIds) as string[],
+    json,
+    frame: Buffer.from(formatSseEvent(id, record.type, json)),
+    data: record.data,
+  };
+}

@@ -1,0 +1,104 @@
+// A Server-Sent Events answer (WHATWG HTML §9.2, CONTRACT §9): its headers, and a writer for its frames.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { formatSseComment, formatSseEvent, formatSseEventWithoutId, formatSseRetry } from '../events/sse-frame.ts';
+
+/** A client that falls this far behind is cut off; it resumes by id and loses nothing (CONTRACT §9). */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
+/** While replaying the log, reading stops until the client has taken what was written beyond this. */
+const REPLAY_HIGH_WATER = 64 * 1024;
+const RETRY_MS = 3000;
+
+export class SseWriter {
+  private closed = false;
+
+  constructor(private readonly res: ServerResponse, private readonly maxUnsentBytes = MAX_UNSENT_BYTES) {
+    res.once('close', () => {
+      this.closed = true;
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closed || this.res.destroyed;
+  }
+
+  deliver(event: { frame: Buffer }): void {
+    this.write(event.frame);
+  }
+
+  /** The end of the replay: `id` is the newest event id, so a reconnect resumes from here. */
+  ready(newestId: number): void {
+    const id = String(newestId);
+    this.write(formatSseEvent(id, 'ready', JSON.stringify({ lastEventId: id })));
+  }
+
+  /** The resume id cannot be honoured: the client must re-read what it shows. No id, so it does not move. */
+  reset(reason: string): void {
+    this.write(formatSseEventWithoutId('reset', JSON.stringify({ reason })));
+  }
+
+  ping(): void {
+    this.write(formatSseComment('ping'));
+  }
+
+  isCongested(): boolean {
+    return this.res.writableLength >= REPLAY_HIGH_WATER;
+  }
+
+  whenDrained(): Promise<void> {
+    if (this.isClosed || !this.isCongested()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+  }
+
+  /** Ends the answer cleanly (shutdown, session over); the client's EventSource reconnects after `retry`. */
+  end(): void {
+    if (this.isClosed) return;
+    this.closed = true;
+    this.res.end();
+  }
+
+  onClose(listener: () => void): void {
+    this.res.once('close', listener);
+  }
+
+  private write(chunk: string | Buffer): void {
+    if (this.isClosed) return;
+    this.res.write(chunk);
+    // A reader that stopped reading: drop the connection and the buffer with it, instead of growing it.
+    if (this.res.writableLength > this.maxUnsentBytes) {
+      this.closed = true;
+      this.res.destroy();
+    }
+  }
+}
+
+/**
+ * Writes the stream's headers and `retry:`; HEAD gets the headers alone. Never compressed, never cached,
+ * and no proxy buffering (X-Accel-Buffering). The socket has no idle timeout: pings keep it alive.
+ */
+export function openEventStream(req: IncomingMessage, res: ServerResponse, headers: Record<string, string | string[] | number>): SseWriter | undefined {
+  res.writeHead(200, {
+    ...headers,
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-cache',
+    'X-Accel-Buffering': 'no',
+    'X-Content-Type-Options': 'nosniff',
+    // The connection ends with the stream: nothing waits behind it, and shutdown need not wait for it to idle.
+    Connection: 'close',
+  });
+  if (req.method === 'HEAD') {
+    res.end();
+    return undefined;
+  }
+  req.socket.setTimeout(0);
+  req.socket.setNoDelay(true);
+  res.write(formatSseRetry(RETRY_MS));
+  return new SseWriter(res);
+}

@@ -1,0 +1,154 @@
+// GET /events (CONTRACT §9): a Server-Sent Events stream, or a long-poll in JSON, XML or HTML, over the event log.
+import type { Reply, RequestContext } from '../../http/context.ts';
+import { HttpError, invalidField } from '../../http/http-error.ts';
+import type { SseWriter } from '../../http/sse.ts';
+import type { Subscriber } from '../../events/hub.ts';
+import type { LoggedEvent } from '../../events/logged-event.ts';
+import { EVENTS_PATH } from './paths.ts';
+
+/** At most this many open streams per user (CONTRACT §9); the next one answers 429. */
+export const STREAMS_PER_USER = 5;
+/** At most this many events in one long-poll answer; meta.lastEventId says where to go on. */
+export const POLL_LIMIT = 100;
+const DEFAULT_WAIT_SECONDS = 25;
+const MAX_WAIT_SECONDS = 30;
+const EVENT_ID = /^\d{1,15}$/;
+
+interface EventsQuery {
+  after: number | undefined;
+  wait: number;
+}
+
+/** `after` and `wait` only; anything else is a 400 naming it, like every other query. */
+function parseEventsQuery(rawQuery: string): EventsQuery {
+  const query: EventsQuery = { after: undefined, wait: DEFAULT_WAIT_SECONDS };
+  for (const [name, value] of new URLSearchParams(rawQuery)) {
+    if (name === 'after') {
+      if (!EVENT_ID.test(value)) throw invalidField('after', 'must be an event id (a non-negative integer)', 'ERR_BAD_QUERY');
+      query.after = Number(value);
+    } else if (name === 'wait') {
+      if (!/^\d{1,2}$/.test(value) || Number(value) > MAX_WAIT_SECONDS) {
+        throw invalidField('wait', `must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}`, 'ERR_BAD_QUERY');
+      }
+      query.wait = Number(value);
+    } else {
+      throw invalidField(name, 'is not a parameter of /events (after, wait)', 'ERR_BAD_QUERY');
+    }
+  }
+  return query;
+}
+
+export function getEvents(ctx: RequestContext): Promise<Reply> | Reply {
+  const query = parseEventsQuery(ctx.rawQuery);
+  // HEAD tells what GET would answer without holding the connection for `wait` seconds.
+  if (ctx.method === 'HEAD') query.wait = 0;
+  return ctx.mediaType === 'text/event-stream' ? openStream(ctx, query) : longPoll(ctx, query);
+}
+
+/** The resume id: Last-Event-ID (what EventSource sends on reconnect) wins over ?after= (CONTRACT §9). */
+function resumeIdOf(ctx: RequestContext, query: EventsQuery): number | string | undefined {
+  const raw = ctx.req.headers['last-event-id'];
+  if (raw === undefined) return query.after;
+  const header = (Array.isArray(raw) ? raw.join(',') : raw).trim();
+  return EVENT_ID.test(header) ? Number(header) : header;
+}
+
+function openStream(ctx: RequestContext, query: EventsQuery): Reply {
+  const { events: hub, config } = ctx.services;
+  const { userId, sessionId } = ctx.caller!;
+  if (hub.streamCount(userId) >= STREAMS_PER_USER) {
+    throw new HttpError('ERR_TOO_MANY_STREAMS', `At most ${STREAMS_PER_USER} event streams per user are open at once`, { headers: { 'Retry-After': '15' } });
+  }
+  if (hub.streamCount() >= config.maxStreams) {
+    throw new HttpError('ERR_SERVER_BUSY', 'The server holds as many event streams as it may; try again later', { headers: { 'Retry-After': '15' } });
+  }
+  const resumeId = resumeIdOf(ctx, query);
+  return {
+    status: 200,
+    eventStream: (writer: SseWriter) => {
+      const subscriber: Subscriber = {
+        userId,
+        sessionId,
+        kind: 'stream',
+        deliver: (event) => writer.deliver(event),
+        ready: (newestId) => writer.ready(newestId),
+        isCongested: () => writer.isCongested(),
+        whenDrained: () => writer.whenDrained(),
+        ping: () => writer.ping(),
+        end: () => writer.end(),
+      };
+      writer.onClose(() => hub.detach(subscriber));
+      const newest = hub.attach(subscriber);
+      let from = newest;
+      if (typeof resumeId === 'string') {
+        writer.reset(`Last-Event-ID ${JSON.stringify(resumeId.slice(0, 40))} is not an event id of this server`);
+      } else if (resumeId !== undefined) {
+        const point = hub.resumePoint(resumeId);
+        if (point.kind === 'reset') writer.reset(point.reason);
+        else from = point.after;
+      }
+      void hub.replayThenGoLive(subscriber, from);
+    },
+  };
+}
+
+/** Answers at once when there are events after `after`, else when one arrives or after `wait` seconds. */
+async function longPoll(ctx: RequestContext, query: EventsQuery): Promise<Reply> {
+  const { events: hub } = ctx.services;
+  const { userId, sessionId } = ctx.caller!;
+  const collected: LoggedEvent[] = [];
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const subscriber: Subscriber = {
+    userId,
+    sessionId,
+    kind: 'poll',
+    deliver: (event) => {
+      if (collected.push(event) === 1) queueMicrotask(finish);
+    },
+    ready: () => {},
+    isCongested: () => false,
+    whenDrained: () => Promise.resolve(),
+    ping: () => {},
+    end: () => finish(),
+  };
+  const newest = hub.attach(subscriber);
+  try {
+    const after = query.after ?? newest;
+    const point = hub.resumePoint(after);
+    if (point.kind === 'reset') throw new HttpError('ERR_EVENTS_GONE', `${point.reason}: re-read what you show, then poll without after`);
+    const page = hub.readVisible(userId, after, POLL_LIMIT);
+    if (page.events.length > 0 || query.wait === 0) return pollReply(ctx, page.events, page.through);
+    await hub.replayThenGoLive(subscriber, page.through);
+    const timer = setTimeout(finish, query.wait * 1000);
+    ctx.req.socket.once('close', finish);
+    await done;
+    clearTimeout(timer);
+    ctx.req.socket.off('close', finish);
+    const taken = collected.slice(0, POLL_LIMIT);
+    // Every event up to the newest was handed to this poll if visible: go on from there, or from the last taken.
+    const through = collected.length > POLL_LIMIT ? taken[taken.length - 1]!.id : hub.newestId;
+    return pollReply(ctx, taken, through);
+  } finally {
+    hub.detach(subscriber);
+  }
+}
+
+function pollReply(ctx: RequestContext, events: readonly LoggedEvent[], through: number): Reply {
+  const lastEventId = String(through);
+  return {
+    status: 200,
+    headers: { 'Cache-Control': 'no-store' },
+    representation: {
+      kind: 'collection',
+      type: 'event',
+      data: events.map((event) => JSON.parse(event.json) as Record<string, unknown>),
+      meta: { lastEventId },
+      links: [{ rel: 'next', href: ctx.href(EVENTS_PATH, {}, `after=${lastEventId}`) }],
+      // An event has no page of its own: in HTML it links to the log read from just before it.
+      itemHref: (item) => ctx.href(EVENTS_PATH, {}, `after=${Number(item['id']) - 1}`),
+    },
+  };
+}

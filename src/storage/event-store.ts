@@ -1,0 +1,107 @@
+// The events table: append an event inside the transaction of its change; read the log after an id; prune by age.
+import type { Db } from './database.ts';
+
+/** One row of the log, as the hub reads it: data is the JSON text of the event's data object. */
+export interface EventRecord {
+  id: number;
+  type: string;
+  chatId: string;
+  onlyUserId: string | null;
+  /** JSON array text of users who receive the event without being members, or null. */
+  alsoUserIds: string | null;
+  createdAt: number;
+  data: string;
+}
+
+export interface NewEvent {
+  type: string;
+  chatId: string;
+  createdAt: number;
+  /** The resource exactly as GET answers it now (public fields), or a small object such as {id}. */
+  data: Record<string, unknown>;
+  onlyUserId?: string;
+  alsoUserIds?: readonly string[];
+}
+
+const COLUMNS = 'id, type, chat_id AS chatId, only_user_id AS onlyUserId, also_user_ids AS alsoUserIds, created_at AS createdAt, data';
+
+export class EventStore {
+  private readonly insert;
+  private readonly after;
+  private readonly newest;
+  private readonly pruned;
+  private readonly oldChunkEnd;
+  private readonly removeThrough;
+  private readonly markPruned;
+  private readonly chatsOfUser;
+  /** Set by append, taken after the commit: whether streams need waking. */
+  private appended = false;
+
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, created_at, data) VALUES (?, ?, ?, ?, ?, ?)');
+    this.after = db.prepare(`SELECT ${COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?`);
+    // sqlite_sequence remembers the highest id ever given, even when every row was pruned.
+    this.newest = db.prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) AS id");
+    this.pruned = db.prepare('SELECT pruned_through AS id FROM event_log WHERE only_row = 1');
+    this.oldChunkEnd = db.prepare('SELECT max(id) AS id FROM (SELECT id, created_at FROM events ORDER BY id LIMIT ?) WHERE created_at < ?');
+    this.removeThrough = db.prepare('DELETE FROM events WHERE id <= ?');
+    this.markPruned = db.prepare('UPDATE event_log SET pruned_through = max(pruned_through, ?) WHERE only_row = 1');
+    this.chatsOfUser = db.prepare('SELECT chat_id AS chatId FROM chat_members WHERE user_id = ?').pluck();
+  }
+
+  /** Call inside the transaction of the change the event describes; answers the event's id. */
+  append(event: NewEvent): number {
+    const also = event.alsoUserIds && event.alsoUserIds.length > 0 ? JSON.stringify(event.alsoUserIds) : null;
+    const result = this.insert.run(event.type, event.chatId, event.onlyUserId ?? null, also, event.createdAt, JSON.stringify(event.data));
+    this.appended = true;
+    return Number(result.lastInsertRowid);
+  }
+
+  /** True once after events were appended: the caller wakes the streams (only after the commit). */
+  takeAppended(): boolean {
+    const appended = this.appended;
+    this.appended = false;
+    return appended;
+  }
+
+  readAfter(afterId: number, limit: number): EventRecord[] {
+    return this.after.all(afterId, limit) as EventRecord[];
+  }
+
+  newestId(): number {
+    return (this.newest.get() as { id: number }).id;
+  }
+
+  /** The highest id pruned so far: a resume id below it may have missed events. */
+  prunedThrough(): number {
+    return (this.pruned.get() as { id: number }).id;
+  }
+
+  chatIdsOfUser(userId: string): string[] {
+    return this.chatsOfUser.all(userId) as string[];
+  }
+
+  /**
+   * Deletes at most `chunk` of the oldest events created before cutoff, in id order, and records how far
+   * the log is pruned. Answers how many rows went, so the caller can go on in later turns of the loop.
+   */
+  pruneChunk(cutoff: number, chunk: number): number {
+    return this.db.transaction(() => {
+      const end = (this.oldChunkEnd.get(chunk, cutoff) as { id: number | null }).id;
+      if (end === null) return 0;
+      const removed = this.removeThrough.run(end).changes;
+      this.markPruned.run(end);
+      return removed;
+    })();
+  }
+
+  /** Runs fn in one read transaction, so what it reads is one consistent snapshot (other processes write too). */
+  snapshot<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    return this.db.transaction(fn).deferred();
+  }
+
+  inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+}
