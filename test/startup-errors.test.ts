@@ -20,8 +20,14 @@ const NOBODY = { uid: 65534, gid: 65534 };
 
 /** Runs `node --import tsx src/main.ts ...args` to its end. The guard only keeps a hang from blocking the suite. */
 function runServer(args: string[], options: { unprivileged?: boolean } = {}): Promise<Exit> {
-  const identity = options.unprivileged && AS_ROOT ? NOBODY : {};
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--quiet', ...args], { ...identity, stdio: ['ignore', 'pipe', 'pipe'] });
+  const unprivileged = options.unprivileged === true && AS_ROOT;
+  // nobody cannot write root's coverage directory (its complaint would be a second line on stderr).
+  // Node passes NODE_V8_COVERAGE on to children unless the env sets it, so it is set empty: off.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--quiet', ...args], {
+    ...(unprivileged ? NOBODY : {}),
+    env: unprivileged ? { ...process.env, NODE_V8_COVERAGE: '' } : process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
