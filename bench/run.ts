@@ -215,6 +215,8 @@ try {
   })));
   sections.push(await section('History: a page at 1k against 1M messages', () => optional<typeof import('./history.bench.ts')>('./history.bench.ts', async ({ runHistoryBench, formatHistoryBench }) =>
     formatHistoryBench(await runHistoryBench({ durationSeconds: Math.min(SECONDS, 3) })))));
+  sections.push(await section('Events: fan-out, idle streams, replay, the cost of the event write', () => optional<typeof import('./events.bench.ts')>('./events.bench.ts', async ({ runEventsBench, formatEventsBench }) =>
+    formatEventsBench(await runEventsBench(dir, { durationSeconds: SECONDS })))));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });

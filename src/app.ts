@@ -50,19 +50,25 @@ export interface EventTimings {
   pingMs?: number;
   pollMs?: number;
   pruneMs?: number;
+  /** Also called after each commit that wrote events (a worker tells the others through the primary). */
+  onEventsCommitted?: () => void;
 }
 
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
 export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): App {
   const storage = new Storage(config.db, storageOptions);
+  const { onEventsCommitted, ...timings } = eventTimings;
   const events = new EventHub({
     log: storage.events,
     now: () => clock.now(),
     retentionSeconds: config.eventRetention,
     liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
-    ...eventTimings,
+    ...timings,
   });
-  storage.onEventsCommitted = () => events.wake();
+  storage.onEventsCommitted = () => {
+    events.wake();
+    onEventsCommitted?.();
+  };
   const services: AppServices = {
     config,
     storage,

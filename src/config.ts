@@ -20,9 +20,10 @@ export interface Config {
   keepAliveTimeout: number;
   eventRetention: number;
   maxStreams: number;
+  workers: number;
 }
 
-type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two';
+type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers';
 
 interface OptionSpec {
   key: keyof Config;
@@ -55,6 +56,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   keepAliveTimeout: 5,
   eventRetention: 86_400,
   maxStreams: 10_000,
+  workers: 1,
 });
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -77,6 +79,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'keepAliveTimeout', flag: '--keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', kind: 'seconds', help: 'idle keep-alive connection lifetime, seconds' },
   { key: 'eventRetention', flag: '--event-retention', env: 'EVENT_RETENTION', kind: 'seconds', help: 'how long the event log keeps events, seconds' },
   { key: 'maxStreams', flag: '--max-streams', env: 'MAX_STREAMS', kind: 'count', help: 'open event streams the server holds at most' },
+  { key: 'workers', flag: '--workers', env: 'WORKERS', kind: 'workers', help: 'server processes on one port and one database (auto: one per core)' },
 ];
 
 export class ConfigError extends Error {
@@ -103,6 +106,11 @@ function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof
       if ((value & (value - 1)) !== 0) fail('a power of two');
       return value;
     }
+    case 'workers':
+      // auto: one process per core this process may use.
+      if (raw === 'auto') return availableParallelism();
+      if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) fail('auto or an integer from 1 to 256');
+      return Number(raw);
     case 'flag':
       if (/^(1|true|yes|on)$/i.test(raw)) return true;
       if (/^(0|false|no|off|)$/i.test(raw)) return false;
@@ -146,6 +154,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}
   }
   if (config.sessionTtl > config.sessionMaxAge) {
     throw new ConfigError('--session-ttl must not exceed --session-max-age');
+  }
+  if (config.workers > 1 && config.db === ':memory:') {
+    throw new ConfigError('--workers above 1 needs a database file: each process would get its own :memory: database');
   }
   return config;
 }

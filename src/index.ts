@@ -33,6 +33,10 @@ export interface StartOptions extends Partial<Config> {
   synchronous?: 'FULL' | 'NORMAL';
   /** For benchmarks only (not a flag): false commits every write alone, to show what group commit gains. */
   groupCommit?: boolean;
+  /** For benchmarks only (not a flag): false writes no events, to show what the event write costs. */
+  recordEvents?: boolean;
+  /** Called after each commit that wrote events (--workers: the primary tells the other workers). */
+  onEventsCommitted?: () => void;
   /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */
   eventTimings?: EventTimings;
 }
@@ -48,11 +52,11 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, groupCommit, eventTimings, ...overrides } = options;
+  const { clock, synchronous, groupCommit, recordEvents, eventTimings, onEventsCommitted, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
   let app: App;
   try {
-    app = createApp(config, clock, { synchronous, groupCommit }, eventTimings);
+    app = createApp(config, clock, { synchronous, groupCommit, recordEvents }, { ...eventTimings, onEventsCommitted });
   } catch (error) {
     if (error instanceof DatabaseOpenError) throw new StartupError(error.message);
     throw error;

@@ -60,6 +60,10 @@ test('a database under /proc fails at once instead of hanging (mkdir -p never re
   assertConfigError(await runServer(['--db', '/proc/nope/x.db']), /cannot open the database \/proc\/nope\/x\.db: a directory on the way does not exist/);
 });
 
+test('with --workers the primary, which migrates the database first, fails the same way', async () => {
+  assertConfigError(await runServer(['--workers', '2', '--db', '/proc/nope/x.db']), /cannot open the database \/proc\/nope\/x\.db: a directory on the way does not exist/);
+});
+
 test('a missing parent directory that cannot be created: a file in the way', async (t) => {
   const dir = tempDir(t);
   writeFileSync(join(dir, 'file'), 'not a directory');

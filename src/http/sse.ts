@@ -21,8 +21,10 @@ export class SseWriter {
     return this.closed || this.res.destroyed;
   }
 
-  deliver(event: { frame: Buffer }): void {
-    this.write(event.frame);
+  /** One write for all of them: a replay sends slices of the log, not a syscall per event. */
+  deliver(events: readonly { frame: Buffer }[]): void {
+    if (events.length === 1) this.write(events[0]!.frame);
+    else if (events.length > 1) this.write(Buffer.concat(events.map((event) => event.frame)));
   }
 
   /** The end of the replay: `id` is the newest event id, so a reconnect resumes from here. */

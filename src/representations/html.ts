@@ -12,6 +12,7 @@ import { buildPath } from '../router/compile-pattern.ts';
 import { escapeHtml } from './escape.ts';
 import { renderAvatarImage } from './html-avatar.ts';
 import { renderLanding } from './html-landing.ts';
+import { LIVE_SCRIPT, LIVE_SCRIPT_HASH } from './live-script.ts';
 
 export interface HtmlOptions {
   /** The --base-path prefix ('' or '/api'), for the navigation and the login form. */
@@ -51,12 +52,14 @@ const STYLESHEET = [
 const STYLESHEET_HASH = createHash('sha256').update(STYLESHEET, 'utf8').digest('base64');
 
 /**
- * CSP Level 3: nothing may load or run except the inline stylesheet (by hash, §8.3) and
- * same-origin images (avatars). No script-src, so no script of any kind, inline or not.
+ * CSP Level 3: nothing may load or run except the inline stylesheet and the one live-update script (both
+ * by hash, §8.3), same-origin images (avatars) and the same-origin event stream the script reads.
  */
 export const HTML_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   `style-src 'sha256-${STYLESHEET_HASH}'`,
+  `script-src 'sha256-${LIVE_SCRIPT_HASH}'`,
+  "connect-src 'self'",
   "img-src 'self' data:",
   "form-action 'self'",
   "frame-ancestors 'none'",
@@ -114,7 +117,7 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
 
 function renderCollection(rep: CollectionRepresentation, options: HtmlOptions): string {
   const summary = summaryOf(rep);
-  const items = rep.type === 'message' ? renderMessages(rep.data, options) : renderTable(rep, options);
+  const items = rep.type === 'message' ? renderMessages(rep.data, options, rep.live) : renderTable(rep, options);
   const links = renderLinks(rep.links);
   return renderPage(`${labelOf(rep.type)} list`, summary + links + items + links, options.basePath);
 }
@@ -153,8 +156,8 @@ function renderTable(rep: CollectionRepresentation, options: HtmlOptions): strin
 }
 
 /** A chat history reads better as a list than as a table: author, time (the link to the message), then the text as typed. */
-function renderMessages(messages: readonly Resource[], options: HtmlOptions): string {
-  if (messages.length === 0) return '';
+function renderMessages(messages: readonly Resource[], options: HtmlOptions, live: CollectionRepresentation['live']): string {
+  if (messages.length === 0 && live === undefined) return '';
   const items = messages.map((message) => {
     const { authorId, createdAt, replyTo, text } = message;
     const href = safeHref(options.itemHref?.(message));
@@ -165,9 +168,13 @@ function renderMessages(messages: readonly Resource[], options: HtmlOptions): st
       typeof replyTo === 'string' ? `in reply to ${renderField('message', 'replyTo', replyTo, 1, options.basePath)}` : '',
     ];
     const textHtml = `<p class="text">${renderValue(text, 1, options.basePath)}</p>`;
-    return `<li><p class="byline">${byline.filter((part) => part !== '').join(' · ')}</p>${textHtml}</li>`;
+    const id = typeof message['id'] === 'string' ? ` id="message-${escapeHtml(message['id'])}"` : '';
+    return `<li${id}><p class="byline">${byline.filter((part) => part !== '').join(' · ')}</p>${textHtml}</li>`;
   });
-  return `<ol class="messages">\n${items.join('\n')}\n</ol>`;
+  if (live === undefined) return `<ol class="messages">\n${items.join('\n')}\n</ol>`;
+  const data = [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users]]
+    .map(([name, value]) => ` data-live-${name}="${escapeHtml(value!)}"`).join('');
+  return `<ol class="messages"${data}>\n${items.join('\n')}\n</ol>\n<script>${LIVE_SCRIPT}</script>`;
 }
 
 function renderProblem(rep: ProblemRepresentation, options: HtmlOptions): string {

@@ -39,6 +39,11 @@ export interface CollectionRepresentation {
   links?: Link[];
   /** The page of one item (a complete path), so the HTML list can link each id; undefined leaves it as text. */
   itemHref?: (item: Resource) => string | undefined;
+  /**
+   * Set on the newest page of a chat's history: the HTML page follows the event stream at `events` and
+   * shows the chat's new, edited and deleted messages as they happen (CONTRACT §9).
+   */
+  live?: { events: string; chatId: string; messages: string; users: string };
 }
 
 /** An RFC 9457 problem. */

@@ -37,7 +37,8 @@ export class EventStore {
   /** Set by append, taken after the commit: whether streams need waking. */
   private appended = false;
 
-  constructor(private readonly db: Db) {
+  /** recordEvents false exists only so a benchmark can show what the event write costs a POST (not a flag). */
+  constructor(private readonly db: Db, private readonly recordEvents = true) {
     this.insert = db.prepare('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, created_at, data) VALUES (?, ?, ?, ?, ?, ?)');
     this.after = db.prepare(`SELECT ${COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?`);
     // sqlite_sequence remembers the highest id ever given, even when every row was pruned.
@@ -51,6 +52,7 @@ export class EventStore {
 
   /** Call inside the transaction of the change the event describes; answers the event's id. */
   append(event: NewEvent): number {
+    if (!this.recordEvents) return 0;
     const also = event.alsoUserIds && event.alsoUserIds.length > 0 ? JSON.stringify(event.alsoUserIds) : null;
     const result = this.insert.run(event.type, event.chatId, event.onlyUserId ?? null, also, event.createdAt, JSON.stringify(event.data));
     this.appended = true;
@@ -92,7 +94,7 @@ export class EventStore {
       const removed = this.removeThrough.run(end).changes;
       this.markPruned.run(end);
       return removed;
-    })();
+    }).immediate();
   }
 
   /** Runs fn in one read transaction, so what it reads is one consistent snapshot (other processes write too). */

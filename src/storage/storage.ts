@@ -9,7 +9,10 @@ import { MessageStore } from './message-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
 
-export type StorageOptions = OpenOptions & GroupCommitOptions;
+export type StorageOptions = OpenOptions & GroupCommitOptions & {
+  /** false: no event is written (only for the benchmark of what the event write costs). */
+  recordEvents?: boolean;
+};
 
 export class Storage {
   readonly db: Db;
@@ -34,7 +37,7 @@ export class Storage {
     this.chats = new ChatStore(this.db);
     this.messages = new MessageStore(this.db);
     this.pages = new PageRunner(this.db);
-    this.events = new EventStore(this.db);
+    this.events = new EventStore(this.db, options.recordEvents ?? true);
   }
 
   /** Only after the outermost commit: a nested transaction's events are not durable yet. */
@@ -42,10 +45,14 @@ export class Storage {
     if (!this.db.inTransaction && this.events.takeAppended()) this.onEventsCommitted();
   }
 
-  /** Runs fn in one transaction: a failure leaves nothing half done. */
+  /**
+   * Runs fn in one transaction: a failure leaves nothing half done. IMMEDIATE takes the write lock first (waiting
+   * up to busy_timeout): a deferred transaction that read before writing could fail with SQLITE_BUSY at once
+   * when another process (--workers) wrote in between.
+   */
   transaction<T>(fn: () => T): T {
     try {
-      return this.db.transaction(fn)();
+      return this.db.transaction(fn).immediate();
     } finally {
       // After a rollback nothing was appended: takeAppended() still resets the mark.
       this.signalEvents();

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { HTML_CONTENT_SECURITY_POLICY, renderHtml, type HtmlOptions } from '../../src/representations/html.ts';
 import type { Representation } from '../../src/representations/representation.ts';
+import { LIVE_SCRIPT } from '../../src/representations/live-script.ts';
 
 const TAGS = new Set(
   ('html head meta title style body nav main h1 p a dl dt dd ul ol li table thead tbody tr th td ' +
@@ -167,14 +168,18 @@ test('renderHtml: any text in any place leaves only the renderer’s own markup'
   );
 });
 
-test('HTML_CONTENT_SECURITY_POLICY allows the exact inline stylesheet and no script', () => {
+test('HTML_CONTENT_SECURITY_POLICY allows the exact inline stylesheet and only the live-update script', () => {
   const html = renderHtml({ kind: 'single', type: 'user', enveloped: false, data: {} }, options);
   const styles = [...html.matchAll(/<style>([^<]*)<\/style>/g)];
   assert.equal(styles.length, 1);
   const hash = createHash('sha256').update(styles[0]?.[1] ?? '', 'utf8').digest('base64');
   assert.ok(HTML_CONTENT_SECURITY_POLICY.includes(`style-src 'sha256-${hash}'`), HTML_CONTENT_SECURITY_POLICY);
   assert.match(HTML_CONTENT_SECURITY_POLICY, /^default-src 'none';/);
-  assert.doesNotMatch(HTML_CONTENT_SECURITY_POLICY, /script-src|unsafe-/);
+  assert.doesNotMatch(HTML_CONTENT_SECURITY_POLICY, /unsafe-/);
+  // One script may run: the live-update script, by its hash, and it may only talk to this origin.
+  const scripts = HTML_CONTENT_SECURITY_POLICY.match(/script-src [^;]*/g) ?? [];
+  assert.deepEqual(scripts, [`script-src 'sha256-${createHash('sha256').update(LIVE_SCRIPT, 'utf8').digest('base64')}'`]);
+  assert.match(HTML_CONTENT_SECURITY_POLICY, /connect-src 'self'/);
   assert.match(HTML_CONTENT_SECURITY_POLICY, /frame-ancestors 'none'/);
   assert.doesNotMatch(html, /\sstyle=/, 'a style attribute would need unsafe-inline');
 });

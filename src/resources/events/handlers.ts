@@ -70,7 +70,7 @@ function openStream(ctx: RequestContext, query: EventsQuery): Reply {
         userId,
         sessionId,
         kind: 'stream',
-        deliver: (event) => writer.deliver(event),
+        deliver: (events) => writer.deliver(events),
         ready: (newestId) => writer.ready(newestId),
         isCongested: () => writer.isCongested(),
         whenDrained: () => writer.whenDrained(),
@@ -105,8 +105,10 @@ async function longPoll(ctx: RequestContext, query: EventsQuery): Promise<Reply>
     userId,
     sessionId,
     kind: 'poll',
-    deliver: (event) => {
-      if (collected.push(event) === 1) queueMicrotask(finish);
+    deliver: (events) => {
+      const first = collected.length === 0;
+      collected.push(...events);
+      if (first) queueMicrotask(finish);
     },
     ready: () => {},
     isCongested: () => false,

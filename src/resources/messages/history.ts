@@ -3,13 +3,14 @@ import type { Reply, RequestContext } from '../../http/context.ts';
 import { invalidField } from '../../http/http-error.ts';
 import type { CollectionSpec, ParsedQuery } from '../../parsers/query.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
+import { EVENTS_PATH } from '../events/paths.ts';
 import type { Link } from '../../representations/representation.ts';
 import { isValidId } from '../../storage/ids.ts';
 import type { PageSource } from '../../storage/list-page.ts';
 import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT, type MessageRow } from '../../storage/message-store.ts';
 import { hrefWithParams, pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
-import { CHAT_PATH, MESSAGE_PATH } from '../chats/paths.ts';
+import { CHAT_PATH, MESSAGE_PATH, MESSAGES_PATH } from '../chats/paths.ts';
 
 const ID_FIELD = { name: 'id', type: 'id', column: 'm.id' } as const;
 
@@ -132,6 +133,13 @@ export function listMessages(ctx: RequestContext): Reply {
       meta: { total, limit: parsed.limit, offset: parsed.offset },
       links,
       itemHref: (message) => ctx.href(MESSAGE_PATH, { chatId: access.id, messageId: String(message['id']) }),
+      // Only the newest page in the plain order may grow at its end as messages arrive.
+      live: links.some((link) => link.rel === 'next') || parsed.filters.length > 0 || parsed.sort.length > 0 ? undefined : {
+        events: ctx.href(EVENTS_PATH),
+        chatId: access.id,
+        messages: ctx.href(MESSAGES_PATH, { chatId: access.id }),
+        users: ctx.href('/users'),
+      },
     },
   };
 }
