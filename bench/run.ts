@@ -217,6 +217,8 @@ try {
     formatHistoryBench(await runHistoryBench({ durationSeconds: Math.min(SECONDS, 3) })))));
   sections.push(await section('Events: fan-out, idle streams, replay, the cost of the event write', () => optional<typeof import('./events.bench.ts')>('./events.bench.ts', async ({ runEventsBench, formatEventsBench }) =>
     formatEventsBench(await runEventsBench(dir, { durationSeconds: SECONDS })))));
+  sections.push(await section('Workers: --workers 2 against 1', () => optional<typeof import('./workers.bench.ts')>('./workers.bench.ts', async ({ runWorkersBench, formatWorkersBench }) =>
+    formatWorkersBench(await runWorkersBench(dir, { durationSeconds: SECONDS })))));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -51,6 +51,8 @@ export interface Primary {
 }
 
 export function startPrimary(config: Config, hooks: PrimaryHooks): Primary {
+  // Connections are handed to the workers in turn by the primary (node:cluster's round-robin, the default on
+  // Linux): with SCHED_NONE one busy worker accepts nearly every keep-alive connection and the other idles.
   // Migrations run once, here, before any worker opens the file.
   openDatabase(config.db).close();
   const env = { [CONFIG_ENV]: JSON.stringify(config) };

@@ -19,6 +19,8 @@ export interface CallOptions {
   json?: unknown;
   body?: string | Buffer;
   token?: string;
+  /** Gives up (rejects) when no answer came in this time, as a real client would. */
+  timeoutMs?: number;
 }
 
 /** A moving clock: tests advance time instead of sleeping. */
@@ -68,6 +70,7 @@ export function call(server: RunningServer | string, method: string, path: strin
       res.on('error', reject);
     });
     req.on('error', reject);
+    if (options.timeoutMs !== undefined) req.setTimeout(options.timeoutMs, () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
     req.end(payload);
   });
 }
