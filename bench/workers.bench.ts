@@ -14,7 +14,7 @@ interface Running { url: string; child: ChildProcess }
 
 async function startMain(db: string, workers: number): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--db', db, '--port', '0', '--host', '127.0.0.1', '--quiet',
-    '--workers', String(workers), '--scrypt-n', '1024'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_V8_COVERAGE: '' } });
+    '--workers', String(workers), '--scrypt-n', '1024', '--write-rate', '0', '--register-rate', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_V8_COVERAGE: '' } });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {

@@ -18,12 +18,24 @@ export interface Config {
   headersTimeout: number;
   requestTimeout: number;
   keepAliveTimeout: number;
+  /** null: no metrics listener. */
+  metricsPort: number | null;
+  /** Browser origins allowed to call the API (CORS), e.g. https://app.example. */
+  corsOrigins: string[];
+  trace: boolean;
+  logFormat: 'text' | 'json';
   eventRetention: number;
   maxStreams: number;
   workers: number;
+  writeRate: number;
+  registerRate: number;
+  trustProxy: boolean;
+  hashQueue: number;
+  maxAvatarPixels: number;
+  publicUrl: string;
 }
 
-type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers';
+type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers' | 'rate' | 'url' | 'origins' | 'log-format';
 
 interface OptionSpec {
   key: keyof Config;
@@ -54,9 +66,20 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   headersTimeout: 10,
   requestTimeout: 30,
   keepAliveTimeout: 5,
+  metricsPort: null,
+  corsOrigins: [],
+  trace: false,
+  logFormat: 'text',
   eventRetention: 86_400,
   maxStreams: 10_000,
   workers: 1,
+  writeRate: 600,
+  registerRate: 20,
+  trustProxy: false,
+  hashQueue: 16,
+  maxAvatarPixels: 40_000_000,
+  // '' means the listen address (http://host:port).
+  publicUrl: '',
 });
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -77,13 +100,36 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'headersTimeout', flag: '--headers-timeout', env: 'HEADERS_TIMEOUT', kind: 'seconds', help: 'time a client has to send its headers, seconds' },
   { key: 'requestTimeout', flag: '--request-timeout', env: 'REQUEST_TIMEOUT', kind: 'seconds', help: 'time a client has to send a whole request, seconds' },
   { key: 'keepAliveTimeout', flag: '--keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', kind: 'seconds', help: 'idle keep-alive connection lifetime, seconds' },
+  { key: 'metricsPort', flag: '--metrics-port', env: 'METRICS_PORT', kind: 'port', help: 'serve GET /metrics (Prometheus) on this second port (0: any free port)' },
+  { key: 'corsOrigins', flag: '--cors-origins', env: 'CORS_ORIGINS', kind: 'origins', help: 'comma-separated browser origins allowed to call the API (CORS)' },
+  { key: 'trace', flag: '--trace', env: 'TRACE', kind: 'flag', help: 'print every exchange as raw HTTP/1.1 to stderr, secrets redacted' },
+  { key: 'logFormat', flag: '--log-format', env: 'LOG_FORMAT', kind: 'log-format', help: 'access log lines: text or json (one object a line)' },
   { key: 'eventRetention', flag: '--event-retention', env: 'EVENT_RETENTION', kind: 'seconds', help: 'how long the event log keeps events, seconds' },
   { key: 'maxStreams', flag: '--max-streams', env: 'MAX_STREAMS', kind: 'count', help: 'open event streams the server holds at most' },
   { key: 'workers', flag: '--workers', env: 'WORKERS', kind: 'workers', help: 'server processes on one port and one database (auto: one per core)' },
+  { key: 'writeRate', flag: '--write-rate', env: 'WRITE_RATE', kind: 'rate', help: 'writes per minute per signed-in user (0: no limit)' },
+  { key: 'registerRate', flag: '--register-rate', env: 'REGISTER_RATE', kind: 'rate', help: 'registrations per hour per client address (0: no limit)' },
+  { key: 'trustProxy', flag: '--trust-proxy', env: 'TRUST_PROXY', kind: 'flag', help: 'take the client address from the last X-Forwarded-For entry (behind one reverse proxy)' },
+  { key: 'hashQueue', flag: '--hash-queue', env: 'HASH_QUEUE', kind: 'count', help: 'password hashes that may wait for a free hasher (more: 503)' },
+  { key: 'maxAvatarPixels', flag: '--max-avatar-pixels', env: 'MAX_AVATAR_PIXELS', kind: 'count', help: 'largest avatar image, width x height in pixels' },
+  { key: 'publicUrl', flag: '--public-url', env: 'PUBLIC_URL', kind: 'url', help: 'origin browsers use, e.g. https://chat.example (default: the listen address)' },
 ];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** An http(s) origin with no path, query or credentials: what browsers put in Origin (RFC 6454 §6.1). */
+function parsePublicUrl(raw: string, fail: (expected: string) => never): string {
+  const expected = 'an origin such as https://chat.example (no path: use --base-path)';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return fail(expected);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || url.pathname !== '/') fail(expected);
+  return url.origin;
 }
 
 function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof Config] {
@@ -98,7 +144,9 @@ function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof
   };
   switch (spec.kind) {
     case 'port': return integer(0, 65_535);
-    case 'count': return integer(1, 1_000_000);
+    case 'count': return integer(1, spec.key === 'maxAvatarPixels' ? 1e12 : 1_000_000);
+    case 'rate': return integer(0, 1_000_000);
+    case 'url': return parsePublicUrl(raw, fail);
     case 'seconds': return integer(1, 10 * 365 * 86_400);
     case 'bytes': return integer(1, 2 ** 31 - 1);
     case 'power-of-two': {
@@ -118,6 +166,23 @@ function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof
     case 'text':
       if (raw === '') fail('a non-empty value');
       return raw;
+    case 'log-format':
+      if (raw !== 'text' && raw !== 'json') fail('text or json');
+      return raw;
+    case 'origins': {
+      if (raw.trim() === '') return [];
+      // An origin is scheme://host[:port] with nothing after it (RFC 6454 §6.2), compared as the browser sends it.
+      return raw.split(',').map((item) => item.trim()).map((origin) => {
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(origin);
+        } catch {
+          fail('origins such as https://app.example (comma-separated)');
+        }
+        if (parsed!.origin !== origin || !/^https?:$/.test(parsed!.protocol)) fail(`origins such as https://app.example (scheme://host[:port], no path); ${JSON.stringify(origin)} is not one`);
+        return origin;
+      });
+    }
     case 'path':
       if (spec.key === 'basePath') {
         if (raw === '' || raw === '/') return '';
@@ -161,10 +226,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}
   return config;
 }
 
-/** Shown in --help: off for a flag that is off, (none) for an empty value, else the value as typed. */
+/** Shown in --help: on/off for a flag, off for an unset option, none for an empty value or list, else the value. */
 function formatDefault(value: Config[keyof Config]): string {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
-  return value === '' ? '(none)' : String(value);
+  if (value === null) return 'off';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(',');
+  return value === '' ? 'none' : String(value);
 }
 
 /** The options as a table whose columns line up, however long a flag, variable or default is. */
@@ -177,5 +244,14 @@ export function formatHelp(): string {
   const header = ['option', 'env', 'default', 'meaning'];
   const widths = header.slice(0, -1).map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)) + 2);
   const line = (row: readonly string[]): string => `  ${row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]!) : cell)).join('')}`.trimEnd();
-  return ['Usage: chat-server [options]', '', 'Every option can also be set by its environment variable; a flag wins.', '', line(header), ...rows.map(line), ''].join('\n');
+  return [
+    'Usage: chat-server [options]',
+    '       chat-server backup <file> [--db <path>]   an online copy of the database (see docs/operations.md)',
+    '',
+    'Every option can also be set by its environment variable; a flag wins.',
+    '',
+    line(header),
+    ...rows.map(line),
+    '',
+  ].join('\n');
 }

@@ -6,25 +6,13 @@ import { DEFAULT_CONFIG, type Config } from './config.ts';
 import type { Clock } from './http/context.ts';
 import { HttpError } from './http/http-error.ts';
 import { sendSocketProblem } from './http/send.ts';
+import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
+import { listenFailure, StartupError } from './startup-error.ts';
 import { DatabaseOpenError } from './storage/database.ts';
 
+export { StartupError } from './startup-error.ts';
 export type { Config } from './config.ts';
 export type { Clock } from './http/context.ts';
-
-/** The server cannot start as configured (database or listen address): main.ts prints it as one line, exit 2. */
-export class StartupError extends Error {
-  override name = 'StartupError';
-}
-
-// What a listen failure means for the --host and --port the user gave.
-const LISTEN_FAILURES = new Map([
-  ['EADDRINUSE', 'the port is already in use (choose another with --port, or 0 for any free one)'],
-  ['EACCES', 'permission denied (ports below 1024 need privileges: choose another with --port)'],
-  ['EPERM', 'operation not permitted'],
-  ['EADDRNOTAVAIL', 'the address is not one of this machine\'s (see --host)'],
-  ['ENOTFOUND', 'the host name is not known (see --host)'],
-  ['EAI_AGAIN', 'the host name cannot be resolved now (see --host)'],
-]);
 
 export interface StartOptions extends Partial<Config> {
   /** A clock for tests that move time instead of sleeping. */
@@ -39,6 +27,8 @@ export interface StartOptions extends Partial<Config> {
   onEventsCommitted?: () => void;
   /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */
   eventTimings?: EventTimings;
+  /** false (--workers): record metrics but open no metrics listener; the primary serves the merged ones. */
+  serveMetrics?: boolean;
 }
 
 export interface RunningServer {
@@ -47,12 +37,14 @@ export interface RunningServer {
   port: number;
   server: Server;
   app: App;
+  /** http://host:port/metrics when --metrics-port is set (same host as the API). */
+  metricsUrl?: string;
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, groupCommit, recordEvents, eventTimings, onEventsCommitted, ...overrides } = options;
+  const { clock, synchronous, groupCommit, recordEvents, eventTimings, onEventsCommitted, serveMetrics = true, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
   let app: App;
   try {
@@ -90,24 +82,35 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     });
   } catch (error) {
     app.close();
-    const reason = LISTEN_FAILURES.get((error as NodeJS.ErrnoException).code ?? '');
-    if (reason === undefined) throw error;
-    throw new StartupError(`cannot listen on ${config.host} port ${config.port}: ${reason}`);
+    throw listenFailure(error, config.host, config.port);
+  }
+  let metricsListener: MetricsListener | undefined;
+  if (config.metricsPort !== null && !serveMetrics) app.services.metrics.start();
+  if (config.metricsPort !== null && serveMetrics) {
+    try {
+      metricsListener = await listenForMetrics(app.services.metrics, config.metricsPort, config.host);
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      app.close();
+      throw listenFailure(error, config.host, config.metricsPort, '--metrics-port');
+    }
   }
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  app.setListenUrl(`http://${host}:${port}`);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       app.stopAccepting();
+      const metricsClosed = metricsListener?.close();
       server.close(() => {
         app.close();
-        resolve();
+        void Promise.resolve(metricsClosed).then(() => resolve());
       });
       // Idle keep-alive connections would hold close() open; requests in flight still finish.
       server.closeIdleConnections();
     });
     return closing;
   };
-  return { url: `http://${host}:${port}`, port, server, app, close };
+  return { url: `http://${host}:${port}`, port, server, app, close, ...(metricsListener ? { metricsUrl: metricsListener.url } : {}) };
 }

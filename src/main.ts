@@ -1,6 +1,10 @@
 // The only file with side effects: read the configuration, open the database, listen, stop on a signal.
+import { runBackupCommand } from './backup-command.ts';
 import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
-import { startServer, StartupError, type RunningServer } from './index.ts';
+import { startServer, type RunningServer } from './index.ts';
+import { answerMetricsRequests, clusterMetricsSource } from './metrics/cluster-metrics.ts';
+import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
+import { listenFailure, StartupError } from './startup-error.ts';
 import { DatabaseOpenError } from './storage/database.ts';
 import { serverVersion } from './version.ts';
 import { isWorkerProcess, onPrimaryMessage, startPrimary, tellPrimary, workerConfig } from './workers.ts';
@@ -24,12 +28,13 @@ async function runWorker(): Promise<void> {
   const config = workerConfig();
   let running;
   try {
-    running = await startServer({ ...config, onEventsCommitted: () => tellPrimary({ type: 'events' }) });
+    running = await startServer({ ...config, serveMetrics: false, onEventsCommitted: () => tellPrimary({ type: 'events' }) });
   } catch (error) {
     tellPrimary({ type: 'failed', message: (error as Error).message });
     process.exit(2);
   }
-  const { events } = running.app.services;
+  const { events, metrics } = running.app.services;
+  if (config.metricsPort !== null) answerMetricsRequests(metrics);
   onPrimaryMessage((message) => {
     if (message.type === 'wake') events.wake();
   });
@@ -42,11 +47,30 @@ function describeAddress(home: string, setup: string): string {
   return `${home} (${setup}): open ${home}/ in a browser; the API is described at ${home}/openapi.json`;
 }
 
-function runPrimary(config: Config): void {
+/** A database or address that cannot be used is a configuration error: one line, exit 2, no stack. */
+function exitOnStartupError(error: unknown): never {
+  if (!(error instanceof StartupError || error instanceof DatabaseOpenError)) throw error;
+  process.stderr.write(`chat-server: ${error.message}\n`);
+  process.exit(2);
+}
+
+async function runPrimary(config: Config): Promise<void> {
+  // One metrics port for all workers: each scrape merges what every worker counted.
+  let metricsListener: MetricsListener | undefined;
   let primary: ReturnType<typeof startPrimary>;
   try {
+    if (config.metricsPort !== null) {
+      const port = config.metricsPort;
+      metricsListener = await listenForMetrics(clusterMetricsSource(), port, config.host).catch((error: unknown) => {
+        throw listenFailure(error, config.host, port, '--metrics-port');
+      });
+    }
+    // The primary opens the database once to migrate it: the same one-line exit 2 as a single process.
     primary = startPrimary(config, {
-      listening: (url) => process.stdout.write(`chat-server listening on ${describeAddress(url, `${config.workers} workers, database ${config.db}`)}\n`),
+      listening: (url) => {
+        process.stdout.write(`chat-server listening on ${describeAddress(url, `${config.workers} workers, database ${config.db}`)}\n`);
+        if (metricsListener) process.stdout.write(`chat-server metrics on ${metricsListener.url}\n`);
+      },
       log: (line) => process.stderr.write(`${line}\n`),
       failed: (message) => {
         process.stderr.write(`chat-server: ${message}\n`);
@@ -54,14 +78,11 @@ function runPrimary(config: Config): void {
       },
     });
   } catch (error) {
-    // The primary opens the database once to migrate it: the same one-line exit 2 as a single process.
-    if (!(error instanceof DatabaseOpenError)) throw error;
-    process.stderr.write(`chat-server: ${error.message}\n`);
-    process.exit(2);
+    exitOnStartupError(error);
   }
   stopOn(['SIGTERM', 'SIGINT'], (signal) => {
     process.stdout.write(`chat-server: ${signal}, draining ${config.workers} workers\n`);
-    void primary.stop().then(() => process.exit(0));
+    void primary.stop().then(() => metricsListener?.close()).then(() => process.exit(0));
   });
 }
 
@@ -75,18 +96,20 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${serverVersion()}\n`);
     return;
   }
+  if (argv[0] === 'backup') {
+    process.exitCode = await runBackupCommand(argv.slice(1), process.env);
+    return;
+  }
   const config = readConfig(argv);
   if (config.workers > 1) return runPrimary(config);
   let running: RunningServer;
   try {
     running = await startServer(config);
   } catch (error) {
-    // A database or address that cannot be used is a configuration error: one line, exit 2, no stack.
-    if (!(error instanceof StartupError)) throw error;
-    process.stderr.write(`chat-server: ${error.message}\n`);
-    process.exit(2);
+    exitOnStartupError(error);
   }
   process.stdout.write(`chat-server listening on ${describeAddress(`${running.url}${config.basePath}`, `database ${config.db}`)}\n`);
+  if (running.metricsUrl) process.stdout.write(`chat-server metrics on ${running.metricsUrl}\n`);
   stopOn(['SIGTERM', 'SIGINT'], (signal) => {
     process.stdout.write(`chat-server: ${signal}, finishing requests in flight\n`);
     void running.close().then(() => process.exit(0));

@@ -104,13 +104,15 @@ test('a port in use', async (t) => {
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   t.after(() => blocker.close());
   const { port } = blocker.address() as AddressInfo;
-  assertConfigError(await runServer(['--db', ':memory:', '--port', String(port)]), new RegExp(`cannot listen on 127\\.0\\.0\\.1 port ${port}: the port is already in use`));
+  assertConfigError(await runServer(['--db', ':memory:', '--port', String(port)]), new RegExp(`cannot listen on 127\\.0\\.0\\.1 port ${port} \\(--port\\): the port is already in use`));
 });
 
 test('a port that needs privileges, and an address that is not this machine\'s', async () => {
   const firstFree = Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8'));
   assert.ok(firstFree > 1, 'this machine reserves low ports for privileged processes');
-  assertConfigError(await runServer(['--db', ':memory:', '--port', '1'], { unprivileged: true }), /cannot listen on 127\.0\.0\.1 port 1: permission denied/);
+  assertConfigError(await runServer(['--db', ':memory:', '--port', '1'], { unprivileged: true }), /cannot listen on 127\.0\.0\.1 port 1 \(--port\): permission denied/);
+  // The metrics listener (a second port) is checked the same way.
+  assertConfigError(await runServer(['--db', ':memory:', '--port', '0', '--metrics-port', '1'], { unprivileged: true }), /cannot listen on 127\.0\.0\.1 port 1 \(--metrics-port\): permission denied/);
   // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never an address of this machine.
   assertConfigError(await runServer(['--db', ':memory:', '--host', '192.0.2.1', '--port', '0']), /the address is not one of this machine's/);
 });

@@ -29,7 +29,7 @@ export const LIVE_SCRIPT = `(() => {
     if (message.replyTo) {
       byline.append(' · in reply to ', element('a', message.replyTo, { href: messages + '/' + encodeURIComponent(message.replyTo) }));
     }
-    item.append(byline, element('p', message.text, { class: 'text' }));
+    item.append(byline, element('p', message.text, { class: 'text', dir: 'auto' }));
     return item;
   };
   const source = new EventSource(events);

@@ -13,6 +13,8 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** false: every write commits alone, at once (only for benchmarks that show what grouping gains). */
   groupCommit?: boolean;
+  /** Told the number of writes after each committed batch (the metrics count batches). */
+  onCommit?: (writes: number) => void;
   /** Runs after every COMMIT (and after a failed batch's ROLLBACK), e.g. to wake event streams. */
   afterCommit?: () => void;
 }
@@ -24,11 +26,13 @@ export class GroupCommit {
   private scheduled = false;
   private readonly maxBatch: number;
   private readonly grouped: boolean;
+  private readonly onCommit: ((writes: number) => void) | undefined;
   private readonly afterCommit: () => void;
 
   constructor(private readonly db: Db, options: GroupCommitOptions = {}) {
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.grouped = options.groupCommit ?? true;
+    this.onCommit = options.onCommit;
     this.afterCommit = options.afterCommit ?? (() => {});
   }
 
@@ -78,6 +82,7 @@ export class GroupCommit {
       for (const write of batch) write.reject(error);
       return;
     }
+    this.onCommit?.(batch.length);
     this.afterCommit();
     batch.forEach((write, index) => {
       const outcome = outcomes[index]!;

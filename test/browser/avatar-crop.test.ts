@@ -50,7 +50,7 @@ test('the avatar is shown cropped to its zone, never overflowing, with no CSP vi
     assert.equal(uploaded.status, 201, uploaded.text);
     avatars.push(uploaded.body);
   }
-  const login = await call(server, 'POST', '/session', { body: 'login=alice&password=alice+password', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const login = await call(server, 'POST', '/session', { json: { login: 'alice', password: 'alice password' } });
   const token = String(login.headers['set-cookie']).split(';')[0]!.split('=')[1]!;
 
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });

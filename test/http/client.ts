@@ -34,8 +34,9 @@ export class TestClock {
   }
 }
 
+/** Rate limits are off unless a test is about them (it passes writeRate / registerRate). */
 export async function withServer(t: TestContext, options: StartOptions = {}): Promise<RunningServer> {
-  const server = await startServer({ scryptN: 1024, ...options });
+  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...options });
   t.after(() => server.close());
   return server;
 }

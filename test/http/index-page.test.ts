@@ -5,7 +5,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { serverVersion } from '../../src/version.ts';
 import { call, registerAndLogIn, withServer } from './client.ts';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' };
+const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' };
 
 function expectedLinks(prefix: string): Record<string, string> {
   const paths = { chats: '/chats', users: '/users', session: '/session', search: '/search', events: '/events', openapi: '/openapi.json', docs: '/docs', health: '/health' };
@@ -67,6 +67,7 @@ test('the landing page offers the login form, a sign-up form posting to /users, 
 
 test('signing up through the form: 303 to the login form; then logging in through the form; then the page says so', async (t) => {
   const server = await withServer(t);
+  const FORM = { ...FORM_TYPE, accept: 'text/html', origin: server.url };
   const signUp = await call(server, 'POST', '/users', { headers: FORM, body: new URLSearchParams({ login: 'newcomer', password: 'first hour!' }).toString() });
   assert.equal(signUp.status, 303);
   assert.equal(signUp.headers['location'], '/session');
@@ -83,6 +84,7 @@ test('signing up through the form: 303 to the login form; then logging in throug
 
 test('a broken rule shows the sign-up form again with the message beside its field and the contract\'s status', async (t) => {
   const server = await withServer(t);
+  const FORM = { ...FORM_TYPE, accept: 'text/html', origin: server.url };
   const short = await call(server, 'POST', '/users', { headers: FORM, body: new URLSearchParams({ login: '<b>"x"</b>', password: 'short' }).toString() });
   assert.equal(short.status, 400);
   assert.equal(short.headers['content-type'], 'text/html; charset=utf-8');
@@ -101,9 +103,23 @@ test('a broken rule shows the sign-up form again with the message beside its fie
   assert.match(unknown.text, /<p class="error" role="alert">admin: is not a known field<\/p>/);
 
   // A form post that does not accept HTML gets the problem document.
-  const json = await call(server, 'POST', '/users', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'login=ab&password=password1' });
+  const json = await call(server, 'POST', '/users', { headers: { ...FORM_TYPE, origin: server.url }, body: 'login=ab&password=password1' });
   assert.equal(json.status, 400);
   assert.equal(json.headers['content-type'], 'application/problem+json');
   assert.deepEqual(json.body.errors, [{ field: 'login', message: 'must be 3 to 32 characters' }]);
   assert.equal((await call(server, 'POST', '/users', { headers: { 'content-type': 'text/plain' }, body: 'x' })).status, 415);
+});
+
+test('the sign-up form is taken only from this server\'s own origin, like the login form (no cross-site sign-ups)', async (t) => {
+  const server = await withServer(t);
+  for (const origin of [undefined, 'http://evil.example']) {
+    const headers: Record<string, string> = { ...FORM_TYPE, accept: 'text/html' };
+    if (origin !== undefined) headers['origin'] = origin;
+    const res = await call(server, 'POST', '/users', { headers, body: 'login=victim&password=password1' });
+    assert.equal(res.status, 403, String(origin));
+    assert.match(res.text, /ERR_CSRF/);
+  }
+  const alice = await registerAndLogIn(server);
+  const users = await call(server, 'GET', '/users?login=victim', { token: alice.token });
+  assert.equal(users.body.meta.total, 0, 'no account was created');
 });

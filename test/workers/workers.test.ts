@@ -49,6 +49,22 @@ test('--workers 2: a session made on one process works on the other, and logout 
   for (let i = 0; i < 6; i++) assert.equal((await call(server.url, 'GET', '/session', { token: alice.token })).status, 401);
 });
 
+test('--workers 2: the failed-login limit and the write limit count requests of every process together', { timeout: 60_000 }, async (t) => {
+  const server = await startWorkers(t, ['--login-max-failures', '3', '--write-rate', '5']);
+  const alice = await register(server.url, 'alice');
+  const wrong = [];
+  for (let i = 0; i < 4; i++) wrong.push((await call(server.url, 'POST', '/session', { json: { login: 'alice', password: `wrong ${i} password` } })).status);
+  assert.deepEqual(wrong, [401, 401, 401, 429]);
+  const writes = [];
+  for (let i = 0; i < 6; i++) writes.push(await call(server.url, 'POST', '/chats', { token: alice.token, json: { data: { title: `Chat ${i}` } } }));
+  assert.deepEqual(writes.map((res) => res.status), [201, 201, 201, 201, 201, 429]);
+  assert.deepEqual(writes.map((res) => res.headers['ratelimit']?.toString().replace(/;t=\d+$/, '')),
+    [4, 3, 2, 1, 0, 0].map((left) => `"writes";r=${left}`));
+  assert.equal(writes[5]!.headers['ratelimit-policy'], '"writes";q=5;w=60');
+  const chats = await call(server.url, 'GET', '/chats', { token: alice.token });
+  assert.equal(chats.body.meta.total, 5, 'the refused write wrote nothing');
+});
+
 test('--workers 2: an event written by any process reaches every stream on every process, in order, exactly once', { timeout: 60_000 }, async (t) => {
   const server = await startWorkers(t);
   const alice = await register(server.url, 'alice');

@@ -109,11 +109,12 @@ async function readUpload(ctx: RequestContext, maxAvatarBytes: number): Promise<
   const { req } = ctx;
   const contentType = req.headers['content-type'] ?? '';
   const type = mediaTypeOf(contentType);
+  const limits = { maxAvatarBytes, maxAvatarPixels: ctx.services.config.maxAvatarPixels };
   const tooLarge = (): HttpError => avatarTooLarge(maxAvatarBytes);
-  if (type === 'application/json') return validateJsonUpload(await readJsonObject(req, jsonBodyLimit(maxAvatarBytes), JSON_TYPES, tooLarge), maxAvatarBytes);
+  if (type === 'application/json') return validateJsonUpload(await readJsonObject(req, jsonBodyLimit(maxAvatarBytes), JSON_TYPES, tooLarge), limits);
   if (type !== 'multipart/form-data') throw unsupportedUploadType(UPLOAD_TYPES);
   // Refused part-way, the connection closes after the answer (app.ts), rather than reading the rest.
-  return readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes), tooLarge), contentType, maxAvatarBytes);
+  return readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes), tooLarge), contentType, limits);
 }
 
 /** CONTRACT §3: the current avatar first, then newest first; an explicit sort replaces that order. */

@@ -11,6 +11,7 @@ import type { UserRow } from '../../storage/user-store.ts';
 import type { Body } from '../../parsers/body-fields.ts';
 import { collectionReply } from '../collection.ts';
 import { indexReply } from '../service/index-page.ts';
+import { isOwnOrigin } from '../session/authenticate.ts';
 import { validateRegistration, validateUserChanges } from './validate.ts';
 
 export const USER_PATH = '/users/:userId';
@@ -51,39 +52,55 @@ function loginTaken(login: string): HttpError {
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 export const REGISTRATION_TYPES = ['application/json', FORM_TYPE] as const;
 
-/** JSON from clients; the landing page's sign-up form sends the same fields form-encoded (CONTRACT §7, HTML forms). */
+/**
+ * JSON from clients; the landing page's sign-up form sends the same fields form-encoded (CONTRACT §7,
+ * HTML forms), and like the login form only from this server's own origin.
+ */
 async function readRegistration(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
   const { maxBodyBytes } = ctx.services.config;
   if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
+    if (!isOwnOrigin(ctx.req, ctx.services)) {
+      throw new HttpError('ERR_CSRF', 'The sign-up form must be posted from this server\'s own origin (Origin header)');
+    }
     const fields = new URLSearchParams((await readBody(ctx.req, maxBodyBytes)).toString('utf8'));
     return { body: Object.fromEntries(fields), form: true };
   }
   return { body: await readJsonObject(ctx.req, maxBodyBytes, REGISTRATION_TYPES), form: false };
 }
 
+/**
+ * CONTRACT §11: the address's registration quota is taken before the body is read or any hash runs,
+ * so a flood from one address costs nothing past its quota; an attempt that creates no account
+ * (a bad body, a taken login, a busy hasher) gives its place back. The sign-up form gets a 303 to the
+ * login form, or the landing page again with the message beside its field and the contract's status.
+ */
 export async function registerUser(ctx: RequestContext): Promise<Reply> {
-  const { body, form } = await readRegistration(ctx);
-  if (!form) return register(ctx, body);
+  const { registerLimit } = ctx.services;
+  const decision = registerLimit.enabled ? registerLimit.take(ctx.clientAddress) : undefined;
+  if (decision) Object.assign(ctx.responseHeaders, decision.headers);
+  let read: { body: Body; form: boolean } | undefined;
   try {
-    await register(ctx, body);
+    read = await readRegistration(ctx);
+    const created = await createUser(ctx, read.body);
+    // Registration does not log in (CONTRACT §2): on to the login form (RFC 9110 §15.4.4, 303 See Other).
+    return read.form ? { status: 303, headers: { Location: ctx.href('/session') } } : created;
   } catch (error) {
-    // A broken rule shows the sign-up form again, the message beside its field, with the contract's status.
-    if (ctx.mediaType === 'text/html' && error instanceof HttpError && error.errors !== undefined) {
-      const login = typeof body['login'] === 'string' ? body['login'] : undefined;
+    decision?.undo();
+    if (read?.form && ctx.mediaType === 'text/html' && error instanceof HttpError && error.errors !== undefined) {
+      const login = typeof read.body['login'] === 'string' ? read.body['login'] : undefined;
       return indexReply(ctx, error.status, { login, errors: error.errors });
     }
     throw error;
   }
-  // Registration does not log in (CONTRACT §2): on to the login form (RFC 9110 §15.4.4, 303 See Other).
-  return { status: 303, headers: { Location: ctx.href('/session') } };
 }
 
-async function register(ctx: RequestContext, body: Body): Promise<Reply> {
+async function createUser(ctx: RequestContext, body: Body): Promise<Reply> {
   const { storage, hasher, clock } = ctx.services;
   const { login, password } = validateRegistration(body);
   // Refuse a taken login before spending a hash on it; the unique index still decides races.
   if (storage.users.findUserByLogin(login)) throw loginTaken(login);
-  const passwordHash = await hasher.hash(password);
+  // Registrations hash within their own budget, so a flood of sign-ups cannot starve sign-in.
+  const passwordHash = await hasher.hash(password, { priority: 'background', signal: ctx.signal });
   const now = clock.now();
   const row: UserRow = { id: newId(now), login, passwordHash, avatarId: null, createdAt: now, updatedAt: now };
   try {
@@ -127,10 +144,10 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, etagOf(publicUser(current)));
   const next: UserRow = { ...current };
   if (changes.password !== undefined) {
-    if (!(await hasher.verify(changes.currentPassword!, current.passwordHash))) {
+    if (!(await hasher.verify(changes.currentPassword!, current.passwordHash, ctx.signal))) {
       throw new HttpError('ERR_WRONG_PASSWORD', 'currentPassword is wrong', { errors: [{ field: 'currentPassword', message: 'is wrong' }] });
     }
-    next.passwordHash = await hasher.hash(changes.password);
+    next.passwordHash = await hasher.hash(changes.password, { priority: 'interactive', signal: ctx.signal });
   }
   if (changes.login !== undefined) next.login = changes.login;
   if (changes.avatar !== undefined) {
