@@ -226,32 +226,29 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}
   return config;
 }
 
-/** Shown in --help: on/off for a flag, off for an unset option, none for an empty value or list, else the value. */
-function formatDefault(value: Config[keyof Config]): string {
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
+function defaultText(value: Config[keyof Config]): string {
   if (value === null) return 'off';
-  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(',');
-  return value === '' ? 'none' : String(value);
+  if (Array.isArray(value) && value.length === 0) return 'none';
+  return JSON.stringify(value);
 }
 
-/** The options as a table whose columns line up, however long a flag, variable or default is. */
 export function formatHelp(): string {
-  const rows = [
-    ...OPTIONS.map((spec) => [`${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`, spec.env, formatDefault(DEFAULT_CONFIG[spec.key]), spec.help]),
-    ['--help', '', '', 'print this help'],
-    ['--version', '', '', 'print the version'],
+  const rows: [string, string][] = [
+    ...OPTIONS.map((spec): [string, string] => [
+      `${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`,
+      `${spec.help} (env ${spec.env}, default ${defaultText(DEFAULT_CONFIG[spec.key])})`,
+    ]),
+    ['--help', 'print this help'],
+    ['--version', 'print the version'],
   ];
-  const header = ['option', 'env', 'default', 'meaning'];
-  const widths = header.slice(0, -1).map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)) + 2);
-  const line = (row: readonly string[]): string => `  ${row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]!) : cell)).join('')}`.trimEnd();
+  // One column for the descriptions, two spaces past the longest option.
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
   return [
     'Usage: chat-server [options]',
     '       chat-server backup <file> [--db <path>]   an online copy of the database (see docs/operations.md)',
     '',
-    'Every option can also be set by its environment variable; a flag wins.',
-    '',
-    line(header),
-    ...rows.map(line),
+    'Options:',
+    ...rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`),
     '',
   ].join('\n');
 }

@@ -75,21 +75,6 @@ test('--help lists every option with its environment variable', () => {
   }
 });
 
-test('--help prints aligned columns: every row has its env, default and meaning where the header says', () => {
-  const lines = formatHelp().split('\n');
-  const header = lines.find((line) => /^ {2}option +env +default +meaning$/.test(line));
-  assert.ok(header, 'a header row');
-  const [envAt, defaultAt, meaningAt] = [' env', ' default', ' meaning'].map((title) => header.indexOf(title) + 1) as [number, number, number];
-  for (const option of OPTIONS) {
-    const row = lines.find((line) => line.startsWith(`  ${option.flag} `));
-    assert.ok(row, option.flag);
-    assert.ok(row.slice(envAt).startsWith(`${option.env} `), `${option.flag}: env column`);
-    assert.match(row.slice(defaultAt - 2, defaultAt + 1), /^ {2}\S$/, `${option.flag}: default column`);
-    assert.ok(row.slice(meaningAt).startsWith(option.help), `${option.flag}: meaning column`);
-    assert.match(row.slice(0, envAt), / {2}$/, `${option.flag}: at least two spaces before the next column`);
-  }
-});
-
 test('the executable exits 2 with a clear message for PORT=abc, and prints --help and --version', () => {
   const bad = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: 'abc' }, encoding: 'utf8' });
   assert.equal(bad.status, 2);

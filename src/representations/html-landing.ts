@@ -27,7 +27,11 @@ function renderSignUpForm(signUp: Resource, basePath: string): string {
   const passwordError = errorOf('password');
   const other = errors.filter((error) => error.field !== 'login' && error.field !== 'password');
   const otherHtml = other.map((error) => `<p class="error" role="alert">${escapeHtml(`${error.field}: ${error.message}`)}</p>\n`).join('');
+  const refused = typeof signUp['status'] === 'number'
+    ? `<p class="error">Not signed up: ${escapeHtml(`${signUp['status']} ${String(signUp['title'] ?? '')}`.trim())}</p>\n`
+    : '';
   return (
+    refused +
     otherHtml +
     `<form method="post" action="${escapeHtml(`${basePath}/users`)}" enctype="application/x-www-form-urlencoded">\n` +
     '<p><label for="signup-login">Login (3 to 32 letters, digits, ".", "_" or "-")</label>' +

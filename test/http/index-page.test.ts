@@ -90,12 +90,14 @@ test('a broken rule shows the sign-up form again with the message beside its fie
   assert.equal(short.headers['content-type'], 'text/html; charset=utf-8');
   assert.match(short.text, /aria-describedby="signup-login-error"/);
   assert.match(short.text, /<span class="error" id="signup-login-error" role="alert">login may hold only letters, digits, &quot;\.&quot;, &quot;_&quot; and &quot;-&quot;<\/span>/);
+  assert.match(short.text, /<p class="error">Not signed up: 400 Validation failed<\/p>/, 'the status, as on an error page');
   assert.ok(short.text.includes('value="&lt;b&gt;&quot;x&quot;&lt;/b&gt;"'), 'the login as typed, escaped');
   assert.doesNotMatch(short.text, /<b>"x"/);
 
   await call(server, 'POST', '/users', { json: { login: 'taken', password: 'password1' } });
   const taken = await call(server, 'POST', '/users', { headers: FORM, body: 'login=TAKEN&password=password1' });
   assert.equal(taken.status, 409);
+  assert.match(taken.text, /Not signed up: 409 Login already taken/);
   assert.match(taken.text, /<span class="error" id="signup-login-error" role="alert">login is already taken<\/span>/);
   assert.match(taken.text, /value="TAKEN"/);
   const unknown = await call(server, 'POST', '/users', { headers: FORM, body: 'login=someone&password=password1&admin=1' });

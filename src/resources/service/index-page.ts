@@ -21,6 +21,9 @@ const INDEX_LINKS = [
 export interface SignUpState {
   login?: string;
   errors?: FieldError[];
+  /** The status and title of the refusal, shown above the form as an error page would. */
+  status?: number;
+  title?: string;
 }
 
 /**

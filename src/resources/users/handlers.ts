@@ -88,7 +88,7 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
     decision?.undo();
     if (read?.form && ctx.mediaType === 'text/html' && error instanceof HttpError && error.errors !== undefined) {
       const login = typeof read.body['login'] === 'string' ? read.body['login'] : undefined;
-      return indexReply(ctx, error.status, { login, errors: error.errors });
+      return indexReply(ctx, error.status, { login, errors: error.errors, status: error.status, title: error.title });
     }
     throw error;
   }
