@@ -87,7 +87,8 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
     ...timings,
   });
-  storage.onEventsCommitted = () => {
+  storage.onEventsCommitted = (count) => {
+    metrics.eventsWritten.inc(count);
     events.wake();
     onEventsCommitted?.();
   };

@@ -92,22 +92,29 @@ test('login failures, rate-limited answers and write batches are counted', async
   assert.equal(sizes?.count, valueOf(metrics, 'chat_db_write_batches_total'));
 });
 
-test('open event streams are read from the hub; the event code counts events written and delivered', async (t) => {
+test('open event streams are read from the hub; events written and delivered are counted as they happen', async (t) => {
   const server = await withServer(t, { metricsPort: 0 });
   const alice = await registerAndLogIn(server, 'alice', 'alice password');
+  const bob = await registerAndLogIn(server, 'bob', 'bob password');
   const first = await openReady(server, { token: alice.token });
   const second = await openReady(server, { token: alice.token });
   t.after(() => { first.close(); second.close(); });
   assert.equal(valueOf((await scrape(server)).metrics, 'chat_event_streams_open'), 2);
   first.close();
   await scrapeUntil(server, (metrics) => valueOf(metrics, 'chat_event_streams_open') === 1);
-  // The names the event code calls.
-  const { metrics } = server.app.services;
-  metrics.eventsWritten.inc();
-  metrics.eventsDelivered.inc(3);
-  const scraped = (await scrape(server)).metrics;
-  assert.equal(valueOf(scraped, 'chat_events_written_total'), 1);
-  assert.equal(valueOf(scraped, 'chat_events_delivered_total'), 3);
+  // 1 chat.created + 3 messages written; alice's stream gets all 4, bob (not a member) none.
+  const chat = await createChat(server, alice, { title: 'Counted' });
+  for (let i = 0; i < 3; i++) await postMessage(server, alice, chat.id, { text: `m${i}` });
+  // A write refused inside its transaction writes no event and counts none.
+  assert.equal((await call(server, 'POST', `/chats/${chat.id}/messages`, { token: alice.token, json: { data: { text: 'x', replyTo: 'nope' } } })).status, 400);
+  await second.logEventCount(4);
+  const scraped = (await scrapeUntil(server, (metrics) => valueOf(metrics, 'chat_events_delivered_total') === 4)).metrics;
+  assert.equal(valueOf(scraped, 'chat_events_written_total'), 4);
+  // A long-poll's answer counts what it carries.
+  const poll = await call(server, 'GET', '/events?after=0&wait=0', { token: alice.token });
+  assert.equal(poll.body.data.length, 4);
+  assert.equal((await call(server, 'GET', '/events?after=0&wait=0', { token: bob.token })).body.data.length, 0);
+  assert.equal(valueOf((await scrape(server)).metrics, 'chat_events_delivered_total'), 8);
 });
 
 test('only the metrics port serves /metrics; it has no other resource and takes only GET and HEAD', async (t) => {
