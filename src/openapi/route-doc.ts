@@ -64,9 +64,12 @@ export function created(resource: ResourceName, description = `Created: the new 
   return { description, body: { resource, as: 'single' }, headers: ['Location', 'ETag'] };
 }
 
-/** 200 with a page of a collection: {"data": [...], "meta"}, and Link next/prev where they exist (RFC 8288). */
+/**
+ * 200 with a page of a collection: {"data": [...], "meta"}, the ETag of what the page shows, and Link
+ * next/prev where they exist (RFC 8288).
+ */
 export function page(resource: ResourceName, description = `A page of ${resource.toLowerCase()}s`): ResponseDoc {
-  return { description, body: { resource, as: 'page' }, optionalHeaders: ['Link'] };
+  return { description, body: { resource, as: 'page' }, headers: ['ETag'], optionalHeaders: ['Link'] };
 }
 
 export function noContent(description: string): ResponseDoc {

@@ -161,6 +161,17 @@ export const PROBLEM_FIELD = object({ field: text(), message: text() });
 
 export const HEALTH = object({ status: oneOfValues(['ok']) });
 
+/** GET /: a map of the API for a client that knows only the server's address. */
+export const INDEX = object({
+  name: text(),
+  version: text(),
+  links: {
+    type: 'object',
+    additionalProperties: { type: 'string', pattern: '^/' },
+    description: 'Each relation to its path: chats, users, session, search, events, openapi, docs, health',
+  },
+}, { description: 'The index of the API.', example: { name: 'Chat API', version: '0.1.0', links: { chats: '/chats', docs: '/docs' } } });
+
 /** GET /search: each result is a message, chat or user with its `type` (CONTRACT §5). */
 export const SEARCH_RESULT = {
   oneOf: [tagged('message', MESSAGE), tagged('chat', CHAT), tagged('user', USER)],
@@ -197,6 +208,7 @@ export const RESOURCES = {
   ReadMarker: { schema: READ_MARKER, enveloped: true },
   Event: { schema: EVENT, enveloped: false },
   Health: { schema: HEALTH, enveloped: false },
+  Index: { schema: INDEX, enveloped: false },
 } as const satisfies Record<string, ResourceKind>;
 
 export type ResourceName = keyof typeof RESOURCES;

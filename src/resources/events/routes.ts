@@ -17,8 +17,9 @@ export const EVENT_ROUTES: Route[] = [
     responses: {
       200: {
         description: 'text/event-stream: replay after the resume id, `ready`, then live events; otherwise (long-poll) the events after `after`',
-        raw: ['text/event-stream'], body: { name: 'EventBatch', schema: EVENT_BATCH }, optionalHeaders: ['Link'],
+        raw: ['text/event-stream'], body: { name: 'EventBatch', schema: EVENT_BATCH }, optionalHeaders: ['Link', 'ETag'],
       },
+      304: { description: 'Not Modified: a long-poll whose If-None-Match matched (no body)', headers: ['ETag'] },
     },
     query: {
       parameters: [

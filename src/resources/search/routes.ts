@@ -9,7 +9,7 @@ export const SEARCH_ROUTES: Route[] = [
       200: {
         description: 'Matching messages (in the caller\'s chats), chats and users, newest first unless sorted',
         body: { name: 'SearchPage', schema: { type: 'object', required: ['data', 'meta'], additionalProperties: false, properties: { data: { type: 'array', items: { $ref: '#/components/schemas/SearchResult' } }, meta: { $ref: '#/components/schemas/PageMeta' } } } },
-        optionalHeaders: ['Link'],
+        headers: ['ETag'], optionalHeaders: ['Link'],
       },
     },
     query: {

@@ -1,9 +1,10 @@
-// Service endpoints: health, the OpenAPI document and its readable form.
+// Service endpoints: the index, health, the OpenAPI document and its readable form.
 import { etagOfBytes } from '../../http/conditional.ts';
 import type { Reply, RequestContext, Route } from '../../http/context.ts';
 import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from '../../openapi/docs-page.ts';
 import { one } from '../../openapi/route-doc.ts';
 import { serverVersion } from '../../version.ts';
+import { getIndex } from './index-page.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 function health(): Reply {
@@ -53,6 +54,10 @@ async function docs(ctx: RequestContext): Promise<Reply> {
 }
 
 export const SERVICE_ROUTES: Route[] = [
+  {
+    method: 'GET', pattern: '/', handler: getIndex, auth: 'optional', summary: 'The index: links to the collections and service documents (as HTML, the landing page)',
+    responses: { 200: one('Index', 'A map of the API (as HTML, the landing page with log-in and sign-up forms)') },
+  },
   { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check', responses: { 200: one('Health', 'The server is up') } },
   {
     method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document',

@@ -2,7 +2,7 @@
 import type { Route } from '../../http/context.ts';
 import { created, one, page } from '../../openapi/route-doc.ts';
 import { id, nullable, object, text } from '../../openapi/schema.ts';
-import { getUser, listUsers, registerUser, updateUser, USER_FIELDS, USER_PATH } from './handlers.ts';
+import { getUser, listUsers, REGISTRATION_TYPES, registerUser, updateUser, USER_FIELDS, USER_PATH } from './handlers.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from './validate.ts';
 
 const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] as const;
@@ -21,8 +21,9 @@ const UPDATE = { contentTypes: PATCH_TYPES, schema: USER_CHANGES, example: { log
 export const USER_ROUTES: Route[] = [
   {
     method: 'POST', pattern: '/users', handler: registerUser, auth: 'public', summary: 'Register a user (does not log in)',
-    requestBody: { contentTypes: ['application/json'], schema: REGISTRATION, example: { login: 'alice', password: 'correct horse battery' } },
-    responses: { 201: created('User', 'Registered: the user (not logged in)') }, problems: [409, 503],
+    requestBody: { contentTypes: REGISTRATION_TYPES, schema: REGISTRATION, example: { login: 'alice', password: 'correct horse battery' } },
+    // 403: the sign-up form posted from a foreign Origin; 503: password hashing is busy.
+    responses: { 201: created('User', 'Registered: the user (not logged in)') }, problems: [403, 409, 503],
   },
   { method: 'GET', pattern: '/users', handler: listUsers, summary: 'List users', responses: { 200: page('User') }, query: { fields: USER_FIELDS } },
   {
