@@ -1,7 +1,10 @@
 // Row -> public fields: the one place that picks what a client sees of each stored row.
 import type { AvatarRow } from '../storage/avatar-store.ts';
 import type { ChatRow, MemberRow } from '../storage/chat-store.ts';
+import type { ReadMarkerRow } from '../storage/read-marker-store.ts';
 import type { MessageRow } from '../storage/message-store.ts';
+import type { ReactionRow } from '../storage/reaction-store.ts';
+import type { RevisionRow } from '../storage/revision-store.ts';
 import type { SessionRow } from '../storage/session-store.ts';
 import type { UserRow } from '../storage/user-store.ts';
 
@@ -36,8 +39,29 @@ export function publicSession(row: SessionRow): Record<string, unknown> {
   return { userId: row.userId, expiresAt: isoTime(row.expiresAt), createdAt: isoTime(row.createdAt) };
 }
 
+/** The chat as every member sees it: what events carry (CONTRACT §9 leaves the per-caller fields out). */
 export function publicChat(row: ChatRow): Record<string, unknown> {
   return { id: row.id, title: row.title, ownerId: row.ownerId, members: row.members, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+}
+
+/** The chat as one member reads it: with their own read marker and unread count (CONTRACT §10). */
+export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Record<string, unknown> {
+  return { ...publicChat(row), lastReadId: marker.lastReadId, unreadCount: marker.unreadCount };
+}
+
+export function publicReadMarker(row: ReadMarkerRow): Record<string, unknown> {
+  return { chatId: row.chatId, lastReadId: row.lastReadId, unreadCount: row.unreadCount };
+}
+
+/** One user's reaction; messageId only where the reaction travels alone (in events), so a client can place it. */
+export function publicReaction(row: ReactionRow, withMessageId = false): Record<string, unknown> {
+  const reaction = { emoji: row.emoji, userId: row.userId, createdAt: isoTime(row.createdAt) };
+  return withMessageId ? { messageId: row.messageId, ...reaction } : reaction;
+}
+
+/** Revision ids are JSON strings like every id (CONTRACT §1): "1" is the text the message was posted with. */
+export function publicRevision(row: RevisionRow): Record<string, unknown> {
+  return { id: String(row.id), text: row.text, createdAt: isoTime(row.createdAt) };
 }
 
 /**
@@ -57,6 +81,8 @@ export function publicMessage(row: MessageRow): Record<string, unknown> {
     replyTo: row.replyTo,
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
+    editedAt: row.editedAt === null ? null : isoTime(row.editedAt),
+    reactions: JSON.parse(row.reactions) as unknown,
   };
 }
 

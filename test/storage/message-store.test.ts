@@ -16,7 +16,7 @@ function openStorage(t: TestContext): Storage {
 }
 
 function message(id: string, chatId: string, replyTo: string | null = null): MessageRow {
-  return { id, chatId, authorId: 'u1', text: `text ${id}`, replyTo, createdAt: 5, updatedAt: 5 };
+  return { id, chatId, authorId: 'u1', text: `text ${id}`, replyTo, createdAt: 5, updatedAt: 5, editedAt: null, reactions: '[]' };
 }
 
 test('messages are found by id, and under their own chat only', (t) => {
