@@ -1,4 +1,6 @@
 // Revisions of a message's text: the earlier texts (message_revisions, kept by a trigger) followed by the current one.
+import type { Db } from './database.ts';
+
 export interface RevisionRow {
   /** 1 for the text the message was posted with, then 2, 3, ... */
   id: number;
@@ -17,3 +19,16 @@ export const REVISION_SELECT = 'SELECT v.id, v.text, v.createdAt FROM ('
   + ' FROM messages m WHERE m.id = ?) v';
 
 export const REVISION_SELECT_PARAMS = (messageId: string): string[] => [messageId, messageId];
+
+export class RevisionStore {
+  private readonly one;
+
+  constructor(db: Db) {
+    this.one = db.prepare(`${REVISION_SELECT} WHERE v.id = ?`);
+  }
+
+  /** Revision n of a message (1 = as posted; the highest = the current text), or undefined. */
+  findRevision(messageId: string, n: number): RevisionRow | undefined {
+    return this.one.get(...REVISION_SELECT_PARAMS(messageId), n) as RevisionRow | undefined;
+  }
+}

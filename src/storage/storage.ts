@@ -8,6 +8,7 @@ import { PageRunner } from './list-page.ts';
 import { MessageStore } from './message-store.ts';
 import { ReactionStore } from './reaction-store.ts';
 import { ReadMarkerStore } from './read-marker-store.ts';
+import { RevisionStore } from './revision-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
 
@@ -25,6 +26,7 @@ export class Storage {
   readonly messages: MessageStore;
   readonly readMarkers: ReadMarkerStore;
   readonly reactions: ReactionStore;
+  readonly revisions: RevisionStore;
   readonly pages: PageRunner;
   readonly events: EventStore;
   private readonly group: GroupCommit;
@@ -42,6 +44,7 @@ export class Storage {
     this.messages = new MessageStore(this.db);
     this.readMarkers = new ReadMarkerStore(this.db);
     this.reactions = new ReactionStore(this.db);
+    this.revisions = new RevisionStore(this.db);
     this.pages = new PageRunner(this.db);
     this.events = new EventStore(this.db, options.recordEvents ?? true);
   }

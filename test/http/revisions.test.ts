@@ -50,6 +50,13 @@ test('every change of the text is a revision; the same text and a new replyTo ar
   assert.deepEqual(await query('filter=text|like|hello%25'), [expected[1], expected[2]]);
   assert.deepEqual(await query('limit=1&offset=2'), [expected[2]]);
   assertFieldError(await call(server, 'GET', `${path}/revisions?id=two`, { token: bob.token }), 'id');
+  // Each revision is addressable, under both addresses of the message.
+  for (const prefix of [path, `/messages/${message.id}`]) {
+    const one = await call(server, 'GET', `${prefix}/revisions/2`, { token: bob.token });
+    assert.equal(one.status, 200);
+    assert.deepEqual(one.body, { data: expected[1] });
+    for (const missing of ['4', '0', '01', 'two']) assert.equal((await call(server, 'GET', `${prefix}/revisions/${missing}`, { token: bob.token })).status, 404, missing);
+  }
   // Edited messages can be found by editedAt.
   const history = await call(server, 'GET', `/chats/${chat.id}/messages?editedAt=>2000-01-01`, { token: bob.token });
   assert.deepEqual(history.body.data.map((m: { id: string }) => m.id), [message.id]);
