@@ -82,7 +82,8 @@ export function publicMessage(row: MessageRow): Record<string, unknown> {
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
     editedAt: row.editedAt === null ? null : isoTime(row.editedAt),
-    reactions: JSON.parse(row.reactions) as unknown,
+    // Most messages have none: skip the parse.
+    reactions: row.reactions === '[]' ? [] : JSON.parse(row.reactions) as unknown,
   };
 }
 

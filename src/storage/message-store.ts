@@ -11,22 +11,15 @@ export interface MessageRow {
   updatedAt: number;
   /** When the text last changed; null until it does. */
   editedAt: number | null;
-  /** JSON array text of [{emoji, count, userIds}], in order of each emoji's first use (REACTIONS_SQL). */
+  /**
+   * JSON array text of [{emoji, count, userIds}], in order of each emoji's first use: kept on the row by the
+   * triggers of sql/migrations/007, so a page of messages reads every reaction in its one query (no N+1).
+   */
   reactions: string;
 }
 
-/**
- * A message's reactions, grouped by emoji, as one correlated subquery of the message's own SELECT: a page of
- * 50 messages loads every reaction in the same one query (no N+1), each message one range scan of the
- * reactions' unique index. Emojis in order of first use (min seq), users in the order they reacted, so the
- * array is the same for every reader. json_group_array over no rows is '[]'.
- */
-const REACTIONS_SQL = "(SELECT json_group_array(json_object('emoji', g.emoji, 'count', g.n, 'userIds', json(g.users)) ORDER BY g.first)"
-  + ' FROM (SELECT r.emoji, count(*) AS n, json_group_array(r.user_id ORDER BY r.seq) AS users, min(r.seq) AS first'
-  + ' FROM reactions r WHERE r.message_id = m.id GROUP BY r.emoji) g)';
-
 export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS chatId, m.author_id AS authorId, m.text, m.reply_to AS replyTo, m.created_at AS createdAt, m.updated_at AS updatedAt,'
-  + ` m.edited_at AS editedAt, ${REACTIONS_SQL} AS reactions FROM messages m`;
+  + ' m.edited_at AS editedAt, m.reactions FROM messages m';
 
 /** A message that nobody reacted to yet, as SQL would answer its reactions. */
 export const NO_REACTIONS = '[]';

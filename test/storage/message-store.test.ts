@@ -67,11 +67,7 @@ test('a keyset page of history is one range scan of messages_by_chat, with no so
     const plan = storage.db.prepare(`EXPLAIN QUERY PLAN ${MESSAGE_SELECT} WHERE (m.chat_id = ? AND ${bound}) AND (1) ORDER BY m.id ${direction} LIMIT ? OFFSET ?`)
       .all('c1', 'm1', 50, 0) as { detail: string }[];
     const op = bound.includes('>') ? '>' : '<';
-    const steps = plan.map((step) => step.detail);
-    assert.equal(steps[0], `SEARCH m USING INDEX messages_by_chat (chat_id=? AND id${op}?)`, bound);
-    // The page itself is never sorted; each message's reactions are one search of their unique index.
-    assert.ok(!steps.includes('USE TEMP B-TREE FOR ORDER BY'), bound);
-    assert.ok(steps.includes('SEARCH r USING COVERING INDEX sqlite_autoindex_reactions_1 (message_id=?)'), bound);
-    assert.ok(!steps.some((step) => step.startsWith('SCAN r')), bound);
+    // Reactions are a column of the message (kept by triggers): the page is still this one range scan.
+    assert.deepEqual(plan.map((step) => step.detail), [`SEARCH m USING INDEX messages_by_chat (chat_id=? AND id${op}?)`], bound);
   }
 });
