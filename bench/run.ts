@@ -217,6 +217,8 @@ try {
     formatHistoryBench(await runHistoryBench({ durationSeconds: Math.min(SECONDS, 3) })))));
   sections.push(await section('Events: fan-out, idle streams, replay, the cost of the event write', () => optional<typeof import('./events.bench.ts')>('./events.bench.ts', async ({ runEventsBench, formatEventsBench }) =>
     formatEventsBench(await runEventsBench(dir, { durationSeconds: SECONDS })))));
+  sections.push(await section('Unread counts and reactions: GET /chats with counts, a page with reactions', () => optional<typeof import('./unread-reactions.bench.ts')>('./unread-reactions.bench.ts', async ({ runUnreadBench, formatUnreadBench }) =>
+    formatUnreadBench(await runUnreadBench({ durationSeconds: SECONDS })))));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });
