@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES := node_modules/.package-lock.json
 TESTS = $(shell find test -name '*.test.ts' | sort)
 
-.PHONY: run test typecheck coverage bench binary clean
+.PHONY: run test typecheck coverage bench binary backup clean
 
 # The browser test drives Debian's Chromium (no browser download); install it when missing.
 CHROMIUM := /usr/bin/chromium
@@ -32,6 +32,13 @@ test: $(NODE_MODULES) $(CHROMIUM) typecheck
 # One executable file, dist/chat-server: Node.js single executable application with the addon embedded.
 binary: $(NODE_MODULES)
 	node --import tsx scripts/build-binary.ts
+
+# An online copy of the database, safe while the server runs: BACKUP is the new file (default a timestamped
+# name under backups/), DB the database (default DB_PATH, else ./data/chat.db). See docs/operations.md.
+BACKUP ?= backups/chat-$(shell date -u +%Y%m%dT%H%M%SZ).db
+DB ?=
+backup: $(NODE_MODULES)
+	node --import tsx src/main.ts backup '$(BACKUP)' $(if $(DB),--db '$(DB)')
 
 bench: $(NODE_MODULES)
 	node --import tsx bench/run.ts

@@ -2,5 +2,6 @@
 import { startServer, type StartOptions } from '../src/index.ts';
 
 export async function start(options: StartOptions): Promise<{ url: string; close(): Promise<void> }> {
-  return startServer({ host: '127.0.0.1', port: 0, quiet: true, ...options });
+  // Rate limits off: the benchmarks measure the server's work, not its refusals.
+  return startServer({ host: '127.0.0.1', port: 0, quiet: true, writeRate: 0, registerRate: 0, ...options });
 }

@@ -9,7 +9,7 @@ import { startChild, type ServerChild } from './server-process.ts';
 const CHAT_SERVER = new URL('./chat-server.ts', import.meta.url).pathname;
 const PASSWORD = 'a long benchmark password';
 /** Hashing is not what is measured here, and limits would refuse the setup's bursts. */
-const SERVER_OPTIONS = { scryptN: 1024, maxStreams: 20_000, registerRate: 0, writeRate: 0 };
+const SERVER_OPTIONS = { scryptN: 1024, maxStreams: 20_000, registerRate: 0, writeRate: 0, hashQueue: 10_000 };
 
 async function callJson(url: string, method: string, body: unknown, token?: string): Promise<any> {
   const res = await fetch(url, {
@@ -56,12 +56,14 @@ function openStream(url: string, token: string, onFrame: (frame: string, at: num
         buffer = buffer.slice(end + 4);
         resolve(socket);
       }
-      // Chunked framing lines are left in; frames are found by their own blank-line ends.
-      let at2: number;
-      while ((at2 = buffer.indexOf('\n\n')) !== -1) {
-        onFrame(buffer.slice(0, at2), at);
-        buffer = buffer.slice(at2 + 2);
+      // Chunked framing lines are left in; frames are found by their own blank-line ends, the rest kept once.
+      let start = 0;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n', start)) !== -1) {
+        onFrame(buffer.slice(start, end), at);
+        start = end + 2;
       }
+      buffer = buffer.slice(start);
     });
     socket.on('error', reject);
     socket.write(`GET /events${query} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${token}\r\n\r\n`);

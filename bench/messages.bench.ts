@@ -36,7 +36,7 @@ interface Seeded {
 }
 
 /** One user with a session, one chat, MESSAGES_IN_CHAT messages: through the real schema, in one transaction. */
-async function seed(path: string): Promise<Seeded> {
+export async function seed(path: string): Promise<Seeded> {
   const db = openDatabase(path);
   const now = Date.now();
   const userId = newId(now - DAY_MS);
@@ -79,7 +79,7 @@ function averageOf(results: LoadResult[]): LoadResult {
  * Ours and the baseline in turns, A B B A, each turn half the duration, after a warm-up of each: other
  * load on the machine then weighs on both alike. req/s is the mean of the turns; p50 and p99 too.
  */
-async function compare(scenario: string, oursUrl: string, baselineUrl: string, options: LoadOptions, durationSeconds: number): Promise<MessagesBenchRow> {
+export async function compare(scenario: string, oursUrl: string, baselineUrl: string, options: LoadOptions, durationSeconds: number): Promise<MessagesBenchRow> {
   for (const url of [oursUrl, baselineUrl]) await runLoad({ ...options, url, durationSeconds: 1 });
   const turns: { ours: LoadResult[]; baseline: LoadResult[] } = { ours: [], baseline: [] };
   for (const side of ['ours', 'baseline', 'baseline', 'ours'] as const) {

@@ -10,6 +10,7 @@ import { createChatFixture, type ChatFixture } from './chat-fixture.ts';
 import { formatDurabilityBench, runDurabilityBench } from './durability.bench.ts';
 import { runLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { formatLoginBench, runLoginBench } from './login.bench.ts';
+import { formatRegistrationFloodBench, runRegistrationFloodBench } from './registration-flood.bench.ts';
 import { makePng } from './png.ts';
 import { startChild } from './server-process.ts';
 import { formatSoak, runSoak } from './soak.bench.ts';
@@ -207,6 +208,7 @@ const sections: string[] = [];
 try {
   sections.push(await section('Scenarios against baselines', async () => formatScenarios(await runScenarios(dir))));
   sections.push(await section('Logins off the event loop', async () => formatLoginBench(await runLoginBench({ durationSeconds: SECONDS }))));
+  sections.push(await section('Sign-in during a registration flood', async () => formatRegistrationFloodBench(await runRegistrationFloodBench({ durationSeconds: Math.max(SECONDS, 10) }))));
   sections.push(await section('Durability: synchronous=FULL against NORMAL, group commit', async () => formatDurabilityBench(await runDurabilityBench({ durationSeconds: SECONDS }))));
   sections.push(await section('Multipart parser against busboy', () => optional<typeof import('./multipart.bench.ts')>('./multipart.bench.ts', async ({ runMultipartBench }) => {
     const { rows } = await runMultipartBench();
@@ -217,6 +219,12 @@ try {
     formatHistoryBench(await runHistoryBench({ durationSeconds: Math.min(SECONDS, 3) })))));
   sections.push(await section('Events: fan-out, idle streams, replay, the cost of the event write', () => optional<typeof import('./events.bench.ts')>('./events.bench.ts', async ({ runEventsBench, formatEventsBench }) =>
     formatEventsBench(await runEventsBench(dir, { durationSeconds: SECONDS })))));
+  sections.push(await section('Workers: --workers 2 against 1', () => optional<typeof import('./workers.bench.ts')>('./workers.bench.ts', async ({ runWorkersBench, formatWorkersBench }) =>
+    formatWorkersBench(await runWorkersBench(dir, { durationSeconds: SECONDS })))));
+  sections.push(await section('Metrics overhead: the page of 50 with --metrics-port on and off', async () => {
+    const { formatMetricsBench, runMetricsBench } = await import('./metrics.bench.ts');
+    return formatMetricsBench(await runMetricsBench({ durationSeconds: SECONDS }));
+  }));
   sections.push(await section('Unread counts and reactions: GET /chats with counts, a page with reactions', () => optional<typeof import('./unread-reactions.bench.ts')>('./unread-reactions.bench.ts', async ({ runUnreadBench, formatUnreadBench }) =>
     formatUnreadBench(await runUnreadBench({ durationSeconds: SECONDS })))));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));

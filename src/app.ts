@@ -2,14 +2,21 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
+import { formatErrorLine, type LogFormat } from './http/access-log.ts';
 import type { AppServices, Caller, Clock, Reply, RequestContext, Route } from './http/context.ts';
+import { corsHeaders, preflightMethods, type CorsRequest } from './http/cors.ts';
 import { HttpError } from './http/http-error.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from './http/negotiate.ts';
+import { observeExchange, type ExchangeLabels } from './http/observe-exchange.ts';
 import { toProblem } from './http/problem.ts';
 import { sendReply } from './http/send.ts';
+import { clientAddress } from './http/client-address.ts';
+import { MemoryRateCounters, RateLimit } from './resources/limits/rate-limit.ts';
+import { SqliteRateCounters } from './storage/rate-counter-store.ts';
 import { authenticate } from './resources/session/authenticate.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
+import { ServerMetrics } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
 import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
@@ -22,16 +29,25 @@ export interface App {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** From now on, every answer closes its connection (RFC 9112 §9.6), so kept-alive clients let go; event streams end. */
   stopAccepting(): void;
+  /** Tells the app where it listens: the default public origin (--public-url unset). */
+  setListenUrl(url: string): void;
   close(): void;
 }
 
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
 
-/** Turns any error into a problem reply; a 5xx says only its status text (the stack goes to the log). */
-function problemReply(error: unknown, requestId: string): Reply {
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Turns any error into a problem reply; a 5xx says only its status text (the stack goes to the log).
+ * A client that went away is one log line, not a stack: nothing is wrong with the server.
+ */
+function problemReply(error: unknown, requestId: string, clientGone: boolean, logFormat: LogFormat): Reply {
   const known = error instanceof HttpError ? error : new HttpError('ERR_INTERNAL', 'The server could not complete the request');
-  if (!(error instanceof HttpError)) {
-    process.stderr.write(`${new Date().toISOString()} ${requestId} ${(error as Error)?.stack ?? String(error)}\n`);
+  if (clientGone && !(error instanceof HttpError)) {
+    process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, 'client closed the connection before the answer'));
+  } else if (!(error instanceof HttpError)) {
+    process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, error));
   }
   return { status: known.status, headers: { ...known.headers }, representation: { kind: 'problem', data: toProblem(known) } };
 }
@@ -50,32 +66,57 @@ export interface EventTimings {
   pingMs?: number;
   pollMs?: number;
   pruneMs?: number;
+  /** Also called after each commit that wrote events (a worker tells the others through the primary). */
+  onEventsCommitted?: () => void;
 }
 
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
 export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): App {
-  const storage = new Storage(config.db, storageOptions);
+  // Always there, so any code may count; requests are recorded only when a metrics port is set.
+  const metrics = new ServerMetrics();
+  const storage = new Storage(config.db, { ...storageOptions, onCommit: (writes) => metrics.observeWriteBatch(writes) });
+  const { onEventsCommitted, ...timings } = eventTimings;
+  // One process counts in memory; several processes on one file (--workers) count in the database, together.
+  const sharedCounters = config.workers > 1 && config.db !== ':memory:' ? new SqliteRateCounters(config.db) : undefined;
+  const rateCounters = sharedCounters ?? new MemoryRateCounters();
+  let listenOrigin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   const events = new EventHub({
     log: storage.events,
     now: () => clock.now(),
     retentionSeconds: config.eventRetention,
     liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
-    ...eventTimings,
+    ...timings,
   });
-  storage.onEventsCommitted = () => events.wake();
+  storage.onEventsCommitted = (count) => {
+    metrics.eventsWritten.inc(count);
+    events.wake();
+    onEventsCommitted?.();
+  };
+  metrics.streamsOpen.readFrom(() => events.streamCount());
   const services: AppServices = {
     config,
     storage,
     clock,
-    hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency }),
-    loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock }),
+    metrics,
+    hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency, maxQueued: config.hashQueue }),
+    loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock, store: rateCounters }),
+    writeLimit: new RateLimit({ name: 'writes', quota: config.writeRate, windowSeconds: 60 }, rateCounters, clock),
+    registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
+    publicOrigin: () => config.publicUrl || listenOrigin,
     events,
   };
   const routes = new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route })));
   const basePath = config.basePath;
   let draining = false;
 
-  async function route(req: IncomingMessage, requestId: string, state: { mediaType: string; negotiated: boolean }): Promise<Reply> {
+  interface RequestState {
+    mediaType: string;
+    negotiated: boolean;
+    responseHeaders: Record<string, string>;
+    signal: AbortSignal;
+  }
+
+  async function route(req: IncomingMessage, requestId: string, state: RequestState, labels: ExchangeLabels): Promise<Reply> {
     checkFraming(req);
     // Chosen first, so that even a 404 or 405 answers in a representation the client accepts.
     const chosen = negotiateMediaType(req.headers.accept, REPRESENTATION_TYPES);
@@ -92,10 +133,12 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     const match = routes.match(method, path);
     if (match.kind === 'not-found') throw new HttpError('ERR_NOT_FOUND', `No resource at ${fullPath}`);
     if (match.kind === 'method-not-allowed') {
+      labels.route = match.pattern;
       // RFC 9110 §15.5.6: a 405 carries Allow.
       throw new HttpError('ERR_METHOD_NOT_ALLOWED', `${method} is not allowed on ${fullPath}`, { headers: { Allow: match.allowed.join(', ') } });
     }
     const definition = match.route.handler;
+    labels.route = match.route.pattern;
     if (method === 'OPTIONS') {
       const headers: Record<string, string> = { Allow: match.allowed.join(', ') };
       const patch = routes.match('PATCH', path);
@@ -118,6 +161,11 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     }
     const caller: Caller | undefined = definition.auth === 'public' ? undefined
       : authenticate(req, services, definition.auth === 'optional' ? 'optional' : 'required');
+    labels.userId = caller?.userId;
+    // CONTRACT §11: a signed-in user's writes are counted before any work; over the quota nothing is written.
+    if (caller && UNSAFE_METHODS.has(method) && definition.writeLimited !== false && services.writeLimit.enabled) {
+      Object.assign(state.responseHeaders, services.writeLimit.take(caller.userId).headers);
+    }
     const ctx: RequestContext = {
       req,
       method,
@@ -128,6 +176,9 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       mediaType: state.mediaType,
       services,
       caller,
+      signal: state.signal,
+      clientAddress: clientAddress(req, config.trustProxy),
+      responseHeaders: state.responseHeaders,
       href: (pattern, params = {}, query = '') => `${basePath}${buildPath(pattern, params)}${query ? `?${query}` : ''}`,
     };
     return definition.handler(ctx);
@@ -136,22 +187,35 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const requestId = randomUUID();
+    const labels = observeExchange(req, res, {
+      requestId,
+      started,
+      now: () => clock.now(),
+      metrics: config.metricsPort === null ? undefined : metrics,
+      logFormat: config.quiet ? undefined : config.logFormat,
+      trace: config.trace,
+    });
     res.setHeader('X-Request-Id', requestId);
     if (draining) res.setHeader('Connection', 'close');
-    if (!config.quiet) {
-      res.once('finish', () => {
-        const ms = (performance.now() - started).toFixed(1);
-        process.stdout.write(`${new Date(clock.now()).toISOString()} ${requestId} ${req.method} ${req.url} ${res.statusCode} ${ms}ms\n`);
-      });
-    }
-    const state = { mediaType: 'application/json', negotiated: false };
+    const cors: CorsRequest = { origin: req.headers.origin, method: req.method ?? 'GET', requestMethod: req.headers['access-control-request-method'] };
+    for (const [name, value] of Object.entries(corsHeaders(config.corsOrigins, cors))) res.setHeader(name, value);
+    const aborted = new AbortController();
+    // 'close' before the answer is finished: the client is gone (req's own 'close' also fires once its body is read).
+    res.once('close', () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    const state: RequestState = { mediaType: 'application/json', negotiated: false, responseHeaders: {}, signal: aborted.signal };
     let reply: Reply;
     try {
-      reply = await route(req, requestId, state);
+      reply = await route(req, requestId, state, labels);
     } catch (error) {
-      reply = problemReply(error, requestId);
+      const clientGone = aborted.signal.aborted || req.errored !== null || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET';
+      reply = problemReply(error, requestId, clientGone, config.logFormat);
     }
+    const preflight = preflightMethods(config.corsOrigins, cors, reply.headers?.['Allow']);
+    if (preflight['Access-Control-Allow-Methods']) reply.headers = { ...reply.headers, ...preflight };
     if (res.headersSent || res.destroyed) return;
+    reply = { ...reply, headers: { ...state.responseHeaders, ...reply.headers } };
     // An answer given before the body was read in full (a 413, a refused part, a 401 before a body...)
     // cannot tell where the rest of the body ends: close the connection after it (RFC 9112 §9.6).
     if (!req.complete) res.setHeader('Connection', 'close');
@@ -166,8 +230,11 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       draining = true;
       events.stop();
     },
+    setListenUrl: (url) => { listenOrigin = new URL(url).origin; },
     close: () => {
       events.stop();
+      sharedCounters?.close();
+      metrics.stop();
       storage.close();
     },
   };

@@ -18,11 +18,24 @@ export interface Config {
   headersTimeout: number;
   requestTimeout: number;
   keepAliveTimeout: number;
+  /** null: no metrics listener. */
+  metricsPort: number | null;
+  /** Browser origins allowed to call the API (CORS), e.g. https://app.example. */
+  corsOrigins: string[];
+  trace: boolean;
+  logFormat: 'text' | 'json';
   eventRetention: number;
   maxStreams: number;
+  workers: number;
+  writeRate: number;
+  registerRate: number;
+  trustProxy: boolean;
+  hashQueue: number;
+  maxAvatarPixels: number;
+  publicUrl: string;
 }
 
-type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two';
+type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers' | 'rate' | 'url' | 'origins' | 'log-format';
 
 interface OptionSpec {
   key: keyof Config;
@@ -53,8 +66,20 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   headersTimeout: 10,
   requestTimeout: 30,
   keepAliveTimeout: 5,
+  metricsPort: null,
+  corsOrigins: [],
+  trace: false,
+  logFormat: 'text',
   eventRetention: 86_400,
   maxStreams: 10_000,
+  workers: 1,
+  writeRate: 600,
+  registerRate: 20,
+  trustProxy: false,
+  hashQueue: 16,
+  maxAvatarPixels: 40_000_000,
+  // '' means the listen address (http://host:port).
+  publicUrl: '',
 });
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -75,12 +100,36 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'headersTimeout', flag: '--headers-timeout', env: 'HEADERS_TIMEOUT', kind: 'seconds', help: 'time a client has to send its headers, seconds' },
   { key: 'requestTimeout', flag: '--request-timeout', env: 'REQUEST_TIMEOUT', kind: 'seconds', help: 'time a client has to send a whole request, seconds' },
   { key: 'keepAliveTimeout', flag: '--keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', kind: 'seconds', help: 'idle keep-alive connection lifetime, seconds' },
+  { key: 'metricsPort', flag: '--metrics-port', env: 'METRICS_PORT', kind: 'port', help: 'serve GET /metrics (Prometheus) on this second port (0: any free port)' },
+  { key: 'corsOrigins', flag: '--cors-origins', env: 'CORS_ORIGINS', kind: 'origins', help: 'comma-separated browser origins allowed to call the API (CORS)' },
+  { key: 'trace', flag: '--trace', env: 'TRACE', kind: 'flag', help: 'print every exchange as raw HTTP/1.1 to stderr, secrets redacted' },
+  { key: 'logFormat', flag: '--log-format', env: 'LOG_FORMAT', kind: 'log-format', help: 'access log lines: text or json (one object a line)' },
   { key: 'eventRetention', flag: '--event-retention', env: 'EVENT_RETENTION', kind: 'seconds', help: 'how long the event log keeps events, seconds' },
   { key: 'maxStreams', flag: '--max-streams', env: 'MAX_STREAMS', kind: 'count', help: 'open event streams the server holds at most' },
+  { key: 'workers', flag: '--workers', env: 'WORKERS', kind: 'workers', help: 'server processes on one port and one database (auto: one per core)' },
+  { key: 'writeRate', flag: '--write-rate', env: 'WRITE_RATE', kind: 'rate', help: 'writes per minute per signed-in user (0: no limit)' },
+  { key: 'registerRate', flag: '--register-rate', env: 'REGISTER_RATE', kind: 'rate', help: 'registrations per hour per client address (0: no limit)' },
+  { key: 'trustProxy', flag: '--trust-proxy', env: 'TRUST_PROXY', kind: 'flag', help: 'take the client address from the last X-Forwarded-For entry (behind one reverse proxy)' },
+  { key: 'hashQueue', flag: '--hash-queue', env: 'HASH_QUEUE', kind: 'count', help: 'password hashes that may wait for a free hasher (more: 503)' },
+  { key: 'maxAvatarPixels', flag: '--max-avatar-pixels', env: 'MAX_AVATAR_PIXELS', kind: 'count', help: 'largest avatar image, width x height in pixels' },
+  { key: 'publicUrl', flag: '--public-url', env: 'PUBLIC_URL', kind: 'url', help: 'origin browsers use, e.g. https://chat.example (default: the listen address)' },
 ];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** An http(s) origin with no path, query or credentials: what browsers put in Origin (RFC 6454 §6.1). */
+function parsePublicUrl(raw: string, fail: (expected: string) => never): string {
+  const expected = 'an origin such as https://chat.example (no path: use --base-path)';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return fail(expected);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || url.pathname !== '/') fail(expected);
+  return url.origin;
 }
 
 function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof Config] {
@@ -95,7 +144,9 @@ function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof
   };
   switch (spec.kind) {
     case 'port': return integer(0, 65_535);
-    case 'count': return integer(1, 1_000_000);
+    case 'count': return integer(1, spec.key === 'maxAvatarPixels' ? 1e12 : 1_000_000);
+    case 'rate': return integer(0, 1_000_000);
+    case 'url': return parsePublicUrl(raw, fail);
     case 'seconds': return integer(1, 10 * 365 * 86_400);
     case 'bytes': return integer(1, 2 ** 31 - 1);
     case 'power-of-two': {
@@ -103,6 +154,11 @@ function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof
       if ((value & (value - 1)) !== 0) fail('a power of two');
       return value;
     }
+    case 'workers':
+      // auto: one process per core this process may use.
+      if (raw === 'auto') return availableParallelism();
+      if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) fail('auto or an integer from 1 to 256');
+      return Number(raw);
     case 'flag':
       if (/^(1|true|yes|on)$/i.test(raw)) return true;
       if (/^(0|false|no|off|)$/i.test(raw)) return false;
@@ -110,6 +166,23 @@ function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof
     case 'text':
       if (raw === '') fail('a non-empty value');
       return raw;
+    case 'log-format':
+      if (raw !== 'text' && raw !== 'json') fail('text or json');
+      return raw;
+    case 'origins': {
+      if (raw.trim() === '') return [];
+      // An origin is scheme://host[:port] with nothing after it (RFC 6454 §6.2), compared as the browser sends it.
+      return raw.split(',').map((item) => item.trim()).map((origin) => {
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(origin);
+        } catch {
+          fail('origins such as https://app.example (comma-separated)');
+        }
+        if (parsed!.origin !== origin || !/^https?:$/.test(parsed!.protocol)) fail(`origins such as https://app.example (scheme://host[:port], no path); ${JSON.stringify(origin)} is not one`);
+        return origin;
+      });
+    }
     case 'path':
       if (spec.key === 'basePath') {
         if (raw === '' || raw === '/') return '';
@@ -147,13 +220,35 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}
   if (config.sessionTtl > config.sessionMaxAge) {
     throw new ConfigError('--session-ttl must not exceed --session-max-age');
   }
+  if (config.workers > 1 && config.db === ':memory:') {
+    throw new ConfigError('--workers above 1 needs a database file: each process would get its own :memory: database');
+  }
   return config;
 }
 
+function defaultText(value: Config[keyof Config]): string {
+  if (value === null) return 'off';
+  if (Array.isArray(value) && value.length === 0) return 'none';
+  return JSON.stringify(value);
+}
+
 export function formatHelp(): string {
-  const lines = OPTIONS.map((spec) => {
-    const left = `  ${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`.padEnd(30);
-    return `${left}${spec.help} (env ${spec.env}, default ${JSON.stringify(DEFAULT_CONFIG[spec.key])})`;
-  });
-  return ['Usage: chat-server [options]', '', 'Options:', ...lines, '  --help                      print this help', '  --version                   print the version', ''].join('\n');
+  const rows: [string, string][] = [
+    ...OPTIONS.map((spec): [string, string] => [
+      `${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`,
+      `${spec.help} (env ${spec.env}, default ${defaultText(DEFAULT_CONFIG[spec.key])})`,
+    ]),
+    ['--help', 'print this help'],
+    ['--version', 'print the version'],
+  ];
+  // One column for the descriptions, two spaces past the longest option.
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return [
+    'Usage: chat-server [options]',
+    '       chat-server backup <file> [--db <path>]   an online copy of the database (see docs/operations.md)',
+    '',
+    'Options:',
+    ...rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`),
+    '',
+  ].join('\n');
 }

@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG, type Config } from './config.ts';
 import type { Clock } from './http/context.ts';
 import { HttpError } from './http/http-error.ts';
 import { sendSocketProblem } from './http/send.ts';
+import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
 
 export type { Config } from './config.ts';
 export type { Clock } from './http/context.ts';
@@ -19,8 +20,12 @@ export interface StartOptions extends Partial<Config> {
   groupCommit?: boolean;
   /** For benchmarks only (not a flag): false writes no events, to show what the event write costs. */
   recordEvents?: boolean;
+  /** Called after each commit that wrote events (--workers: the primary tells the other workers). */
+  onEventsCommitted?: () => void;
   /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */
   eventTimings?: EventTimings;
+  /** false (--workers): record metrics but open no metrics listener; the primary serves the merged ones. */
+  serveMetrics?: boolean;
 }
 
 export interface RunningServer {
@@ -29,14 +34,16 @@ export interface RunningServer {
   port: number;
   server: Server;
   app: App;
+  /** http://host:port/metrics when --metrics-port is set (same host as the API). */
+  metricsUrl?: string;
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, groupCommit, recordEvents, eventTimings, ...overrides } = options;
+  const { clock, synchronous, groupCommit, recordEvents, eventTimings, onEventsCommitted, serveMetrics = true, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
-  const app = createApp(config, clock, { synchronous, groupCommit, recordEvents }, eventTimings);
+  const app = createApp(config, clock, { synchronous, groupCommit, recordEvents }, { ...eventTimings, onEventsCommitted });
   const server = createServer({
     // Deliberate limits against slow clients (slowloris): headers and whole requests must arrive in time,
     // and the check runs every second rather than Node's default 30 s.
@@ -63,20 +70,33 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       resolve();
     });
   });
+  let metricsListener: MetricsListener | undefined;
+  if (config.metricsPort !== null && !serveMetrics) app.services.metrics.start();
+  if (config.metricsPort !== null && serveMetrics) {
+    try {
+      metricsListener = await listenForMetrics(app.services.metrics, config.metricsPort, config.host);
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      app.close();
+      throw error;
+    }
+  }
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  app.setListenUrl(`http://${host}:${port}`);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       app.stopAccepting();
+      const metricsClosed = metricsListener?.close();
       server.close(() => {
         app.close();
-        resolve();
+        void Promise.resolve(metricsClosed).then(() => resolve());
       });
       // Idle keep-alive connections would hold close() open; requests in flight still finish.
       server.closeIdleConnections();
     });
     return closing;
   };
-  return { url: `http://${host}:${port}`, port, server, app, close };
+  return { url: `http://${host}:${port}`, port, server, app, close, ...(metricsListener ? { metricsUrl: metricsListener.url } : {}) };
 }

@@ -126,7 +126,23 @@ test('the single executable runs alone, keeps its data across a restart and remo
   const messages = await call(second.url, 'GET', `/chats/${chatId}/messages`, { token: again.body.token });
   assert.equal(messages.status, 200);
   assert.deepEqual(messages.body.data.map((message: { id: string; text: string }) => [message.id, message.text]), [[posted.body.data.id, 'hi']]);
+  // The backup subcommand runs from the executable too, with the embedded addon, while the server runs.
+  const backup = spawnSync(binary, ['backup', join(tmp, 'copy.db')], { cwd: dir, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TMPDIR: tmp } });
+  assert.equal(backup.status, 0, backup.stderr);
+  assert.match(backup.stdout, /^chat-server backup: copied \.\/data\/chat\.db to .*copy\.db \(\d+ pages, integrity ok, \d+ ms\)\n$/);
+  rmSync(join(tmp, 'copy.db'));
   assert.equal(await second.stop(), 0);
   assert.deepEqual(readdirSync(tmp), []);
+
+  // --workers 2: the executable forks itself; both processes serve the same file and drain on SIGTERM.
+  const third = await start(t, binary, ['--port', '0', '--workers', '2', '--quiet'], { TMPDIR: tmp });
+  const tokens = [];
+  for (let i = 0; i < 4; i++) {
+    const session = await call(third.url, 'POST', '/session', { json: credentials });
+    assert.equal(session.status, 201);
+    tokens.push(session.body.token as string);
+  }
+  for (const token of tokens) assert.equal((await call(third.url, 'GET', `/chats/${chatId}/messages`, { token })).status, 200);
+  assert.equal(await third.stop(), 0, 'the primary drains its workers and exits 0');
   assert.deepEqual(readdirSync(dir).sort(), ['chat-server', 'data'], 'nothing but the executable and its data directory');
 });

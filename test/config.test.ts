@@ -14,6 +14,11 @@ test('defaults match the contract', () => {
   assert.equal(DEFAULT_CONFIG.scryptN, 131072);
   assert.equal(DEFAULT_CONFIG.maxBodyBytes, 1048576);
   assert.equal(DEFAULT_CONFIG.maxAvatarBytes, 5 * 1048576);
+  assert.equal(DEFAULT_CONFIG.writeRate, 600);
+  assert.equal(DEFAULT_CONFIG.registerRate, 20);
+  assert.equal(DEFAULT_CONFIG.trustProxy, false);
+  assert.equal(DEFAULT_CONFIG.maxAvatarPixels, 40_000_000);
+  assert.equal(DEFAULT_CONFIG.publicUrl, '');
 });
 
 test('every option reads from its flag and its environment variable; the flag wins', () => {
@@ -30,6 +35,10 @@ test('every option reads from its flag and its environment variable; the flag wi
     { what: 'flag env', argv: [], env: { QUIET: 'false', SECURE_COOKIES: '1' }, expected: { quiet: false, secureCookies: true } },
     { what: 'limits', argv: ['--max-body-bytes', '10', '--max-avatar-bytes=20'], env: {}, expected: { maxBodyBytes: 10, maxAvatarBytes: 20 } },
     { what: 'login limit', argv: [], env: { LOGIN_MAX_FAILURES: '3', LOGIN_WINDOW: '60' }, expected: { loginMaxFailures: 3, loginWindow: 60 } },
+    { what: 'rate limits off', argv: ['--write-rate', '0'], env: { REGISTER_RATE: '0', WRITE_RATE: '5' }, expected: { writeRate: 0, registerRate: 0 } },
+    { what: 'proxy and queue', argv: ['--trust-proxy', '--hash-queue', '4'], env: { MAX_AVATAR_PIXELS: '1000000' }, expected: { trustProxy: true, hashQueue: 4, maxAvatarPixels: 1_000_000 } },
+    { what: 'public url', argv: [], env: { PUBLIC_URL: 'HTTPS://Chat.Example:443/' }, expected: { publicUrl: 'https://chat.example' } },
+    { what: 'public url with port', argv: ['--public-url', 'http://127.0.0.1:8080'], env: {}, expected: { publicUrl: 'http://127.0.0.1:8080' } },
   ];
   for (const { what, argv, env, expected } of rows) {
     assert.deepEqual(parseConfig(argv, env), { ...DEFAULT_CONFIG, ...expected }, what);
@@ -47,6 +56,12 @@ test('a bad value is a ConfigError naming the option', () => {
     { argv: [], env: { QUIET: 'maybe' }, message: /QUIET/ },
     { argv: [], env: { SESSION_TTL: '100', SESSION_MAX_AGE: '10' }, message: /session-ttl/ },
     { argv: [], env: { HOST: '' }, message: /HOST/ },
+    { argv: ['--write-rate', '-1'], env: {}, message: /--write-rate/ },
+    { argv: [], env: { HASH_QUEUE: '0' }, message: /HASH_QUEUE/ },
+    { argv: ['--public-url', 'https://chat.example/app'], env: {}, message: /--public-url: expected an origin/ },
+    { argv: [], env: { PUBLIC_URL: 'ftp://chat.example' }, message: /PUBLIC_URL/ },
+    { argv: [], env: { PUBLIC_URL: 'not a url' }, message: /PUBLIC_URL/ },
+    { argv: ['--public-url=https://user:pw@chat.example'], env: {}, message: /--public-url/ },
   ];
   for (const { argv, env, message } of rows) {
     assert.throws(() => parseConfig(argv, env), (error: unknown) => error instanceof ConfigError && message.test(error.message));

@@ -11,7 +11,9 @@ export interface LoggedEvent {
   /** {"id","type","chatId","createdAt","data"} as one line of JSON (CONTRACT §9). */
   json: string;
   /** `id:`, `event:` and `data:` lines, ready for every stream that may see the event. */
-  frame: Buffer;
+  frameText: string;
+  /** The same as bytes, encoded once on first use and shared by every stream it is written to live. */
+  frameBytes(): Buffer;
   /** The data object's JSON text, parsed only where membership is read from it. */
   data: string;
 }
@@ -21,6 +23,8 @@ export function toLoggedEvent(record: EventRecord): LoggedEvent {
   const id = String(record.id);
   const json = `{"id":"${id}","type":${JSON.stringify(record.type)},"chatId":${JSON.stringify(record.chatId)},`
     + `"createdAt":"${new Date(record.createdAt).toISOString()}","data":${record.data}}`;
+  const frameText = formatSseEvent(id, record.type, json);
+  let bytes: Buffer | undefined;
   return {
     id: record.id,
     type: record.type,
@@ -28,7 +32,8 @@ export function toLoggedEvent(record: EventRecord): LoggedEvent {
     onlyUserId: record.onlyUserId,
     alsoUserIds: record.alsoUserIds === null ? [] : JSON.parse(record.alsoUserIds) as string[],
     json,
-    frame: Buffer.from(formatSseEvent(id, record.type, json)),
+    frameText,
+    frameBytes: () => (bytes ??= Buffer.from(frameText)),
     data: record.data,
   };
 }

@@ -2,7 +2,7 @@
 
 /** A line break inside a field would end it early: every field value here is one line. */
 function oneLine(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ');
+  return value.includes('\n') || value.includes('\r') ? value.replace(/[\r\n]+/g, ' ') : value;
 }
 
 /** An event: the stream's last event id becomes `id`, a listener for `type` receives `data`. */

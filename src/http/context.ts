@@ -6,8 +6,10 @@ import type { Method } from '../router/route-table.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { PasswordHasher } from '../resources/session/password-hasher.ts';
 import type { LoginLimiter } from '../resources/session/login-limiter.ts';
+import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import type { EventHub } from '../events/hub.ts';
 import type { SseWriter } from './sse.ts';
+import type { RateLimit } from '../resources/limits/rate-limit.ts';
 
 export interface Clock {
   now(): number;
@@ -20,7 +22,14 @@ export interface AppServices {
   clock: Clock;
   hasher: PasswordHasher;
   loginLimiter: LoginLimiter;
+  /** Counters and gauges for GET /metrics (e.g. metrics.eventsWritten.inc()). */
+  metrics: ServerMetrics;
   events: EventHub;
+  /** CONTRACT §11: writes per signed-in user per minute, and registrations per address per hour. */
+  writeLimit: RateLimit;
+  registerLimit: RateLimit;
+  /** The origin browsers reach the server at (--public-url, else the listen address): never the client's Host. */
+  publicOrigin(): string;
 }
 
 /** The authenticated caller. */
@@ -45,6 +54,12 @@ export interface RequestContext {
   services: AppServices;
   /** Set for every route whose auth is 'required'; may be set for 'optional' ones. */
   caller: Caller | undefined;
+  /** Aborted when the client goes away before its answer is sent: queued work for it is dropped. */
+  signal: AbortSignal;
+  /** The client's address for per-address limits (X-Forwarded-For's last entry with --trust-proxy). */
+  clientAddress: string;
+  /** Headers added to whatever this request answers, errors included (the RateLimit fields). */
+  responseHeaders: Record<string, string>;
   /** A path under the base path, built from a route pattern: the one way links are made. */
   href(pattern: string, params?: Record<string, string>, query?: string): string;
 }
@@ -73,6 +88,8 @@ export interface Route {
   requestBody?: { contentTypes: readonly string[]; schema?: Record<string, unknown> };
   /** Answers raw bytes instead of a representation. */
   raw?: boolean;
+  /** false: not counted against the write limit (logout must always work). */
+  writeLimited?: false;
   /** Media types this route's PATCH accepts, for Accept-Patch. */
   acceptPatch?: readonly string[];
   /** Media types this route answers besides JSON, XML and HTML (text/event-stream), asked for explicitly. */

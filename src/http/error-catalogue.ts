@@ -22,6 +22,7 @@ export const ERROR_CATALOGUE = {
   ERR_BODY_TOO_LARGE: { status: 413, title: 'Content Too Large' },
   ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   ERR_UNSUPPORTED_IMAGE: { status: 415, title: 'Unsupported image format' },
+  ERR_BAD_IMAGE: { status: 400, title: 'Malformed or oversized image' },
   ERR_TOO_MANY_REQUESTS: { status: 429, title: 'Too Many Requests' },
   ERR_TOO_MANY_STREAMS: { status: 429, title: 'Too many event streams' },
   ERR_HEADERS_TOO_LARGE: { status: 431, title: 'Request Header Fields Too Large' },

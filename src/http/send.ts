@@ -26,11 +26,17 @@ function linkHeader(reply: Reply): string | undefined {
   return links.map((link) => `<${link.href}>; rel="${link.rel}"`).join(', ');
 }
 
+/** Accept added to a Vary set before (CORS sets Vary: Origin on the response first). */
+function varyWithAccept(res: ServerResponse): string {
+  const vary = res.getHeader('Vary');
+  return vary ? `${String(vary)}, Accept` : 'Accept';
+}
+
 export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply, options: SendOptions): void {
   let status = reply.status;
   const headers: Record<string, string | string[] | number> = { ...reply.headers };
   if (reply.eventStream) {
-    if (options.negotiated) headers['Vary'] = 'Accept';
+    if (options.negotiated) headers['Vary'] = varyWithAccept(res);
     const writer = openEventStream(req, res, headers);
     if (writer) reply.eventStream(writer);
     return;
@@ -51,7 +57,7 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     body = reply.bytes.data;
     headers['Content-Type'] = reply.bytes.contentType;
   }
-  if (options.negotiated) headers['Vary'] = 'Accept';
+  if (options.negotiated) headers['Vary'] = varyWithAccept(res);
   headers['X-Content-Type-Options'] = 'nosniff';
 
   const etag = headers['ETag'];

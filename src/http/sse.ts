@@ -22,9 +22,9 @@ export class SseWriter {
   }
 
   /** One write for all of them: a replay sends slices of the log, not a syscall per event. */
-  deliver(events: readonly { frame: Buffer }[]): void {
-    if (events.length === 1) this.write(events[0]!.frame);
-    else if (events.length > 1) this.write(Buffer.concat(events.map((event) => event.frame)));
+  deliver(events: readonly { frameText: string; frameBytes(): Buffer }[]): void {
+    if (events.length === 1) this.write(events[0]!.frameBytes());
+    else if (events.length > 1) this.write(events.map((event) => event.frameText).join(''));
   }
 
   /** The end of the replay: `id` is the newest event id, so a reconnect resumes from here. */

@@ -145,7 +145,7 @@ function renderTable(rep: CollectionRepresentation, options: HtmlOptions): strin
       const value = item[column];
       const href = linkedColumns.has(column) ? safeHref(options.itemHref?.(item)) : undefined;
       const linked = href !== undefined && typeof value === 'string';
-      return `<td>${linked ? renderAnchor(href, value) : renderField(rep.type, column, value, 1, options.basePath)}</td>`;
+      return `<td>${linked ? `<bdi>${renderAnchor(href, value)}</bdi>` : renderField(rep.type, column, value, 1, options.basePath)}</td>`;
     });
     return `<tr>${cells.join('')}</tr>`;
   });
@@ -164,7 +164,8 @@ function renderMessages(messages: readonly Resource[], options: HtmlOptions, liv
       href === undefined ? time : `<a href="${escapeHtml(href)}">${time}</a>`,
       typeof replyTo === 'string' ? `in reply to ${renderField('message', 'replyTo', replyTo, 1, options.basePath)}` : '',
     ];
-    const textHtml = `<p class="text">${renderValue(text, 1, options.basePath)}</p>${renderReactions(message['reactions'], options.basePath)}`;
+    // dir="auto": a message in Arabic or Hebrew runs right to left without reordering the page around it.
+    const textHtml = `<p class="text" dir="auto">${renderValue(text, 1, options.basePath)}</p>${renderReactions(message['reactions'], options.basePath)}`;
     // "(edited)" links to the message's revisions (CONTRACT §10).
     const editedAt = message['editedAt'];
     if (typeof editedAt === 'string') {
@@ -251,7 +252,8 @@ function renderField(type: string, key: string, value: unknown, depth: number, b
     const shown = parts === null ? escapeHtml(value) : `<span>${parts[1]}</span> <span>${parts[2]} UTC</span>`;
     return `<time datetime="${escapeHtml(value)}">${shown}</time>`;
   }
-  return escapeHtml(value);
+  // <bdi>: a user's string (a title with U+202E, say) keeps its direction to itself (Unicode UAX #9, HTML §4.5.23).
+  return `<bdi>${escapeHtml(value)}</bdi>`;
 }
 
 function renderValue(value: unknown, depth: number, basePath: string): string {

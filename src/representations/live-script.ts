@@ -34,7 +34,7 @@ export const LIVE_SCRIPT = `(() => {
       edited.append(time(message.editedAt), ')');
       byline.append(' · ', edited);
     }
-    item.append(byline, element('p', message.text, { class: 'text' }));
+    item.append(byline, element('p', message.text, { class: 'text', dir: 'auto' }));
     if (message.reactions && message.reactions.length > 0) {
       const reactions = element('ul', undefined, { class: 'reactions', 'aria-label': 'Reactions' });
       for (const reaction of message.reactions) reactions.append(element('li', reaction.emoji + ' ' + reaction.count));

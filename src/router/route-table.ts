@@ -17,7 +17,7 @@ export interface CompiledRoute<H> extends RouteDefinition<H> {
 
 export type RouteMatch<H> =
   | { kind: 'found'; route: CompiledRoute<H>; params: Record<string, string>; allowed: string[] }
-  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'method-not-allowed'; allowed: string[]; pattern: string }
   | { kind: 'not-found' };
 
 /** Methods a path answers: its routes' methods, HEAD wherever GET is, and OPTIONS everywhere (RFC 9110 §9.3). */
@@ -74,7 +74,7 @@ export class RouteTable<H> {
     const wanted = method === 'HEAD' ? 'GET' : method;
     const hit = samePath.find((candidate) => candidate.route.method === wanted)
       ?? (method === 'OPTIONS' ? samePath[0] : undefined);
-    if (!hit) return { kind: 'method-not-allowed', allowed };
+    if (!hit) return { kind: 'method-not-allowed', allowed, pattern };
     return { kind: 'found', route: hit.route, params: decodeParams(hit.route.keys, hit.exec), allowed };
   }
 }

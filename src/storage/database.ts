@@ -46,8 +46,8 @@ export function migrate(db: Db, migrations: readonly Migration[]): number[] {
 }
 
 export interface OpenOptions {
-  /** FULL (the default) syncs the WAL at every commit; NORMAL exists only so benchmarks can compare. */
-  synchronous?: 'FULL' | 'NORMAL';
+  /** FULL (the default) syncs the WAL at every commit; NORMAL exists only so benchmarks can compare; OFF is for the rate counters' own connection. */
+  synchronous?: 'FULL' | 'NORMAL' | 'OFF';
 }
 
 export function openDatabase(path: string, migrations: readonly Migration[] = defaultMigrations(), options: OpenOptions = {}): Db {
@@ -58,7 +58,7 @@ export function openDatabase(path: string, migrations: readonly Migration[] = de
   // WAL lets readers run beside the writer; FULL syncs the WAL at every commit, so an
   // acknowledged write survives power loss, not only a process crash.
   db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
+  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, migrations);

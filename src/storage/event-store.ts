@@ -34,8 +34,8 @@ export class EventStore {
   private readonly removeThrough;
   private readonly markPruned;
   private readonly chatsOfUser;
-  /** Set by append, taken after the commit: whether streams need waking. */
-  private appended = false;
+  /** Events appended since the last commit or rollback: counted once committed, forgotten when rolled back. */
+  private pending = 0;
 
   /** recordEvents false exists only so a benchmark can show what the event write costs a POST (not a flag). */
   constructor(private readonly db: Db, private readonly recordEvents = true) {
@@ -55,15 +55,24 @@ export class EventStore {
     if (!this.recordEvents) return 0;
     const also = event.alsoUserIds && event.alsoUserIds.length > 0 ? JSON.stringify(event.alsoUserIds) : null;
     const result = this.insert.run(event.type, event.chatId, event.onlyUserId ?? null, also, event.createdAt, JSON.stringify(event.data));
-    this.appended = true;
+    this.pending += 1;
     return Number(result.lastInsertRowid);
   }
 
-  /** True once after events were appended: the caller wakes the streams (only after the commit). */
-  takeAppended(): boolean {
-    const appended = this.appended;
-    this.appended = false;
-    return appended;
+  /** Where the uncommitted count stands now; `rollBackTo(mark)` forgets what a rolled-back write appended. */
+  mark(): number {
+    return this.pending;
+  }
+
+  rollBackTo(mark: number): void {
+    this.pending = Math.min(this.pending, mark);
+  }
+
+  /** After the outermost commit (or rollback): how many events it made durable; the count starts again. */
+  takeCommitted(): number {
+    const count = this.pending;
+    this.pending = 0;
+    return count;
   }
 
   readAfter(afterId: number, limit: number): EventRecord[] {
@@ -94,7 +103,7 @@ export class EventStore {
       const removed = this.removeThrough.run(end).changes;
       this.markPruned.run(end);
       return removed;
-    })();
+    }).immediate();
   }
 
   /** Runs fn in one read transaction, so what it reads is one consistent snapshot (other processes write too). */

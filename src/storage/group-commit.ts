@@ -13,8 +13,10 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** false: every write commits alone, at once (only for benchmarks that show what grouping gains). */
   groupCommit?: boolean;
-  /** Runs after every COMMIT (and after a failed batch's ROLLBACK), e.g. to wake event streams. */
-  afterCommit?: () => void;
+  /** Told the number of writes after each committed batch (the metrics count batches). */
+  onCommit?: (writes: number) => void;
+  /** Runs after every COMMIT (committed true) and after a failed batch's ROLLBACK (false), e.g. to wake event streams. */
+  afterCommit?: (committed: boolean) => void;
 }
 
 const DEFAULT_MAX_BATCH = 256;
@@ -24,11 +26,13 @@ export class GroupCommit {
   private scheduled = false;
   private readonly maxBatch: number;
   private readonly grouped: boolean;
-  private readonly afterCommit: () => void;
+  private readonly onCommit: ((writes: number) => void) | undefined;
+  private readonly afterCommit: (committed: boolean) => void;
 
   constructor(private readonly db: Db, options: GroupCommitOptions = {}) {
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.grouped = options.groupCommit ?? true;
+    this.onCommit = options.onCommit;
     this.afterCommit = options.afterCommit ?? (() => {});
   }
 
@@ -74,11 +78,12 @@ export class GroupCommit {
     } catch (error) {
       // BEGIN or COMMIT failed: nothing of this batch is durable, so every caller hears the failure.
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      this.afterCommit();
+      this.afterCommit(false);
       for (const write of batch) write.reject(error);
       return;
     }
-    this.afterCommit();
+    this.onCommit?.(batch.length);
+    this.afterCommit(true);
     batch.forEach((write, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) write.resolve(outcome.value);

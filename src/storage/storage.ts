@@ -30,13 +30,13 @@ export class Storage {
   readonly pages: PageRunner;
   readonly events: EventStore;
   private readonly group: GroupCommit;
-  /** Called after a commit that appended events (set by the event hub): a wake-up, never the data itself. */
-  onEventsCommitted: () => void = () => {};
+  /** Called after a commit that appended events, with how many: a wake-up for the hub, never the data itself. */
+  onEventsCommitted: (count: number) => void = () => {};
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(path: string, options: StorageOptions = {}) {
     this.db = openDatabase(path, undefined, options);
-    this.group = new GroupCommit(this.db, { ...options, afterCommit: () => this.signalEvents() });
+    this.group = new GroupCommit(this.db, { ...options, afterCommit: (committed) => this.signalEvents(committed) });
     this.users = new UserStore(this.db);
     this.sessions = new SessionStore(this.db);
     this.avatars = new AvatarStore(this.db);
@@ -50,17 +50,29 @@ export class Storage {
   }
 
   /** Only after the outermost commit: a nested transaction's events are not durable yet. */
-  private signalEvents(): void {
-    if (!this.db.inTransaction && this.events.takeAppended()) this.onEventsCommitted();
+  private signalEvents(committed: boolean): void {
+    if (this.db.inTransaction) return;
+    const count = this.events.takeCommitted();
+    if (committed && count > 0) this.onEventsCommitted(count);
   }
 
-  /** Runs fn in one transaction: a failure leaves nothing half done. */
+  /**
+   * Runs fn in one transaction: a failure leaves nothing half done. IMMEDIATE takes the write lock first (waiting
+   * up to busy_timeout): a deferred transaction that read before writing could fail with SQLITE_BUSY at once
+   * when another process (--workers) wrote in between.
+   */
   transaction<T>(fn: () => T): T {
+    const mark = this.events.mark();
+    let committed = false;
     try {
-      return this.db.transaction(fn)();
+      const result = this.db.transaction(fn).immediate();
+      committed = true;
+      return result;
+    } catch (error) {
+      this.events.rollBackTo(mark);
+      throw error;
     } finally {
-      // After a rollback nothing was appended: takeAppended() still resets the mark.
-      this.signalEvents();
+      this.signalEvents(committed);
     }
   }
 
@@ -69,7 +81,16 @@ export class Storage {
    * resolves only after that transaction committed. A throw rolls back fn's own changes only.
    */
   writeTogether<T>(fn: () => T): Promise<T> {
-    return this.group.run(fn);
+    return this.group.run(() => {
+      const mark = this.events.mark();
+      try {
+        return fn();
+      } catch (error) {
+        // Its savepoint is rolled back: so are the events it appended.
+        this.events.rollBackTo(mark);
+        throw error;
+      }
+    });
   }
 
   close(): void {

@@ -32,21 +32,58 @@ export function png(width: number, height: number, size?: number): Buffer {
   return Buffer.concat([head, pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(padding, 0x61)])), end]);
 }
 
-/** ITU T.81: SOI, a JFIF APP0 segment, then a baseline frame header (SOF0) with three components, EOI. */
+/**
+ * A baseline grayscale JPEG (ITU T.81) of a flat mid-gray: SOI, JFIF APP0, DQT, SOF0, one DC and one AC
+ * Huffman table of a single 1-bit code each, SOS, then every 8x8 block as "DC difference 0, end of block"
+ * (two 0 bits), the last byte padded with 1 bits (§F.1.2.3), EOI. Small, but a whole file a decoder shows.
+ */
 export function jpeg(width: number, height: number): Buffer {
-  const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);
-  const sof0 = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0, 0, 0, 0, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]);
-  sof0.writeUInt16BE(height, 5);
-  sof0.writeUInt16BE(width, 7);
-  return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof0, Buffer.from([0xff, 0xd9])]);
+  const segment = (marker: number, body: number[] | Buffer): Buffer => {
+    const head = Buffer.from([0xff, marker, 0, 0]);
+    head.writeUInt16BE(body.length + 2, 2);
+    return Buffer.concat([head, Buffer.from(body)]);
+  };
+  const app0 = segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);
+  const dqt = segment(0xdb, [0x00, ...Array(64).fill(1)]);
+  const sof0 = segment(0xc0, [0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x01, 0x01, 0x11, 0x00]);
+  const oneCode = (tableClassAndId: number): number[] => [tableClassAndId, 1, ...Array(15).fill(0), 0x00];
+  const dht = segment(0xc4, [...oneCode(0x00), ...oneCode(0x10)]);
+  const sos = segment(0xda, [0x01, 0x01, 0x00, 0x00, 0x3f, 0x00]);
+  const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
+  const bits = blocks * 2;
+  const scan = Buffer.alloc(Math.ceil(bits / 8));
+  if (bits % 8 !== 0) scan[scan.length - 1] = 0xff >> (bits % 8);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, dqt, sof0, dht, sos, scan, Buffer.from([0xff, 0xd9])]);
 }
 
-/** GIF89a: signature, logical screen descriptor (little-endian size, no colour table), trailer. */
+/**
+ * A GIF89a of one frame in colour 0 of a two-colour global table. The LZW data (minimum code size 2, so
+ * 3-bit codes) sends a clear code before every two pixels, so the code size never grows; then end of
+ * information, in sub-blocks of at most 255 bytes, a block terminator and the trailer.
+ */
 export function gif(width: number, height: number): Buffer {
   const screen = Buffer.alloc(7);
   screen.writeUInt16LE(width, 0);
   screen.writeUInt16LE(height, 2);
-  return Buffer.concat([Buffer.from('GIF89a', 'latin1'), screen, Buffer.from([0x3b])]);
+  screen[4] = 0x80; // a global colour table of 2 entries
+  const palette = Buffer.from([0, 0, 0, 0xff, 0xff, 0xff]);
+  const descriptor = Buffer.alloc(10);
+  descriptor[0] = 0x2c;
+  descriptor.writeUInt16LE(width, 5);
+  descriptor.writeUInt16LE(height, 7);
+  const codes: number[] = [];
+  for (let pixel = 0; pixel < width * height; pixel += 2) codes.push(4, ...(pixel + 1 < width * height ? [0, 0] : [0]));
+  codes.push(5);
+  const packed = Buffer.alloc(Math.ceil((codes.length * 3) / 8));
+  codes.forEach((code, index) => {
+    for (let bit = 0; bit < 3; bit++) if (code & (1 << bit)) packed[(index * 3 + bit) >> 3]! |= 1 << ((index * 3 + bit) & 7);
+  });
+  const blocks: Buffer[] = [];
+  for (let at = 0; at < packed.length; at += 255) {
+    const piece = packed.subarray(at, at + 255);
+    blocks.push(Buffer.from([piece.length]), piece);
+  }
+  return Buffer.concat([Buffer.from('GIF89a', 'latin1'), screen, palette, descriptor, Buffer.from([2]), ...blocks, Buffer.from([0, 0x3b])]);
 }
 
 /** A lossless WebP (RFC 9649): RIFF, WEBP, a VP8L chunk whose header holds width-1 and height-1 in 14 bits each. */

@@ -135,7 +135,7 @@ test('the image URL answers the bytes without a token: exact headers, 304 on If-
   assertProblem(await call(server, 'POST', avatar.avatar, { body: 'x' }), 405, 'ERR_METHOD_NOT_ALLOWED');
 });
 
-test('another Content-Type is 415; an image is recognised by its bytes, anything else or a cut header is 415', async (t) => {
+test('another Content-Type is 415; an image is recognised by its bytes, anything else is 415 and a cut image 400', async (t) => {
   const server = await withServer(t);
   const alice = await registerAndLogIn(server, 'alice');
   const path = `/users/${alice.userId}/avatar`;
@@ -149,10 +149,8 @@ test('another Content-Type is 415; an image is recognised by its bytes, anything
   const rows = [
     { what: 'a text file named x.png', data: Buffer.from('hello, I am not a picture\n') },
     { what: 'an empty file', data: Buffer.alloc(0) },
-    { what: 'a PNG cut inside IHDR', data: whole.subarray(0, 20) },
-    { what: 'a JPEG cut inside its frame header', data: jpeg(8, 8).subarray(0, 24) },
-    { what: 'a GIF cut inside its screen descriptor', data: gif(8, 8).subarray(0, 8) },
-    { what: 'a WebP cut inside its VP8L header', data: webp(8, 8).subarray(0, 22) },
+    { what: 'a PNG cut inside its signature', data: whole.subarray(0, 6) },
+    { what: 'a GIF cut inside its signature', data: gif(8, 8).subarray(0, 4) },
     { what: 'an SVG', data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>') },
     { what: 'a BMP', data: Buffer.concat([Buffer.from('BM'), Buffer.alloc(60)]) },
   ];
@@ -160,6 +158,16 @@ test('another Content-Type is 415; an image is recognised by its bytes, anything
     assertProblem(await postForm(server, alice, avatarForm(data, ZONE, { filename: 'x.png', type: 'image/png' })), 415, 'ERR_UNSUPPORTED_IMAGE', 'avatar', what);
     // The JSON form refuses an empty string as a 400 before looking at it; one zero byte stands in.
     assertProblem(await postJson(server, alice, { avatar: data.toString('base64') || 'AA==', ...ZONE }), 415, 'ERR_UNSUPPORTED_IMAGE', 'avatar', what);
+  }
+  const cut = [
+    { what: 'a PNG cut inside IHDR', data: whole.subarray(0, 20) },
+    { what: 'a JPEG cut inside its frame header', data: jpeg(8, 8).subarray(0, 24) },
+    { what: 'a GIF cut inside its screen descriptor', data: gif(8, 8).subarray(0, 8) },
+    { what: 'a WebP cut inside its VP8L header', data: webp(8, 8).subarray(0, 22) },
+  ];
+  for (const { what, data } of cut) {
+    assertProblem(await postForm(server, alice, avatarForm(data, ZONE, { filename: 'x.png', type: 'image/png' })), 400, 'ERR_BAD_IMAGE', 'avatar', what);
+    assertProblem(await postJson(server, alice, { avatar: data.toString('base64'), ...ZONE }), 400, 'ERR_BAD_IMAGE', 'avatar', what);
   }
   const list = await call(server, 'GET', path, { token: alice.token });
   assert.equal(list.body.meta.total, 0, 'nothing was stored');

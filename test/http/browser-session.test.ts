@@ -6,7 +6,7 @@ import { call, withServer } from './client.ts';
 async function formLogin(server: Awaited<ReturnType<typeof withServer>>, login: string, password: string) {
   return call(server, 'POST', '/session', {
     body: new URLSearchParams({ login, password }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
   });
 }
 
@@ -15,7 +15,7 @@ test('the HTML login form posts urlencoded and is answered 303 to /chats with th
   await call(server, 'POST', '/api/users', { json: { login: 'frank', password: 'pass word 1' } });
   const res = await call(server, 'POST', '/api/session', {
     body: new URLSearchParams({ login: 'frank', password: 'pass word 1' }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
   });
   assert.equal(res.status, 303);
   assert.equal(res.headers['location'], '/api/chats');
@@ -56,7 +56,7 @@ test('a failed form login shows the form again with the error and the login as t
   await call(server, 'POST', '/users', { json: { login: 'ines', password: 'password1' } });
   const res = await call(server, 'POST', '/session', {
     body: new URLSearchParams({ login: 'ines', password: 'wrong password' }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: server.url },
   });
   assert.equal(res.status, 401);
   assert.equal(res.headers['set-cookie'], undefined);

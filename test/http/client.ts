@@ -19,6 +19,8 @@ export interface CallOptions {
   json?: unknown;
   body?: string | Buffer;
   token?: string;
+  /** Gives up (rejects) when no answer came in this time, as a real client would. */
+  timeoutMs?: number;
 }
 
 /** A moving clock: tests advance time instead of sleeping. */
@@ -32,8 +34,9 @@ export class TestClock {
   }
 }
 
+/** Rate limits are off unless a test is about them (it passes writeRate / registerRate). */
 export async function withServer(t: TestContext, options: StartOptions = {}): Promise<RunningServer> {
-  const server = await startServer({ scryptN: 1024, ...options });
+  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...options });
   t.after(() => server.close());
   return server;
 }
@@ -68,6 +71,7 @@ export function call(server: RunningServer | string, method: string, path: strin
       res.on('error', reject);
     });
     req.on('error', reject);
+    if (options.timeoutMs !== undefined) req.setTimeout(options.timeoutMs, () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
     req.end(payload);
   });
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { RunningServer } from '../../src/index.ts';
 import { ALL_ROUTES } from '../../src/resources/all-routes.ts';
+import { gif, png } from './avatar-fixtures.ts';
 import { call, registerAndLogIn, TestClock, withServer, type LoggedIn } from './client.ts';
 import { answerQuery, MESSAGE_MODEL_FIELDS, USER_MODEL_FIELDS, type Item, type ModelField, type ModelFilter, type ModelOp, type ModelQuery, type ModelSort } from './query-model.ts';
 
@@ -184,7 +185,7 @@ const CASES: CollectionCase[] = [
       for (let i = 0; i < 9; i += 1) {
         clock.advance(i % 3 === 0 ? 0 : MINUTE);
         const [w, h] = [40 + (i % 4) * 10, 30 + (i % 3) * 10];
-        const bytes = i % 2 === 0 ? pngHeader(w, h) : gifHeader(w, h);
+        const bytes = i % 2 === 0 ? png(w, h) : gif(w, h);
         const zone = { x: i % 3, y: 1.5 * (i % 2), width: 10 + (i % 5), height: 10 + (i % 4) * 0.25 };
         ids.push((await post(server, path, caller!.token, { avatar: bytes.toString('base64'), ...zone }, false)).id);
       }
@@ -211,26 +212,6 @@ const CASES: CollectionCase[] = [
     },
   },
 ];
-
-/** A header-only PNG (signature and IHDR): the server reads type and size from these bytes alone. */
-function pngHeader(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'latin1');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr[16] = 8;
-  ihdr[17] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr]);
-}
-
-/** GIF89a: the logical screen width and height follow the signature, little-endian. */
-function gifHeader(width: number, height: number): Buffer {
-  const screen = Buffer.alloc(7);
-  screen.writeUInt16LE(width, 0);
-  screen.writeUInt16LE(height, 2);
-  return Buffer.concat([Buffer.from('GIF89a', 'latin1'), screen, Buffer.from([0x3b])]);
-}
 
 async function fetchAll(seeded: Seeded): Promise<Item[]> {
   const items: Item[] = [];

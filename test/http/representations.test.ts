@@ -133,7 +133,7 @@ async function created(res: Promise<TestResponse>, what: string): Promise<any> {
 
 /** Three of everything the route table can create, so every collection has a previous and a next page. */
 async function buildFixture(): Promise<Fixture> {
-  const server = await startServer({ scryptN: 1024 });
+  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0 });
   const owner = await registerAndLogIn(server);
   const others = [await registerAndLogIn(server), await registerAndLogIn(server)];
   const params: Record<string, string> = { userId: owner.userId };

@@ -9,11 +9,11 @@ import { LIVE_SCRIPT } from '../../src/representations/live-script.ts';
 
 const TAGS = new Set(
   ('html head meta title style body nav main h1 p a dl dt dd ul ol li table thead tbody tr th td ' +
-    'code span strong time form label input button img div').split(' '),
+    'code span strong time form label input button img div bdi').split(' '),
 );
 const ATTRIBUTES = new Set(
   ('lang charset name content aria-label rel href class scope datetime role method action enctype ' +
-    'for id type autocomplete autocapitalize spellcheck required value src alt').split(' '),
+    'for id type autocomplete autocapitalize spellcheck required value src alt dir').split(' '),
 );
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action']);
 const OPEN_TAG = /^<([a-z0-9]+)((?:\s+[a-z-]+(?:="[^"<>]*")?)*)\s*>/;
@@ -202,9 +202,9 @@ const pages: { what: string; input: Representation; options: HtmlOptions; expect
       '<a rel="next" href="/api/chats?limit=1&amp;offset=3">Next page</a>',
       '<a rel="prev" href="/api/chats?limit=1&amp;offset=1">Previous page</a>',
       'Items 3 to 3 of 5.',
-      '<td><a href="/api/chats/c3">c3</a></td>',
+      '<td><bdi><a href="/api/chats/c3">c3</a></bdi></td>',
       '<th scope="col">title</th><th scope="col">id</th>',
-      '<td><a href="/api/chats/c3">Third</a></td>',
+      '<td><bdi><a href="/api/chats/c3">Third</a></bdi></td>',
       '<a href="/api/chats">Chats</a>',
       '<a href="/api/users">Users</a>',
       '<a href="/api/session">Session</a>',
@@ -274,7 +274,7 @@ const pages: { what: string; input: Representation; options: HtmlOptions; expect
     },
     options: { basePath: '', status: 200, itemHref: (item) => `/chats/c1/messages/${String(item['id'])}` },
     expected: [
-      '<p class="text">line 1\n  line 2</p>',
+      '<p class="text" dir="auto">line 1\n  line 2</p>',
       '.text{white-space:pre-wrap',
       '<strong><a href="/users/u1">u1</a></strong>',
       '<a href="/chats/c1/messages/m1"><time datetime="2026-11-21T09:30:00.000Z"><span>2026-11-21</span> <span>09:30:00 UTC</span></time></a>',

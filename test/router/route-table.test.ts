@@ -28,8 +28,9 @@ test('match finds the handler and decodes parameters', () => {
 });
 
 test('match says 405 with the allowed set, or not found', () => {
-  assert.deepEqual(table.match('PUT', '/chats'), { kind: 'method-not-allowed', allowed: ['OPTIONS', 'GET', 'HEAD', 'POST'] });
-  assert.deepEqual(table.match('GET', '/chats/c/messages/m'), { kind: 'method-not-allowed', allowed: ['OPTIONS', 'DELETE'] });
+  // The pattern names the path's resource (metrics and logs label a 405 with it).
+  assert.deepEqual(table.match('PUT', '/chats'), { kind: 'method-not-allowed', allowed: ['OPTIONS', 'GET', 'HEAD', 'POST'], pattern: '/chats' });
+  assert.deepEqual(table.match('GET', '/chats/c/messages/m'), { kind: 'method-not-allowed', allowed: ['OPTIONS', 'DELETE'], pattern: '/chats/:chatId/messages/:messageId' });
   assert.deepEqual(table.match('GET', '/openapiXjson'), { kind: 'not-found' });
   assert.deepEqual(table.match('GET', '/chats/'), { kind: 'not-found' });
   assert.deepEqual(table.match('GET', '/chats/a/b'), { kind: 'not-found' });

@@ -109,10 +109,11 @@ async function readUpload(ctx: RequestContext, maxAvatarBytes: number): Promise<
   const { req } = ctx;
   const contentType = req.headers['content-type'] ?? '';
   const type = mediaTypeOf(contentType);
-  if (type === 'application/json') return validateJsonUpload(await readJsonObject(req, jsonBodyLimit(maxAvatarBytes)), maxAvatarBytes);
+  const limits = { maxAvatarBytes, maxAvatarPixels: ctx.services.config.maxAvatarPixels };
+  if (type === 'application/json') return validateJsonUpload(await readJsonObject(req, jsonBodyLimit(maxAvatarBytes)), limits);
   if (type !== 'multipart/form-data') throw unsupportedUploadType(UPLOAD_TYPES);
   // Refused part-way, the connection closes after the answer (app.ts), rather than reading the rest.
-  return readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes)), contentType, maxAvatarBytes);
+  return readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes)), contentType, limits);
 }
 
 /** CONTRACT §3: the current avatar first, then newest first; an explicit sort replaces that order. */

@@ -2,7 +2,7 @@
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import { checkNumber, rejectUnknownFields, type Body } from '../../parsers/body-fields.ts';
 import { decodeImageData } from '../../parsers/image-data.ts';
-import { readImageInfo, type ImageInfo } from '../../parsers/image-info.ts';
+import { inspectImage, type ImageInfo } from '../../parsers/image-info.ts';
 import { parseMultipart, type MultipartLimits, type PartInfo } from '../../parsers/multipart.ts';
 
 const ZONE_FIELDS = ['x', 'y', 'width', 'height'] as const;
@@ -46,14 +46,14 @@ export function jsonBodyLimit(maxAvatarBytes: number): number {
 }
 
 /** The JSON form: `{"avatar": "<base64 or data: URL>", "x", "y", "width", "height"}`; the zone as JSON numbers. */
-export function validateJsonUpload(body: Body, maxAvatarBytes: number): AvatarUpload {
+export function validateJsonUpload(body: Body, limits: UploadLimits): AvatarUpload {
   rejectUnknownFields(body, UPLOAD_FIELDS);
   for (const field of UPLOAD_FIELDS) if (!(field in body)) throw invalidField(field, 'is required');
   const data = body['avatar'];
   if (typeof data !== 'string') throw invalidField('avatar', 'must be a base64 string or a data: URL');
   const bytes = decodeImageData(data);
   for (const field of ZONE_FIELDS) if (typeof body[field] !== 'number') throw invalidField(field, 'must be a number');
-  return checkUpload(bytes, readZone((field) => body[field]), maxAvatarBytes);
+  return checkUpload(bytes, readZone((field) => body[field]), limits);
 }
 
 /**
@@ -61,13 +61,13 @@ export function validateJsonUpload(body: Body, maxAvatarBytes: number): AvatarUp
  * (decimal numbers). An unknown, repeated or misplaced part is refused as soon as its headers are read;
  * passing a limit is a 413 at once. `body` must be limited already (limitBody).
  */
-export async function readMultipartUpload(body: AsyncIterable<Buffer>, contentType: string, maxAvatarBytes: number): Promise<AvatarUpload> {
-  const { fields, files } = await parseMultipart(body, contentType, multipartLimits(maxAvatarBytes), { checkPart });
+export async function readMultipartUpload(body: AsyncIterable<Buffer>, contentType: string, limits: UploadLimits): Promise<AvatarUpload> {
+  const { fields, files } = await parseMultipart(body, contentType, multipartLimits(limits.maxAvatarBytes), { checkPart });
   // checkPart lets through one file part at most, and only as `avatar`.
   const file = files[0]?.data;
   if (file === undefined) throw invalidField('avatar', 'is required');
   for (const field of ZONE_FIELDS) if (!fields.has(field)) throw invalidField(field, 'is required');
-  return checkUpload(file, readZone((field) => fields.get(field)), maxAvatarBytes);
+  return checkUpload(file, readZone((field) => fields.get(field)), limits);
 }
 
 /** RFC 7578 §4.2: a part with a filename is a file; `avatar` must be one, the zone parts must not. */
@@ -88,11 +88,26 @@ function readZone(valueOf: (field: (typeof ZONE_FIELDS)[number]) => unknown): Zo
   };
 }
 
-/** The size limit, the image recognised by its bytes (the declared type is never read), then the zone. */
-function checkUpload(bytes: Buffer, zone: Zone, maxAvatarBytes: number): AvatarUpload {
+export interface UploadLimits {
+  maxAvatarBytes: number;
+  maxAvatarPixels: number;
+}
+
+/**
+ * The size limit, the image recognised by its bytes (the declared type is never read) and checked whole
+ * (415 when no known type, 400 when cut short, corrupt or with other bytes riding along), its pixel
+ * count under the limit, then the zone.
+ */
+function checkUpload(bytes: Buffer, zone: Zone, limits: UploadLimits): AvatarUpload {
+  const { maxAvatarBytes, maxAvatarPixels } = limits;
   if (bytes.length > maxAvatarBytes) throw invalidField('avatar', `is over ${maxAvatarBytes} bytes`, 'ERR_BODY_TOO_LARGE');
-  const image = readImageInfo(bytes);
-  if (image === null) throw invalidField('avatar', 'is not a PNG, JPEG, GIF or WebP image', 'ERR_UNSUPPORTED_IMAGE');
+  const check = inspectImage(bytes);
+  if (check.kind === 'unknown') throw invalidField('avatar', 'is not a PNG, JPEG, GIF or WebP image', 'ERR_UNSUPPORTED_IMAGE');
+  if (check.kind === 'invalid') throw invalidField('avatar', `is not a whole ${check.contentType} file: it ${check.reason}`, 'ERR_BAD_IMAGE');
+  const image = check.info;
+  if (image.width * image.height > maxAvatarPixels) {
+    throw invalidField('avatar', `is ${image.width}x${image.height} pixels, over the limit of ${maxAvatarPixels}`, 'ERR_BAD_IMAGE');
+  }
   checkZone(zone, image);
   return { bytes, image, zone };
 }

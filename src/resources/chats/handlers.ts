@@ -87,19 +87,24 @@ export function writeMembers(storage: Storage, chatId: string, ownerId: string, 
  * who went (sent to them too, as the last event they get of the chat), member.added for each who came, then
  * chat.updated with the chat as it is now. `before` is the member list read before the change.
  */
-export function appendChatChangeEvents(storage: Storage, chatId: string, before: readonly MemberRow[], now: number): void {
+export function appendChatChangeEvents(storage: Storage, chatId: string, before: readonly MemberRow[], now: number, titleChanged = false): void {
   const after = storage.chats.findMembers(chatId);
   const stayed = new Set(after.map((member) => member.userId));
   const was = new Set(before.map((member) => member.userId));
+  let changed = titleChanged;
   for (const member of before) {
     if (!stayed.has(member.userId)) {
       storage.events.append({ type: 'member.removed', chatId, createdAt: now, data: publicMember(member), alsoUserIds: [member.userId] });
+      changed = true;
     }
   }
   for (const member of after) {
-    if (!was.has(member.userId)) storage.events.append({ type: 'member.added', chatId, createdAt: now, data: publicMember(member) });
+    if (!was.has(member.userId)) {
+      storage.events.append({ type: 'member.added', chatId, createdAt: now, data: publicMember(member) });
+      changed = true;
+    }
   }
-  storage.events.append({ type: 'chat.updated', chatId, createdAt: now, data: publicChat(storage.chats.findChat(chatId)!) });
+  if (changed) storage.events.append({ type: 'chat.updated', chatId, createdAt: now, data: publicChat(storage.chats.findChat(chatId)!) });
 }
 
 function createChat(ctx: RequestContext, id: string, title: string, members: readonly string[]): Reply {
@@ -158,13 +163,17 @@ export async function putChat(ctx: RequestContext): Promise<Reply> {
   const chatId = ctx.params['chatId']!;
   checkString(chatId, 'chatId', CHAT_ID_RULE);
   const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes);
-  const current = findChatToWrite(ctx, chatId);
-  if (current) requireOwner(ctx, current, 'replace it');
-  const input = validateChat(body, chatId);
-  // RFC 9110 §13.1: If-None-Match: * refuses an existing chat, If-Match: * a missing one, before any write.
-  checkPreconditions(ctx.req.headers, chatEtag(ctx, current));
-  if (!current) return createChat(ctx, chatId, input.title, input.members);
-  return replaceChat(ctx, current, { title: input.title, members: input.members });
+  // Looked up and written in one IMMEDIATE transaction: two processes (--workers) putting the same new id at
+  // once get one 201 and one 200, never a constraint error.
+  return ctx.services.storage.transaction(() => {
+    const current = findChatToWrite(ctx, chatId);
+    if (current) requireOwner(ctx, current, 'replace it');
+    const input = validateChat(body, chatId);
+    // RFC 9110 §13.1: If-None-Match: * refuses an existing chat, If-Match: * a missing one, before any write.
+    checkPreconditions(ctx.req.headers, chatEtag(ctx, current));
+    if (!current) return createChat(ctx, chatId, input.title, input.members);
+    return replaceChat(ctx, current, { title: input.title, members: input.members });
+  });
 }
 
 /** Applies changes in one transaction; updatedAt moves only when something really changed. */
@@ -179,7 +188,7 @@ function replaceChat(ctx: RequestContext, current: ChatRow, changes: { title?: s
     if (title !== current.title) changed = true;
     if (changed) {
       storage.chats.updateChatTitle(current.id, title, now);
-      appendChatChangeEvents(storage, current.id, before, now);
+      appendChatChangeEvents(storage, current.id, before, now, title !== current.title);
     }
     return storage.chats.findChat(current.id)!;
   });
@@ -194,12 +203,15 @@ function replaceChat(ctx: RequestContext, current: ChatRow, changes: { title?: s
 export async function patchChat(ctx: RequestContext): Promise<Reply> {
   const chatId = ctx.params['chatId']!;
   const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes, PATCH_TYPES);
-  const current = findChatToWrite(ctx, chatId);
-  if (!current) throw chatNotFound(chatId);
-  requireOwner(ctx, current, 'change it');
-  const changes = validateChatChanges(body, chatId);
-  checkPreconditions(ctx.req.headers, chatEtag(ctx, current));
-  return replaceChat(ctx, current, changes);
+  // The If-Match check and the write in one transaction, so no other process changes the chat in between.
+  return ctx.services.storage.transaction(() => {
+    const current = findChatToWrite(ctx, chatId);
+    if (!current) throw chatNotFound(chatId);
+    requireOwner(ctx, current, 'change it');
+    const changes = validateChatChanges(body, chatId);
+    checkPreconditions(ctx.req.headers, chatEtag(ctx, current));
+    return replaceChat(ctx, current, changes);
+  });
 }
 
 /** DELETE /chats/{id}, owner only: the chat, its members and all its messages, in one transaction. */

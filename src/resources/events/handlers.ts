@@ -70,7 +70,10 @@ function openStream(ctx: RequestContext, query: EventsQuery): Reply {
         userId,
         sessionId,
         kind: 'stream',
-        deliver: (events) => writer.deliver(events),
+        deliver: (events) => {
+          writer.deliver(events);
+          ctx.services.metrics.eventsDelivered.inc(events.length);
+        },
         ready: (newestId) => writer.ready(newestId),
         isCongested: () => writer.isCongested(),
         whenDrained: () => writer.whenDrained(),
@@ -140,6 +143,7 @@ async function longPoll(ctx: RequestContext, query: EventsQuery): Promise<Reply>
 
 function pollReply(ctx: RequestContext, events: readonly LoggedEvent[], through: number): Reply {
   const lastEventId = String(through);
+  ctx.services.metrics.eventsDelivered.inc(events.length);
   return {
     status: 200,
     headers: { 'Cache-Control': 'no-store' },

@@ -82,17 +82,16 @@ export async function putMember(ctx: RequestContext): Promise<Reply> {
   const access = findVisibleChat(ctx, ctx.params['chatId']!);
   requireOwner(ctx, access, 'add members');
   if (!storage.users.findUserById(userId)) throw invalidField('userId', 'names no user');
-  const current = storage.chats.findMember(access.id, userId);
-  checkPreconditions(ctx.req.headers, memberEtag(current));
-  if (!current) {
+  storage.transaction(() => {
+    const current = storage.chats.findMember(access.id, userId);
+    checkPreconditions(ctx.req.headers, memberEtag(current));
+    if (current) return;
     const now = clock.now();
-    storage.transaction(() => {
-      const before = storage.chats.findMembers(access.id);
-      storage.chats.addMember(access.id, userId, now);
-      storage.chats.touchChat(access.id, now);
-      appendChatChangeEvents(storage, access.id, before, now);
-    });
-  }
+    const before = storage.chats.findMembers(access.id);
+    storage.chats.addMember(access.id, userId, now);
+    storage.chats.touchChat(access.id, now);
+    appendChatChangeEvents(storage, access.id, before, now);
+  });
   return { status: 204 };
 }
 

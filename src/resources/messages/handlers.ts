@@ -132,16 +132,21 @@ function editMessage(ctx: RequestContext, current: MessageRow, changes: Partial<
  */
 export async function putMessage(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes);
-  const { message } = findChatMessage(ctx);
-  requireAuthor(ctx, message);
-  return editMessage(ctx, message, validateMessage(body, { chatId: message.chatId, messageId: message.id }));
+  // Read, If-Match and write in one transaction: no other process edits the message in between.
+  return ctx.services.storage.transaction(() => {
+    const { message } = findChatMessage(ctx);
+    requireAuthor(ctx, message);
+    return editMessage(ctx, message, validateMessage(body, { chatId: message.chatId, messageId: message.id }));
+  });
 }
 
 export async function patchMessage(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes, PATCH_TYPES);
-  const { message } = findChatMessage(ctx);
-  requireAuthor(ctx, message);
-  return editMessage(ctx, message, validateMessageChanges(body, { chatId: message.chatId, messageId: message.id }));
+  return ctx.services.storage.transaction(() => {
+    const { message } = findChatMessage(ctx);
+    requireAuthor(ctx, message);
+    return editMessage(ctx, message, validateMessageChanges(body, { chatId: message.chatId, messageId: message.id }));
+  });
 }
 
 /** The author or the chat's owner may delete a message; replies to it keep existing with replyTo null. */

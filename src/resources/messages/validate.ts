@@ -3,7 +3,13 @@ import { invalidField } from '../../http/http-error.ts';
 import { checkString, rejectUnknownFields, requireString, unwrapEnvelope, type Body } from '../../parsers/body-fields.ts';
 import { isValidId } from '../../storage/ids.ts';
 
-export const MESSAGE_TEXT_RULE = { min: 1, max: 4000 };
+// CONTRACT §1: no control characters (C0, DEL, C1) but line feed and tab; a CR, NUL or escape is refused.
+export const MESSAGE_TEXT_RULE = {
+  min: 1,
+  max: 4000,
+  pattern: /^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]*$/u,
+  patternMessage: 'may not hold control characters other than line feed and tab',
+};
 
 const WRITABLE = ['id', 'chatId', 'text', 'replyTo'];
 // Fields of the representation the server sets: named as read-only rather than unknown.

@@ -1,6 +1,7 @@
 // Finds the caller from a bearer token or the session cookie; 401 with WWW-Authenticate, 403 for cross-site writes.
 import type { IncomingMessage } from 'node:http';
 import type { AppServices, Caller } from '../../http/context.ts';
+import { isAllowedOrigin } from '../../http/cors.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { hashToken, readCookie, SESSION_COOKIE } from './tokens.ts';
 
@@ -27,9 +28,12 @@ function presentedToken(req: IncomingMessage): { token: string; via: Caller['via
   return cookie ? { token: cookie, via: 'cookie' } : undefined;
 }
 
-/** The server's own origin as the browser sees it, for the CSRF check. */
-function ownOrigin(req: IncomingMessage, secure: boolean): string {
-  return `${secure ? 'https' : 'http'}://${req.headers.host ?? ''}`;
+/**
+ * The browser-enforced Origin (RFC 6454 §7) equals the server's public origin (--public-url): never
+ * compared with the client-sent Host, which an attacker controls as easily as Origin.
+ */
+export function isOwnOrigin(req: IncomingMessage, services: AppServices): boolean {
+  return req.headers.origin === services.publicOrigin();
 }
 
 export function authenticate(req: IncomingMessage, services: AppServices, mode: 'required' | 'optional'): Caller | undefined {
@@ -45,7 +49,9 @@ export function authenticate(req: IncomingMessage, services: AppServices, mode: 
     if (session) sessions.deleteSession(session.id);
     throw unauthenticated('The token is unknown, expired or revoked', true);
   }
-  if (presented.via === 'cookie' && UNSAFE.has(req.method ?? '') && req.headers.origin !== ownOrigin(req, services.config.secureCookies)) {
+  // A browser origin allowed by --cors-origins may write with the cookie too (CONTRACT §11 CORS).
+  if (presented.via === 'cookie' && UNSAFE.has(req.method ?? '') && !isOwnOrigin(req, services)
+    && !isAllowedOrigin(services.config.corsOrigins, req.headers.origin)) {
     throw new HttpError('ERR_CSRF', 'A cookie-authenticated change must come from this server\'s own origin (Origin header)');
   }
   // Use extends the idle lifetime, never past the absolute limit.

@@ -7,6 +7,7 @@ import { isoTime, publicSession } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
 import type { SessionRow } from '../../storage/session-store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
+import { isOwnOrigin } from './authenticate.ts';
 import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -20,6 +21,10 @@ function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number
 async function readCredentials(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
   const { maxBodyBytes } = ctx.services.config;
   if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
+    // Login CSRF: a foreign page must not sign a browser in to an account of the attacker's choosing.
+    if (!isOwnOrigin(ctx.req, ctx.services)) {
+      throw new HttpError('ERR_CSRF', 'The login form must be posted from this server\'s own origin (Origin header)');
+    }
     const params = new URLSearchParams((await readBody(ctx.req, maxBodyBytes)).toString('utf8'));
     return { body: Object.fromEntries(params), form: true };
   }
@@ -37,12 +42,13 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   rejectUnknownFields(body, ['login', 'password']);
   const login = requireString(body, 'login', { min: 1, max: LOGIN_RULE.max * 4 });
   const password = requireString(body, 'password', { min: 1, max: PASSWORD_RULE.max });
-  const address = ctx.req.socket.remoteAddress ?? 'unknown';
+  const address = ctx.clientAddress;
   // Checked (and counted) before any hashing, so a flood of guesses costs no scrypt work.
   loginLimiter.admit(login, address);
   const user = storage.users.findUserByLogin(login);
-  const valid = user ? await hasher.verify(password, user.passwordHash) : await hasher.verifyNothing(password);
+  const valid = user ? await hasher.verify(password, user.passwordHash, ctx.signal) : await hasher.verifyNothing(password, ctx.signal);
   if (!user || !valid) {
+    ctx.services.metrics.loginFailures.inc();
     if (form && ctx.mediaType === 'text/html') {
       // The login form again, with the error and the login as typed, instead of a bare error page.
       return {

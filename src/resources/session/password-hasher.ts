@@ -1,5 +1,8 @@
 // Password hashing with scrypt: salted, parameters stored with each hash, run off the event loop with a bound.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { HashBudget, type HashOptions, type HashPriority } from './hash-budget.ts';
+
+export { HashAbortedError, type HashOptions, type HashPriority } from './hash-budget.ts';
 
 const KEY_LENGTH = 32;
 const R = 8;
@@ -12,6 +15,8 @@ interface Parsed {
   salt: Buffer;
   key: Buffer;
 }
+
+export type DeriveKey = (password: string, salt: Buffer, n: number, r: number, p: number) => Promise<Buffer>;
 
 function deriveKey(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   // scrypt needs 128 * N * r * p bytes; Node's default maxmem (32 MiB) is too small for N = 2^17.
@@ -31,49 +36,42 @@ function parseHash(stored: string): Parsed | undefined {
 
 export class PasswordHasher {
   private readonly n: number;
-  private readonly concurrency: number;
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-  /** How many scrypt computations ran: tests show the login limit stops hashing. */
-  hashesComputed = 0;
+  private readonly derive: DeriveKey;
+  private readonly budget: HashBudget;
 
-  constructor(options: { n: number; concurrency: number }) {
+  /** The budget's options (see HashBudget); `derive` is scrypt unless a test holds the hasher busy. */
+  constructor(options: { n: number; concurrency: number; maxQueued?: number; refusalPauseMs?: number; derive?: DeriveKey }) {
     this.n = options.n;
-    this.concurrency = options.concurrency;
+    this.derive = options.derive ?? deriveKey;
+    this.budget = new HashBudget(options);
   }
 
-  /**
-   * scrypt runs on libuv's thread pool, not the event loop; the bound keeps a flood of logins from
-   * taking every pool thread (and all memory) from the rest of the server.
-   */
-  private async bounded<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    this.hashesComputed++;
-    try {
-      return await work();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
+  /** How many scrypt computations ran: tests show the login limit stops hashing. */
+  get hashesComputed(): number {
+    return this.budget.hashesComputed;
   }
 
-  async hash(password: string): Promise<string> {
+  /** Hashes waiting for a free slot, per priority. */
+  get queued(): Record<HashPriority, number> {
+    return this.budget.queued;
+  }
+
+  async hash(password: string, options: HashOptions = {}): Promise<string> {
     const salt = randomBytes(16);
-    const key = await this.bounded(() => deriveKey(password, salt, this.n, R, P));
+    const key = await this.budget.run(() => this.derive(password, salt, this.n, R, P), options);
     return ['scrypt', this.n, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
   }
 
-  async verify(password: string, stored: string): Promise<boolean> {
+  async verify(password: string, stored: string, signal?: AbortSignal): Promise<boolean> {
     const parsed = parseHash(stored);
     if (!parsed) return false;
-    const key = await this.bounded(() => deriveKey(password, parsed.salt, parsed.n, parsed.r, parsed.p));
+    const key = await this.budget.run(() => this.derive(password, parsed.salt, parsed.n, parsed.r, parsed.p), { signal });
     return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
   }
 
   /** For an unknown login: the same work as a real check, so both failures take the same time. */
-  async verifyNothing(password: string): Promise<false> {
-    await this.bounded(() => deriveKey(password, randomBytes(16), this.n, R, P));
+  async verifyNothing(password: string, signal?: AbortSignal): Promise<false> {
+    await this.budget.run(() => this.derive(password, randomBytes(16), this.n, R, P), { signal });
     return false;
   }
 }

@@ -46,12 +46,31 @@ function loginTaken(login: string): HttpError {
   return new HttpError('ERR_LOGIN_TAKEN', `The login "${login}" is already taken`, { errors: [{ field: 'login', message: 'is already taken' }] });
 }
 
+/**
+ * CONTRACT §11: the address's registration quota is taken before the body is read or any hash runs,
+ * so a flood from one address costs nothing past its quota; an attempt that creates no account
+ * (a bad body, a taken login, a busy hasher) gives its place back.
+ */
 export async function registerUser(ctx: RequestContext): Promise<Reply> {
+  const { registerLimit } = ctx.services;
+  if (!registerLimit.enabled) return createUser(ctx);
+  const decision = registerLimit.take(ctx.clientAddress);
+  Object.assign(ctx.responseHeaders, decision.headers);
+  try {
+    return await createUser(ctx);
+  } catch (error) {
+    decision.undo();
+    throw error;
+  }
+}
+
+async function createUser(ctx: RequestContext): Promise<Reply> {
   const { storage, hasher, clock, config } = ctx.services;
   const { login, password } = validateRegistration(await readJsonObject(ctx.req, config.maxBodyBytes));
   // Refuse a taken login before spending a hash on it; the unique index still decides races.
   if (storage.users.findUserByLogin(login)) throw loginTaken(login);
-  const passwordHash = await hasher.hash(password);
+  // Registrations hash within their own budget, so a flood of sign-ups cannot starve sign-in.
+  const passwordHash = await hasher.hash(password, { priority: 'background', signal: ctx.signal });
   const now = clock.now();
   const row: UserRow = { id: newId(now), login, passwordHash, avatarId: null, createdAt: now, updatedAt: now };
   try {
@@ -95,10 +114,10 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, etagOf(publicUser(current)));
   const next: UserRow = { ...current };
   if (changes.password !== undefined) {
-    if (!(await hasher.verify(changes.currentPassword!, current.passwordHash))) {
+    if (!(await hasher.verify(changes.currentPassword!, current.passwordHash, ctx.signal))) {
       throw new HttpError('ERR_WRONG_PASSWORD', 'currentPassword is wrong', { errors: [{ field: 'currentPassword', message: 'is wrong' }] });
     }
-    next.passwordHash = await hasher.hash(changes.password);
+    next.passwordHash = await hasher.hash(changes.password, { priority: 'interactive', signal: ctx.signal });
   }
   if (changes.login !== undefined) next.login = changes.login;
   if (changes.avatar !== undefined) {

@@ -1,0 +1,72 @@
+// The one place that watches each exchange end to end: metrics, the access log and --trace.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerMetrics } from '../metrics/server-metrics.ts';
+import { UNMATCHED_ROUTE } from '../metrics/server-metrics.ts';
+import { formatAccessLine, type LogFormat } from './access-log.ts';
+import { traceExchange } from './trace.ts';
+
+export interface ObserveOptions {
+  requestId: string;
+  /** performance.now() when the request arrived. */
+  started: number;
+  now(): number;
+  /** undefined: no metrics recorded. */
+  metrics: ServerMetrics | undefined;
+  /** undefined: no access log. */
+  logFormat: LogFormat | undefined;
+  trace: boolean;
+}
+
+/** What routing learns about the request, filled in as it goes: the route pattern and the caller. */
+export interface ExchangeLabels {
+  route: string;
+  userId: string | undefined;
+}
+
+/** Counts the body bytes a response writes (for the log's `bytes`), whatever writes them. */
+function countBodyBytes(res: ServerResponse): () => number {
+  let bytes = 0;
+  const add = (chunk: unknown, encoding: unknown): void => {
+    if (typeof chunk === 'string') bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? encoding as BufferEncoding : 'utf8');
+    else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => { add(chunk, rest[0]); return write(chunk, ...rest); }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => { add(chunk, rest[0]); return end(chunk, ...rest); }) as typeof res.end;
+  return () => bytes;
+}
+
+/**
+ * Starts watching; the returned labels are filled in by routing. When the response closes (answered, or the
+ * client left) it records the metrics, writes the access line to stdout and the trace block to stderr.
+ */
+export function observeExchange(req: IncomingMessage, res: ServerResponse, options: ObserveOptions): ExchangeLabels {
+  const labels: ExchangeLabels = { route: UNMATCHED_ROUTE, userId: undefined };
+  const { metrics, logFormat } = options;
+  if (!metrics && !logFormat && !options.trace) return labels;
+  const trace = options.trace ? traceExchange(req, res) : undefined;
+  const bytes = logFormat ? countBodyBytes(res) : undefined;
+  res.once('close', () => {
+    const durationMs = performance.now() - options.started;
+    const answered = res.headersSent;
+    const method = req.method ?? 'GET';
+    metrics?.observeRequest({ method, route: labels.route, status: answered ? String(res.statusCode) : 'aborted', durationSeconds: durationMs / 1000 });
+    const time = options.now();
+    if (logFormat) {
+      process.stdout.write(formatAccessLine(logFormat, {
+        time,
+        requestId: options.requestId,
+        method,
+        route: labels.route,
+        path: req.url ?? '/',
+        status: answered ? res.statusCode : 0,
+        bytes: bytes!(),
+        durationMs,
+        userId: labels.userId,
+      }));
+    }
+    if (trace) process.stderr.write(trace.format({ time, requestId: options.requestId, durationMs }));
+  });
+  return labels;
+}

@@ -1,0 +1,45 @@
+// Request quota counters in the database, shared by every process on the file (--workers). Its own connection
+// with synchronous=OFF: a counter need not survive a power cut, and a write request must not pay a second sync.
+import { openDatabase, type Db } from './database.ts';
+
+/** Every this many hits, rows of windows that ended are deleted. */
+const SWEEP_EVERY = 1000;
+
+export class SqliteRateCounters {
+  private readonly db: Db;
+  private readonly upsert;
+  private readonly decrement;
+  private readonly remove;
+  private readonly sweep;
+  private hits = 0;
+
+  constructor(path: string) {
+    this.db = openDatabase(path, undefined, { synchronous: 'OFF' });
+    // One statement, so two processes counting the same key at once both count (SQLite runs it atomically).
+    this.upsert = this.db.prepare(`INSERT INTO rate_counters (key, count, reset_at) VALUES (@key, 1, @now + @windowMs)
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN reset_at <= @now THEN 1 ELSE count + 1 END,
+        reset_at = CASE WHEN reset_at <= @now THEN @now + @windowMs ELSE reset_at END
+      RETURNING count, reset_at AS resetAt`);
+    this.decrement = this.db.prepare('UPDATE rate_counters SET count = count - 1 WHERE key = ? AND count > 0');
+    this.remove = this.db.prepare('DELETE FROM rate_counters WHERE key = ?');
+    this.sweep = this.db.prepare('DELETE FROM rate_counters WHERE reset_at <= ?');
+  }
+
+  hit(key: string, windowMs: number, now: number): { count: number; resetAt: number } {
+    if (++this.hits % SWEEP_EVERY === 0) this.sweep.run(now);
+    return this.upsert.get({ key, now, windowMs }) as { count: number; resetAt: number };
+  }
+
+  undo(key: string): void {
+    this.decrement.run(key);
+  }
+
+  clear(key: string): void {
+    this.remove.run(key);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
