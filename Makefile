@@ -44,4 +44,4 @@ bench: $(NODE_MODULES)
 	node --import tsx bench/run.ts
 
 clean:
-	rm -rf coverage .c8-output test-output dist
+	rm -rf coverage .c8-output test-output dist lib

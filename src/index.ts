@@ -7,7 +7,10 @@ import type { Clock } from './http/context.ts';
 import { HttpError } from './http/http-error.ts';
 import { sendSocketProblem } from './http/send.ts';
 import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
+import { listenFailure, StartupError } from './startup-error.ts';
+import { DatabaseOpenError } from './storage/database.ts';
 
+export { StartupError } from './startup-error.ts';
 export type { Config } from './config.ts';
 export type { Clock } from './http/context.ts';
 
@@ -43,7 +46,13 @@ export interface RunningServer {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const { clock, synchronous, groupCommit, recordEvents, eventTimings, onEventsCommitted, serveMetrics = true, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
-  const app = createApp(config, clock, { synchronous, groupCommit, recordEvents }, { ...eventTimings, onEventsCommitted });
+  let app: App;
+  try {
+    app = createApp(config, clock, { synchronous, groupCommit, recordEvents }, { ...eventTimings, onEventsCommitted });
+  } catch (error) {
+    if (error instanceof DatabaseOpenError) throw new StartupError(error.message);
+    throw error;
+  }
   const server = createServer({
     // Deliberate limits against slow clients (slowloris): headers and whole requests must arrive in time,
     // and the check runs every second rather than Node's default 30 s.
@@ -63,13 +72,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   server.on('connect', (_req, socket) => sendSocketProblem(socket, new HttpError('ERR_METHOD_NOT_ALLOWED', 'CONNECT is not supported', {
     headers: { Allow: 'OPTIONS, GET, HEAD, POST, PUT, PATCH, DELETE' },
   })));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    app.close();
+    throw listenFailure(error, config.host, config.port);
+  }
   let metricsListener: MetricsListener | undefined;
   if (config.metricsPort !== null && !serveMetrics) app.services.metrics.start();
   if (config.metricsPort !== null && serveMetrics) {
@@ -78,7 +92,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       app.close();
-      throw error;
+      throw listenFailure(error, config.host, config.metricsPort, '--metrics-port');
     }
   }
   const port = (server.address() as AddressInfo).port;

@@ -1,9 +1,11 @@
 // The only file with side effects: read the configuration, open the database, listen, stop on a signal.
 import { runBackupCommand } from './backup-command.ts';
 import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
-import { startServer } from './index.ts';
+import { startServer, type RunningServer } from './index.ts';
 import { answerMetricsRequests, clusterMetricsSource } from './metrics/cluster-metrics.ts';
 import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
+import { listenFailure, StartupError } from './startup-error.ts';
+import { DatabaseOpenError } from './storage/database.ts';
 import { serverVersion } from './version.ts';
 import { isWorkerProcess, onPrimaryMessage, startPrimary, tellPrimary, workerConfig } from './workers.ts';
 
@@ -40,21 +42,44 @@ async function runWorker(): Promise<void> {
   stopOn(['SIGTERM', 'SIGINT'], () => void running.close().then(() => process.exit(0)));
 }
 
+/** The start-up line's address, then where a newcomer goes next: the landing page and the API's description. */
+function describeAddress(home: string, setup: string): string {
+  return `${home} (${setup}): open ${home}/ in a browser; the API is described at ${home}/openapi.json`;
+}
+
+/** A database or address that cannot be used is a configuration error: one line, exit 2, no stack. */
+function exitOnStartupError(error: unknown): never {
+  if (!(error instanceof StartupError || error instanceof DatabaseOpenError)) throw error;
+  process.stderr.write(`chat-server: ${error.message}\n`);
+  process.exit(2);
+}
+
 async function runPrimary(config: Config): Promise<void> {
   // One metrics port for all workers: each scrape merges what every worker counted.
   let metricsListener: MetricsListener | undefined;
-  if (config.metricsPort !== null) metricsListener = await listenForMetrics(clusterMetricsSource(), config.metricsPort, config.host);
-  const primary = startPrimary(config, {
-    listening: (url) => {
-      process.stdout.write(`chat-server listening on ${url} (${config.workers} workers, database ${config.db})\n`);
-      if (metricsListener) process.stdout.write(`chat-server metrics on ${metricsListener.url}\n`);
-    },
-    log: (line) => process.stderr.write(`${line}\n`),
-    failed: (message) => {
-      process.stderr.write(`chat-server: ${message}\n`);
-      process.exit(2);
-    },
-  });
+  let primary: ReturnType<typeof startPrimary>;
+  try {
+    if (config.metricsPort !== null) {
+      const port = config.metricsPort;
+      metricsListener = await listenForMetrics(clusterMetricsSource(), port, config.host).catch((error: unknown) => {
+        throw listenFailure(error, config.host, port, '--metrics-port');
+      });
+    }
+    // The primary opens the database once to migrate it: the same one-line exit 2 as a single process.
+    primary = startPrimary(config, {
+      listening: (url) => {
+        process.stdout.write(`chat-server listening on ${describeAddress(url, `${config.workers} workers, database ${config.db}`)}\n`);
+        if (metricsListener) process.stdout.write(`chat-server metrics on ${metricsListener.url}\n`);
+      },
+      log: (line) => process.stderr.write(`${line}\n`),
+      failed: (message) => {
+        process.stderr.write(`chat-server: ${message}\n`);
+        process.exit(2);
+      },
+    });
+  } catch (error) {
+    exitOnStartupError(error);
+  }
   stopOn(['SIGTERM', 'SIGINT'], (signal) => {
     process.stdout.write(`chat-server: ${signal}, draining ${config.workers} workers\n`);
     void primary.stop().then(() => metricsListener?.close()).then(() => process.exit(0));
@@ -77,8 +102,13 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = readConfig(argv);
   if (config.workers > 1) return runPrimary(config);
-  const running = await startServer(config);
-  process.stdout.write(`chat-server listening on ${running.url}${config.basePath} (database ${config.db})\n`);
+  let running: RunningServer;
+  try {
+    running = await startServer(config);
+  } catch (error) {
+    exitOnStartupError(error);
+  }
+  process.stdout.write(`chat-server listening on ${describeAddress(`${running.url}${config.basePath}`, `database ${config.db}`)}\n`);
   if (running.metricsUrl) process.stdout.write(`chat-server metrics on ${running.metricsUrl}\n`);
   stopOn(['SIGTERM', 'SIGINT'], (signal) => {
     process.stdout.write(`chat-server: ${signal}, finishing requests in flight\n`);

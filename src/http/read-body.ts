@@ -7,26 +7,29 @@ function tooLarge(limit: number): HttpError {
 }
 
 /** Refuses early when the declared length is already over the limit (RFC 9110 §15.5.14). */
-export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
+/** Builds the 413 for a body over `limit`; a route whose limit comes from another setting names that one. */
+export type TooLarge = (limit: number) => HttpError;
+
+export function checkDeclaredLength(req: IncomingMessage, limit: number, onTooLarge: TooLarge = tooLarge): void {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+  if (declared !== undefined && Number(declared) > limit) throw onTooLarge(limit);
 }
 
 /** Yields the body's chunks, throwing 413 as soon as the running count passes the limit. */
-export async function* limitBody(req: IncomingMessage, limit: number): AsyncGenerator<Buffer> {
-  checkDeclaredLength(req, limit);
+export async function* limitBody(req: IncomingMessage, limit: number, onTooLarge: TooLarge = tooLarge): AsyncGenerator<Buffer> {
+  checkDeclaredLength(req, limit, onTooLarge);
   let received = 0;
   // destroyOnReturn: false keeps the socket when we stop reading early, so the 413 can still be sent.
   for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     received += chunk.length;
-    if (received > limit) throw tooLarge(limit);
+    if (received > limit) throw onTooLarge(limit);
     yield chunk;
   }
 }
 
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, limit: number, onTooLarge: TooLarge = tooLarge): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of limitBody(req, limit)) chunks.push(chunk);
+  for await (const chunk of limitBody(req, limit, onTooLarge)) chunks.push(chunk);
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
@@ -42,6 +45,7 @@ export async function readJsonObject(
   req: IncomingMessage,
   limit: number,
   accepted: readonly string[] = JSON_TYPES,
+  onTooLarge: TooLarge = tooLarge,
 ): Promise<Record<string, unknown>> {
   const type = mediaTypeOf(req.headers['content-type']);
   if (!accepted.includes(type)) {
@@ -50,7 +54,7 @@ export async function readJsonObject(
       headers: { [req.method === 'PATCH' ? 'Accept-Patch' : 'Accept-Post']: accepted.join(', ') },
     });
   }
-  const bytes = await readBody(req, limit);
+  const bytes = await readBody(req, limit, onTooLarge);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));

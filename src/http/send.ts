@@ -49,8 +49,12 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     if (options.mediaType === 'text/html') headers['Content-Security-Policy'] = HTML_CONTENT_SECURITY_POLICY;
     const link = linkHeader(reply);
     if (link) headers['Link'] = link;
-    if (reply.representation.kind === 'single' && status < 300 && !headers['ETag']) {
-      headers['ETag'] = etagOf(reply.representation.data, rendered.variant);
+    if (status < 300 && !headers['ETag']) {
+      const rep = reply.representation;
+      // A page of a collection is validated like a single resource: its items, meta and page links
+      // are its state, so any change to what the page shows changes the tag (RFC 9110 §8.8.3).
+      if (rep.kind === 'single') headers['ETag'] = etagOf(rep.data, rendered.variant);
+      else if (rep.kind === 'collection') headers['ETag'] = etagOf({ data: rep.data, meta: rep.meta, links: rep.links ?? [] }, rendered.variant);
     }
     headers['Cache-Control'] ??= 'private, no-cache';
   } else if (reply.bytes) {

@@ -42,6 +42,12 @@ export function checkNumber(value: unknown, field: string): number {
 
 /** The body of a chat, message or action request: {"data": {...}} (CONTRACT §1). */
 export function unwrapEnvelope(body: Body): Body {
+  if (!('data' in body) && Object.keys(body).length > 0) {
+    // The resource's fields sent bare are the common first mistake: say so, and show the shape to send.
+    const names = Object.keys(body);
+    const fields = names.slice(0, 4).map((field) => `${JSON.stringify(field.slice(0, 64))}: …`).concat(names.length > 4 ? ['…'] : []).join(', ');
+    throw invalidField('data', `is missing: this body must be wrapped in an envelope, {"data": {${fields}}}`);
+  }
   rejectUnknownFields(body, ['data']);
   const data = body['data'];
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalidField('data', 'must be an object');

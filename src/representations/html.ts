@@ -10,6 +10,8 @@ import type {
 } from './representation.ts';
 import { buildPath } from '../router/compile-pattern.ts';
 import { escapeHtml } from './escape.ts';
+import { renderAvatarImage } from './html-avatar.ts';
+import { renderLanding } from './html-landing.ts';
 import { LIVE_SCRIPT, LIVE_SCRIPT_HASH } from './live-script.ts';
 
 export interface HtmlOptions {
@@ -105,6 +107,9 @@ export function renderHtml(rep: Representation, options: HtmlOptions): string {
 function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
   const session = `${options.basePath}/session`;
   if (rep.type === 'login-form') return renderPage('Log in', renderLoginForm(rep.data, session), options.basePath);
+  if (rep.type === 'landing') {
+    return renderPage('Chat API', renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath);
+  }
   const heading = rep.type === 'session' ? 'Your session' : `${labelOf(rep.type)} ${displayNameOf(rep.data)}`.trim();
   // A plain HTML form can only GET or POST, so the page says how to log out instead of faking DELETE.
   const logout = rep.type === 'session' ? `<p>To log out, send <code>DELETE ${escapeHtml(session)}</code>.</p>` : '';
@@ -145,7 +150,7 @@ function renderTable(rep: CollectionRepresentation, options: HtmlOptions): strin
       const value = item[column];
       const href = linkedColumns.has(column) ? safeHref(options.itemHref?.(item)) : undefined;
       const linked = href !== undefined && typeof value === 'string';
-      return `<td>${linked ? `<bdi>${renderAnchor(href, value)}</bdi>` : renderField(rep.type, column, value, 1, options.basePath)}</td>`;
+      return `<td>${linked ? `<bdi>${renderAnchor(href, value)}</bdi>` : renderField(rep.type, column, value, 1, options.basePath, item)}</td>`;
     });
     return `<tr>${cells.join('')}</tr>`;
   });
@@ -225,13 +230,13 @@ function renderLoginForm(data: Resource, action: string): string {
 
 function renderFields(type: string, data: object, depth: number, basePath: string): string {
   const rows = Object.entries(data).map(
-    ([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${renderField(type, key, value, depth + 1, basePath)}</dd>`,
+    ([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${renderField(type, key, value, depth + 1, basePath, data as Resource)}</dd>`,
   );
   return rows.length === 0 ? '<p class="none">No fields.</p>' : `<dl>\n${rows.join('\n')}\n</dl>`;
 }
 
-/** A field's value, with the few fields that are links, references or times marked up as such. */
-function renderField(type: string, key: string, value: unknown, depth: number, basePath: string): string {
+/** A field's value, with the few fields that are links, references or times marked up as such; `item` holds it. */
+function renderField(type: string, key: string, value: unknown, depth: number, basePath: string, item?: Resource): string {
   const reference = REFERENCE_PATTERNS.get(key);
   if (reference !== undefined && depth <= 1) {
     if (typeof value === 'string') return renderAnchor(basePath + buildPath(reference, { id: value }), value);
@@ -243,7 +248,7 @@ function renderField(type: string, key: string, value: unknown, depth: number, b
   if (typeof value !== 'string') return renderValue(value, depth, basePath);
   const href = key === 'href' || (type === 'avatar' && key === 'avatar') ? safeHref(value) : undefined;
   if (href !== undefined && key === 'avatar') {
-    return `<img src="${escapeHtml(href)}" alt="Avatar"> ${renderAnchor(href, value)}`;
+    return `${renderAvatarImage(href, item ?? {})} ${renderAnchor(href, value)}`;
   }
   if (href !== undefined) return renderAnchor(href, value);
   if (key.endsWith('At')) {

@@ -1,11 +1,16 @@
 // Opens the SQLite database: pragmas, migrations from sql/migrations applied in order, in a transaction.
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEmbeddedAddon } from '../binary/native-addon.ts';
 
 export type Db = Database.Database;
+
+/** The database cannot be opened as configured (a path, permission or schema problem): a configuration error. */
+export class DatabaseOpenError extends Error {
+  override name = 'DatabaseOpenError';
+}
 
 export interface Migration {
   version: number;
@@ -34,6 +39,11 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
 export function migrate(db: Db, migrations: readonly Migration[]): number[] {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT');
   const current = (db.prepare('SELECT coalesce(max(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+  const newest = Math.max(0, ...migrations.map((migration) => migration.version));
+  // Running an older server on a newer database would corrupt it silently: refuse instead.
+  if (current > newest) {
+    throw new DatabaseOpenError(`its schema version ${current} is newer than this server's (${newest}); run a newer chat-server`);
+  }
   const pending = migrations.filter((migration) => migration.version > current);
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   db.transaction(() => {
@@ -50,19 +60,62 @@ export interface OpenOptions {
   synchronous?: 'FULL' | 'NORMAL' | 'OFF';
 }
 
+/**
+ * Creates each missing directory one level at a time. Node 20's mkdirSync({ recursive: true }) never
+ * returns for a path under /proc (it retries the ENOENT forever), so a bad --db would hang the start.
+ */
+function ensureDirectory(dir: string): void {
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) throw new DatabaseOpenError(`${dir} is not a directory`);
+    return;
+  }
+  const parent = dirname(dir);
+  if (parent !== dir) ensureDirectory(parent);
+  mkdirSync(dir);
+}
+
+// What a newcomer can act on, for the errors a bad --db gives; anything else keeps SQLite's own words.
+const OPEN_FAILURES = new Map([
+  ['SQLITE_NOTADB', 'the file is not an SQLite database'],
+  ['SQLITE_CANTOPEN', 'the file cannot be opened or created there (check the permissions of it and its directory)'],
+  ['SQLITE_READONLY', 'the file is read-only'],
+  ['SQLITE_PERM', 'permission denied'],
+  ['SQLITE_CORRUPT', 'the file is corrupt'],
+  ['EACCES', 'permission denied'],
+  ['EPERM', 'operation not permitted'],
+  ['EROFS', 'the file system is read-only'],
+  ['ENOENT', 'a directory on the way does not exist and cannot be created'],
+  ['ENOTDIR', 'a part of the path is a file, not a directory'],
+]);
+
+function describeOpenFailure(error: unknown): string {
+  if (error instanceof DatabaseOpenError) return error.message;
+  const { code, message } = error as { code?: string; message?: string };
+  return OPEN_FAILURES.get(code ?? '') ?? String(message ?? error).split('\n', 1)[0]!;
+}
+
 export function openDatabase(path: string, migrations: readonly Migration[] = defaultMigrations(), options: OpenOptions = {}): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  // better-sqlite3 also takes the addon's exports object (its issue #972), which @types/better-sqlite3 omits;
-  // undefined, everywhere but the single executable, keeps its usual lookup in node_modules.
-  const db = new Database(path, { nativeBinding: loadEmbeddedAddon() as unknown as string | undefined });
-  // WAL lets readers run beside the writer; FULL syncs the WAL at every commit, so an
-  // acknowledged write survives power loss, not only a process crash.
-  db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db, migrations);
-  return db;
+  let db: Db | undefined;
+  try {
+    if (path !== ':memory:') {
+      ensureDirectory(dirname(resolve(path)));
+      if (existsSync(path) && statSync(path).isDirectory()) throw new DatabaseOpenError('it is a directory, not a database file');
+    }
+    // better-sqlite3 also takes the addon's exports object (its issue #972), which @types/better-sqlite3 omits;
+    // undefined, everywhere but the single executable, keeps its usual lookup in node_modules.
+    db = new Database(path, { nativeBinding: loadEmbeddedAddon() as unknown as string | undefined });
+    // WAL lets readers run beside the writer; FULL syncs the WAL at every commit, so an
+    // acknowledged write survives power loss, not only a process crash.
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, migrations);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw new DatabaseOpenError(`cannot open the database ${path}: ${describeOpenFailure(error)}`);
+  }
 }
 
 /** Maps SQLite errors to domain meaning, so that stores can answer 409 instead of 500. */

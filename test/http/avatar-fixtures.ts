@@ -32,6 +32,17 @@ export function png(width: number, height: number, size?: number): Buffer {
   return Buffer.concat([head, pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(padding, 0x61)])), end]);
 }
 
+/** An RGB PNG whose every pixel is colourAt(x, y): for checking what a browser shows of an image. */
+export function paintedPng(width: number, height: number, colourAt: (x: number, y: number) => readonly [number, number, number]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const rows = Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (__, x) => colourAt(x, y)).flat()]));
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(Buffer.concat(rows))), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
 /**
  * A baseline grayscale JPEG (ITU T.81) of a flat mid-gray: SOI, JFIF APP0, DQT, SOF0, one DC and one AC
  * Huffman table of a single 1-bit code each, SOS, then every 8x8 block as "DC difference 0, end of block"

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { test } from 'node:test';
-import { call, rawExchange, withServer } from './client.ts';
+import { call, rawExchange, registerAndLogIn, withServer } from './client.ts';
 
 test('a JSON body with another Content-Type is a 415', async (t) => {
   const server = await withServer(t);
@@ -104,4 +104,28 @@ test('what the HTTP parser refuses is still a problem document, and the connecti
     assert.equal(Buffer.byteLength(body), Number(/Content-Length: (\d+)/.exec(head)![1]), what);
   }
   assert.equal((await call(server, 'GET', '/health')).status, 200, 'and the server stays up');
+});
+
+test('a chat or message body without its {"data": …} envelope says the envelope is missing and shows the shape to send', async (t) => {
+  const server = await withServer(t);
+  const alice = await registerAndLogIn(server);
+  const bare = await call(server, 'POST', '/chats', { token: alice.token, json: { title: 'Team', members: [] } });
+  assert.equal(bare.status, 400);
+  assert.equal(bare.body.code, 'ERR_VALIDATION');
+  assert.equal(bare.body.detail, 'data: is missing: this body must be wrapped in an envelope, {"data": {"title": …, "members": …}}');
+  assert.deepEqual(bare.body.errors, [{ field: 'data', message: 'is missing: this body must be wrapped in an envelope, {"data": {"title": …, "members": …}}' }]);
+  const chat = await call(server, 'POST', '/chats', { token: alice.token, json: { data: { title: 'Team' } } });
+  assert.equal(chat.status, 201);
+  const message = await call(server, 'POST', `/chats/${chat.body.data.id}/messages`, { token: alice.token, json: { text: 'hi' } });
+  assert.equal(message.status, 400);
+  assert.equal(message.body.detail, 'data: is missing: this body must be wrapped in an envelope, {"data": {"text": …}}');
+  // Many bare fields: the shape shows the first four; a long name is cut.
+  const many = await call(server, 'POST', '/chats', { token: alice.token, json: { a: 1, b: 2, c: 3, d: 4, e: 5 } });
+  assert.equal(many.body.detail, 'data: is missing: this body must be wrapped in an envelope, {"data": {"a": …, "b": …, "c": …, "d": …, …}}');
+  // With the envelope present, another top-level field is still an unknown field; an empty body says data is required.
+  const extra = await call(server, 'POST', '/chats', { token: alice.token, json: { data: { title: 'x' }, title: 'y' } });
+  assert.deepEqual(extra.body.errors, [{ field: 'title', message: 'is not a known field' }]);
+  const empty = await call(server, 'POST', '/chats', { token: alice.token, json: {} });
+  assert.equal(empty.status, 400);
+  assert.deepEqual(empty.body.errors.map((error: { field: string }) => error.field), ['data']);
 });

@@ -132,7 +132,7 @@ test('every broken chat field is a 400 naming it', async (t) => {
   const server = await withServer(t);
   const { alice } = await threeUsers(server);
   const rows: { what: string; json: unknown; field: string }[] = [
-    { what: 'no envelope', json: { title: 'x' }, field: 'title' },
+    { what: 'no envelope', json: { title: 'x' }, field: 'data' },
     { what: 'data not an object', json: { data: 'x' }, field: 'data' },
     { what: 'data an array', json: { data: [] }, field: 'data' },
     { what: 'title missing', json: { data: {} }, field: 'data.title' },

@@ -113,16 +113,57 @@ test('members: If-None-Match: * adds only a new member, If-Match: * touches only
   assert.equal((await call(server, 'DELETE', bobPath, { token: alice.token, headers: { 'if-match': etag } })).status, 204);
 });
 
-test('DELETE of all messages: the collection has no ETag, so only If-Match: * holds', async (t) => {
+test('DELETE of all messages: a page\'s ETag validates that page, not the whole collection, so only If-Match: * holds', async (t) => {
   const server = await withServer(t);
   const { alice } = await threeUsers(server);
   const chat = await createChat(server, alice, { title: 'Talk' });
   await postMessage(server, alice, chat.id, { text: 'one' });
   const list = await call(server, 'GET', `/chats/${chat.id}/messages`, { token: alice.token });
-  assert.equal(list.headers['etag'], undefined);
+  assert.match(String(list.headers['etag']), /^"[^"]+"$/);
+  const paged = await call(server, 'DELETE', `/chats/${chat.id}/messages`, { token: alice.token, headers: { 'if-match': String(list.headers['etag']) } });
+  assert.equal(paged.status, 412);
   const tagged = await call(server, 'DELETE', `/chats/${chat.id}/messages`, { token: alice.token, headers: { 'if-match': '"anything"' } });
   assert.equal(tagged.status, 412);
   assert.equal((await call(server, 'GET', `/chats/${chat.id}/messages`, { token: alice.token })).body.meta.total, 1);
   const starred = await call(server, 'DELETE', `/chats/${chat.id}/messages`, { token: alice.token, headers: { 'if-match': '*' } });
   assert.equal(starred.status, 204);
+});
+
+test('a collection page carries an ETag of what it shows; If-None-Match answers 304 until the page changes', async (t) => {
+  const server = await withServer(t);
+  const { alice, bob } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'Talk', members: [bob.userId] });
+  const path = `/chats/${chat.id}/messages`;
+  const first = await call(server, 'GET', path, { token: alice.token });
+  const etag = String(first.headers['etag']);
+  assert.match(etag, /^"[^"]+"$/);
+  for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+    const res = await call(server, 'GET', path, { token: bob.token, headers: { 'if-none-match': header } });
+    assert.equal(res.status, 304, header);
+    assert.equal(res.headers['etag'], etag, 'the same page for every member has the same tag');
+    assert.equal(res.raw.length, 0);
+  }
+  const head = await call(server, 'HEAD', path, { token: alice.token, headers: { 'if-none-match': etag } });
+  assert.equal(head.status, 304);
+  assert.equal((await call(server, 'GET', path, { token: alice.token, headers: { 'if-none-match': '"other"' } })).status, 200);
+  // Another representation, and another page of the same collection, each have their own tag.
+  const xml = await call(server, 'GET', path, { token: alice.token, headers: { accept: 'application/xml', 'if-none-match': etag } });
+  assert.equal(xml.status, 200);
+  assert.notEqual(xml.headers['etag'], etag);
+  const limited = await call(server, 'GET', `${path}?limit=5`, { token: alice.token, headers: { 'if-none-match': etag } });
+  assert.equal(limited.status, 200);
+  assert.notEqual(limited.headers['etag'], etag);
+  // A new message changes the page, so the old tag no longer matches.
+  await postMessage(server, bob, chat.id, { text: 'news' });
+  const changed = await call(server, 'GET', path, { token: alice.token, headers: { 'if-none-match': etag } });
+  assert.equal(changed.status, 200);
+  assert.equal(changed.body.data.length, 1);
+  assert.notEqual(changed.headers['etag'], etag);
+  // Every collection does the same: chats, users, members, search.
+  for (const other of ['/chats', '/users', `/chats/${chat.id}/members`, '/search?q=news']) {
+    const res = await call(server, 'GET', other, { token: alice.token });
+    assert.equal(res.status, 200, other);
+    const again = await call(server, 'GET', other, { token: alice.token, headers: { 'if-none-match': String(res.headers['etag']) } });
+    assert.equal(again.status, 304, other);
+  }
 });

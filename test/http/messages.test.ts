@@ -48,7 +48,7 @@ test('every broken message field is a 400 naming it', async (t) => {
   const { alice } = await threeUsers(server);
   const chat = await createChat(server, alice, { title: 'Talk' });
   const rows: { what: string; json: unknown; field: string }[] = [
-    { what: 'no envelope', json: { text: 'x' }, field: 'text' },
+    { what: 'no envelope', json: { text: 'x' }, field: 'data' },
     { what: 'text missing', json: { data: {} }, field: 'data.text' },
     { what: 'text empty', json: { data: { text: '' } }, field: 'data.text' },
     { what: 'text too long', json: { data: { text: 'x'.repeat(4001) } }, field: 'data.text' },

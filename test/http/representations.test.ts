@@ -194,7 +194,7 @@ function pathOf(route: Route, params: Record<string, string>, extraQuery = ''): 
 
 /** Collections answer {data, meta} and page; the others are single resources with an ETag. */
 function isCollection(pattern: string): boolean {
-  return !/:[a-zA-Z]+$/.test(pattern) && !['/health', '/session', '/chats/:chatId/read'].includes(pattern);
+  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session', '/chats/:chatId/read'].includes(pattern);
 }
 
 /** Pages by limit and offset: every collection but the event log, which goes on by `after` (its own tests). */

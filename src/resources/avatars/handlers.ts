@@ -2,7 +2,7 @@
 import type { Reply, RequestContext } from '../../http/context.ts';
 import { checkPreconditions, etagOf, etagOfBytes } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
-import { limitBody, mediaTypeOf, readJsonObject } from '../../http/read-body.ts';
+import { JSON_TYPES, limitBody, mediaTypeOf, readJsonObject } from '../../http/read-body.ts';
 import type { CollectionSpec, FieldSpec } from '../../parsers/query.ts';
 import { publicAvatar } from '../../representations/public-fields.ts';
 import type { Resource } from '../../representations/representation.ts';
@@ -11,7 +11,7 @@ import { newId } from '../../storage/ids.ts';
 import type { UserRow } from '../../storage/user-store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
 import { USER_PATH } from '../users/handlers.ts';
-import { jsonBodyLimit, multipartBodyLimit, readMultipartUpload, unsupportedUploadType, validateJsonUpload, type AvatarUpload } from './validate.ts';
+import { avatarTooLarge, jsonBodyLimit, multipartBodyLimit, readMultipartUpload, unsupportedUploadType, validateJsonUpload, type AvatarUpload } from './validate.ts';
 
 export const AVATARS_PATH = '/users/:userId/avatar';
 export const AVATAR_PATH = '/users/:userId/avatar/:avatarId';
@@ -110,10 +110,11 @@ async function readUpload(ctx: RequestContext, maxAvatarBytes: number): Promise<
   const contentType = req.headers['content-type'] ?? '';
   const type = mediaTypeOf(contentType);
   const limits = { maxAvatarBytes, maxAvatarPixels: ctx.services.config.maxAvatarPixels };
-  if (type === 'application/json') return validateJsonUpload(await readJsonObject(req, jsonBodyLimit(maxAvatarBytes)), limits);
+  const tooLarge = (): HttpError => avatarTooLarge(maxAvatarBytes);
+  if (type === 'application/json') return validateJsonUpload(await readJsonObject(req, jsonBodyLimit(maxAvatarBytes), JSON_TYPES, tooLarge), limits);
   if (type !== 'multipart/form-data') throw unsupportedUploadType(UPLOAD_TYPES);
   // Refused part-way, the connection closes after the answer (app.ts), rather than reading the rest.
-  return readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes)), contentType, limits);
+  return readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes), tooLarge), contentType, limits);
 }
 
 /** CONTRACT §3: the current avatar first, then newest first; an explicit sort replaces that order. */

@@ -31,6 +31,15 @@ export function multipartLimits(maxAvatarBytes: number): MultipartLimits {
   return { maxFileBytes: maxAvatarBytes, maxFieldBytes: 64, maxParts: 8, maxHeaderBytes: 2 * KIB };
 }
 
+/**
+ * The 413 of an avatar upload names the image limit (--max-avatar-bytes), not the body's byte count,
+ * whichever count noticed it first: the declared or streamed body, the file part, or the decoded image.
+ */
+export function avatarTooLarge(maxAvatarBytes: number): HttpError {
+  const mib = maxAvatarBytes % (KIB * KIB) === 0 ? `${maxAvatarBytes / (KIB * KIB)} MiB, ` : '';
+  return invalidField('avatar', `the image is over the avatar size limit of ${maxAvatarBytes} bytes (${mib}--max-avatar-bytes)`, 'ERR_BODY_TOO_LARGE');
+}
+
 /** The whole multipart body: the image plus 16 KiB for the delimiters, part headers and numbers. */
 export function multipartBodyLimit(maxAvatarBytes: number): number {
   return maxAvatarBytes + 16 * KIB;
@@ -62,7 +71,15 @@ export function validateJsonUpload(body: Body, limits: UploadLimits): AvatarUplo
  * passing a limit is a 413 at once. `body` must be limited already (limitBody).
  */
 export async function readMultipartUpload(body: AsyncIterable<Buffer>, contentType: string, limits: UploadLimits): Promise<AvatarUpload> {
-  const { fields, files } = await parseMultipart(body, contentType, multipartLimits(limits.maxAvatarBytes), { checkPart });
+  let inImage = false;
+  const checkAndTrack = (part: PartInfo, repeated: boolean): void => {
+    checkPart(part, repeated);
+    inImage = part.name === 'avatar';
+  };
+  const { fields, files } = await parseMultipart(body, contentType, multipartLimits(limits.maxAvatarBytes), { checkPart: checkAndTrack }).catch((error: unknown) => {
+    // The file part passing maxFileBytes is the image passing its limit: say so in those words.
+    throw inImage && error instanceof HttpError && error.code === 'ERR_BODY_TOO_LARGE' ? avatarTooLarge(limits.maxAvatarBytes) : error;
+  });
   // checkPart lets through one file part at most, and only as `avatar`.
   const file = files[0]?.data;
   if (file === undefined) throw invalidField('avatar', 'is required');
@@ -100,7 +117,7 @@ export interface UploadLimits {
  */
 function checkUpload(bytes: Buffer, zone: Zone, limits: UploadLimits): AvatarUpload {
   const { maxAvatarBytes, maxAvatarPixels } = limits;
-  if (bytes.length > maxAvatarBytes) throw invalidField('avatar', `is over ${maxAvatarBytes} bytes`, 'ERR_BODY_TOO_LARGE');
+  if (bytes.length > maxAvatarBytes) throw avatarTooLarge(maxAvatarBytes);
   const check = inspectImage(bytes);
   if (check.kind === 'unknown') throw invalidField('avatar', 'is not a PNG, JPEG, GIF or WebP image', 'ERR_UNSUPPORTED_IMAGE');
   if (check.kind === 'invalid') throw invalidField('avatar', `is not a whole ${check.contentType} file: it ${check.reason}`, 'ERR_BAD_IMAGE');

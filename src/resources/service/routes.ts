@@ -1,6 +1,7 @@
-// Service endpoints: health and the OpenAPI document.
+// Service endpoints: the index, health and the OpenAPI document.
 import type { Reply, RequestContext, Route } from '../../http/context.ts';
 import { serverVersion } from '../../version.ts';
+import { getIndex } from './index-page.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 function health(): Reply {
@@ -15,6 +16,7 @@ async function openApi(ctx: RequestContext): Promise<Reply> {
 }
 
 export const SERVICE_ROUTES: Route[] = [
+  { method: 'GET', pattern: '/', handler: getIndex, auth: 'optional', summary: 'The index: links to the collections and service documents (as HTML, the landing page)' },
   { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check' },
   { method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document' },
 ];

@@ -2,13 +2,16 @@
 import type { Reply, RequestContext } from '../../http/context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
-import { readJsonObject } from '../../http/read-body.ts';
+import { mediaTypeOf, readBody, readJsonObject } from '../../http/read-body.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicUser } from '../../representations/public-fields.ts';
 import { isUniqueViolation } from '../../storage/database.ts';
 import { newId } from '../../storage/ids.ts';
 import type { UserRow } from '../../storage/user-store.ts';
+import type { Body } from '../../parsers/body-fields.ts';
 import { collectionReply } from '../collection.ts';
+import { indexReply } from '../service/index-page.ts';
+import { isOwnOrigin } from '../session/authenticate.ts';
 import { validateRegistration, validateUserChanges } from './validate.ts';
 
 export const USER_PATH = '/users/:userId';
@@ -46,27 +49,54 @@ function loginTaken(login: string): HttpError {
   return new HttpError('ERR_LOGIN_TAKEN', `The login "${login}" is already taken`, { errors: [{ field: 'login', message: 'is already taken' }] });
 }
 
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+export const REGISTRATION_TYPES = ['application/json', FORM_TYPE] as const;
+
+/**
+ * JSON from clients; the landing page's sign-up form sends the same fields form-encoded (CONTRACT §7,
+ * HTML forms), and like the login form only from this server's own origin.
+ */
+async function readRegistration(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
+  const { maxBodyBytes } = ctx.services.config;
+  if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
+    if (!isOwnOrigin(ctx.req, ctx.services)) {
+      throw new HttpError('ERR_CSRF', 'The sign-up form must be posted from this server\'s own origin (Origin header)');
+    }
+    const fields = new URLSearchParams((await readBody(ctx.req, maxBodyBytes)).toString('utf8'));
+    return { body: Object.fromEntries(fields), form: true };
+  }
+  return { body: await readJsonObject(ctx.req, maxBodyBytes, REGISTRATION_TYPES), form: false };
+}
+
 /**
  * CONTRACT §11: the address's registration quota is taken before the body is read or any hash runs,
  * so a flood from one address costs nothing past its quota; an attempt that creates no account
- * (a bad body, a taken login, a busy hasher) gives its place back.
+ * (a bad body, a taken login, a busy hasher) gives its place back. The sign-up form gets a 303 to the
+ * login form, or the landing page again with the message beside its field and the contract's status.
  */
 export async function registerUser(ctx: RequestContext): Promise<Reply> {
   const { registerLimit } = ctx.services;
-  if (!registerLimit.enabled) return createUser(ctx);
-  const decision = registerLimit.take(ctx.clientAddress);
-  Object.assign(ctx.responseHeaders, decision.headers);
+  const decision = registerLimit.enabled ? registerLimit.take(ctx.clientAddress) : undefined;
+  if (decision) Object.assign(ctx.responseHeaders, decision.headers);
+  let read: { body: Body; form: boolean } | undefined;
   try {
-    return await createUser(ctx);
+    read = await readRegistration(ctx);
+    const created = await createUser(ctx, read.body);
+    // Registration does not log in (CONTRACT §2): on to the login form (RFC 9110 §15.4.4, 303 See Other).
+    return read.form ? { status: 303, headers: { Location: ctx.href('/session') } } : created;
   } catch (error) {
-    decision.undo();
+    decision?.undo();
+    if (read?.form && ctx.mediaType === 'text/html' && error instanceof HttpError && error.errors !== undefined) {
+      const login = typeof read.body['login'] === 'string' ? read.body['login'] : undefined;
+      return indexReply(ctx, error.status, { login, errors: error.errors, status: error.status, title: error.title });
+    }
     throw error;
   }
 }
 
-async function createUser(ctx: RequestContext): Promise<Reply> {
-  const { storage, hasher, clock, config } = ctx.services;
-  const { login, password } = validateRegistration(await readJsonObject(ctx.req, config.maxBodyBytes));
+async function createUser(ctx: RequestContext, body: Body): Promise<Reply> {
+  const { storage, hasher, clock } = ctx.services;
+  const { login, password } = validateRegistration(body);
   // Refuse a taken login before spending a hash on it; the unique index still decides races.
   if (storage.users.findUserByLogin(login)) throw loginTaken(login);
   // Registrations hash within their own budget, so a flood of sign-ups cannot starve sign-in.
