@@ -52,7 +52,7 @@ export async function start(options: { db: string }): Promise<{ url: string; clo
       const text = body.data?.text;
       if (typeof text !== 'string' || text.length === 0 || text.length > 4000) return send(res, 400, '{}');
       if (!member.get(caller.userId, chatId)) return send(res, 404, '{}');
-      const row: MessageRow = { id: newId(now), chatId, authorId: caller.userId, text, replyTo: null, createdAt: now, updatedAt: now };
+      const row: MessageRow = { id: newId(now), chatId, authorId: caller.userId, text, replyTo: null, createdAt: now, updatedAt: now, editedAt: null, reactions: '[]' };
       insert.run(row);
       return send(res, 201, JSON.stringify({ data: publicMessage(row) }), { Location: `/chats/${chatId}/messages/${row.id}` });
     }

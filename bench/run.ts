@@ -225,6 +225,8 @@ try {
     const { formatMetricsBench, runMetricsBench } = await import('./metrics.bench.ts');
     return formatMetricsBench(await runMetricsBench({ durationSeconds: SECONDS }));
   }));
+  sections.push(await section('Unread counts and reactions: GET /chats with counts, a page with reactions', () => optional<typeof import('./unread-reactions.bench.ts')>('./unread-reactions.bench.ts', async ({ runUnreadBench, formatUnreadBench }) =>
+    formatUnreadBench(await runUnreadBench({ durationSeconds: SECONDS })))));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -56,6 +56,8 @@ export async function seedHistory(path: string, count: number): Promise<SeededHi
     }
     db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')");
     db.exec('UPDATE chat_stats SET message_count = (SELECT count(*) FROM messages m WHERE m.chat_id = chat_stats.chat_id)');
+    // The read marker the insert trigger would have moved: the only member wrote every message, so nothing is unread.
+    db.exec('UPDATE chat_members SET last_read_id = (SELECT max(m.id) FROM messages m WHERE m.chat_id = chat_members.chat_id), unread_count = 0');
     for (const { sql } of triggers) db.exec(sql);
   })();
   db.close();

@@ -13,6 +13,11 @@ export interface FieldSpec {
   column: string;
   /** For `id-list` fields: SQL, with exactly one `?`, that is true when the row's list holds the bound id. */
   containsSql?: string;
+  /**
+   * Not a field of the resource, so the query string cannot name it: only the collection's idField, the
+   * default order and tie-breaker of a resource that has no id of its own (a reaction).
+   */
+  hidden?: boolean;
 }
 
 export interface CollectionSpec {
@@ -74,7 +79,7 @@ const SINGLE_PARAMETERS: ReadonlySet<string> = new Set(['limit', 'offset', 'sort
 
 /** Parses the part of a URL after `?`; every problem is a 400 ERR_BAD_QUERY naming the parameter. */
 export function parseQuery(rawQuery: string, spec: CollectionSpec, options: ParseQueryOptions = {}): ParsedQuery {
-  const fields = new Map(spec.fields.map((field) => [field.name, field]));
+  const fields = new Map(spec.fields.filter((field) => field.hidden !== true).map((field) => [field.name, field]));
   const reserved = new Set(options.reserved ?? []);
   const filters: Filter[] = [];
   const listFilters = new Map<string, Filter>();

@@ -45,6 +45,8 @@ const STYLESHEET = [
   'ol.messages>li{border-bottom:1px solid #8886;padding:.5rem 0}',
   '.text{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0 0}',
   '.byline,.none{color:#888}',
+  'ul.reactions{display:flex;flex-wrap:wrap;gap:.75rem;list-style:none;padding:0;margin:.25rem 0 0;font-size:.9rem}',
+  'ul.reactions ul{display:inline;list-style:none;padding:0}ul.reactions ul li{display:inline;margin-right:.25rem}',
   '.error{color:#c62828}',
   'form p{display:grid;gap:.25rem;max-width:20rem}',
 ].join('\n');
@@ -168,7 +170,13 @@ function renderMessages(messages: readonly Resource[], options: HtmlOptions, liv
       typeof replyTo === 'string' ? `in reply to ${renderField('message', 'replyTo', replyTo, 1, options.basePath)}` : '',
     ];
     // dir="auto": a message in Arabic or Hebrew runs right to left without reordering the page around it.
-    const textHtml = `<p class="text" dir="auto">${renderValue(text, 1, options.basePath)}</p>`;
+    const textHtml = `<p class="text" dir="auto">${renderValue(text, 1, options.basePath)}</p>${renderReactions(message['reactions'], options.basePath)}`;
+    // "(edited)" links to the message's revisions (CONTRACT §10).
+    const editedAt = message['editedAt'];
+    if (typeof editedAt === 'string') {
+      const edited = `(edited ${renderField('message', 'editedAt', editedAt, 1, options.basePath)})`;
+      byline.push(href === undefined ? edited : `<a rel="revisions" href="${escapeHtml(`${href}/revisions`)}">${edited}</a>`);
+    }
     const id = typeof message['id'] === 'string' ? ` id="message-${escapeHtml(message['id'])}"` : '';
     return `<li${id}><p class="byline">${byline.filter((part) => part !== '').join(' · ')}</p>${textHtml}</li>`;
   });
@@ -176,6 +184,16 @@ function renderMessages(messages: readonly Resource[], options: HtmlOptions, liv
   const data = [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users]]
     .map(([name, value]) => ` data-live-${name}="${escapeHtml(value!)}"`).join('');
   return `<ol class="messages"${data}>\n${items.join('\n')}\n</ol>\n<script>${LIVE_SCRIPT}</script>`;
+}
+
+/** Under a message: each emoji, its count, and who reacted (links to the users), in the message's own order. */
+function renderReactions(reactions: unknown, basePath: string): string {
+  if (!Array.isArray(reactions) || reactions.length === 0) return '';
+  const items = reactions.map((reaction: Resource) => {
+    const users = renderField('message', 'members', reaction['userIds'], 1, basePath);
+    return `<li><span class="emoji">${escapeHtml(String(reaction['emoji']))}</span> ${escapeHtml(String(reaction['count']))} ${users}</li>`;
+  });
+  return `<ul class="reactions" aria-label="Reactions">${items.join('')}</ul>`;
 }
 
 function renderProblem(rep: ProblemRepresentation, options: HtmlOptions): string {

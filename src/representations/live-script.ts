@@ -29,7 +29,17 @@ export const LIVE_SCRIPT = `(() => {
     if (message.replyTo) {
       byline.append(' · in reply to ', element('a', message.replyTo, { href: messages + '/' + encodeURIComponent(message.replyTo) }));
     }
+    if (message.editedAt) {
+      const edited = element('a', '(edited ', { rel: 'revisions', href: messages + '/' + encodeURIComponent(message.id) + '/revisions' });
+      edited.append(time(message.editedAt), ')');
+      byline.append(' · ', edited);
+    }
     item.append(byline, element('p', message.text, { class: 'text', dir: 'auto' }));
+    if (message.reactions && message.reactions.length > 0) {
+      const reactions = element('ul', undefined, { class: 'reactions', 'aria-label': 'Reactions' });
+      for (const reaction of message.reactions) reactions.append(element('li', reaction.emoji + ' ' + reaction.count));
+      item.append(reactions);
+    }
     return item;
   };
   const source = new EventSource(events);

@@ -65,7 +65,7 @@ export const CHAT = object({
   updatedAt: timestamp(),
   lastReadId: describe(nullable(id()), "The caller's read marker: the last message read, or null"),
   unreadCount: describe(integer({ minimum: 0 }), 'Messages after the read marker that others wrote'),
-  // lastReadId and unreadCount are optional only until read markers land (CONTRACT §10); then required.
+  // Every answer to a member carries them; a chat inside an event leaves them out (CONTRACT §9), so optional.
 }, {
   optional: ['lastReadId', 'unreadCount'],
   description: 'A chat. Its lastReadId and unreadCount are the caller\'s own.',
@@ -95,9 +95,7 @@ export const MESSAGE = object({
   updatedAt: timestamp(),
   editedAt: describe(nullable(timestamp()), 'When the text last changed; null until it does'),
   reactions: describe(arrayOf(ref('ReactionCount', REACTION_COUNT)), 'In order of first use; the same for every reader'),
-  // editedAt and reactions are optional only until edit history and reactions land (CONTRACT §10); then required.
 }, {
-  optional: ['editedAt', 'reactions'],
   description: 'A message of a chat.',
   example: { id: MESSAGE_ID, chatId: CHAT_ID, authorId: USER_ID, text: 'Noon?', replyTo: null, createdAt: AT, updatedAt: AT, editedAt: null, reactions: [] },
 });

@@ -6,9 +6,12 @@ import { CHAT_ROUTES } from './chats/routes.ts';
 import { EVENT_ROUTES } from './events/routes.ts';
 import { MEMBER_ROUTES } from './members/routes.ts';
 import { MESSAGE_ROUTES } from './messages/routes.ts';
+import { REACTION_ROUTES } from './reactions/routes.ts';
+import { READ_MARKER_ROUTES } from './read-markers/routes.ts';
+import { REVISION_ROUTES } from './revisions/routes.ts';
 import { SEARCH_ROUTES } from './search/routes.ts';
 import { SERVICE_ROUTES } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...SERVICE_ROUTES, ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...EVENT_ROUTES];
+export const ALL_ROUTES: readonly Route[] = [...SERVICE_ROUTES, ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES, ...EVENT_ROUTES];

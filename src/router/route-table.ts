@@ -36,7 +36,10 @@ function decodeParams(keys: string[], match: RegExpExecArray): Record<string, st
     try {
       params[key] = decodeURIComponent(raw);
     } catch {
-      throw new HttpError('ERR_BAD_PATH', `The path segment "${raw}" is not valid percent-encoding`);
+      // Named like a field, so a client learns which part of the path was wrong.
+      throw new HttpError('ERR_BAD_PATH', `The path segment "${raw}" is not valid percent-encoding`, {
+        errors: [{ field: key, message: 'must be valid percent-encoded UTF-8' }],
+      });
     }
   });
   return params;

@@ -37,6 +37,19 @@ const MEMBER_IDS_SQL = '(SELECT json_group_array(cm.user_id ORDER BY cm.user_id 
 
 export const CHAT_SELECT = `SELECT c.id, c.title, c.owner_id AS ownerId, ${MEMBER_IDS_SQL} AS members, c.created_at AS createdAt, c.updated_at AS updatedAt FROM chats c`;
 
+/** A chat with one member's read marker: the chat as that member reads it (bind the member's id first). */
+export interface ChatForCallerRecord extends ChatRecord {
+  lastReadId: string | null;
+  unreadCount: number;
+}
+
+/**
+ * The caller's chats, found from the member side (index chat_members_by_user), with the caller's marker
+ * and kept unread count as plain columns: GET /chats filters and sorts on them at no extra cost.
+ */
+export const CHAT_FOR_CALLER_SELECT = `SELECT c.id, c.title, c.owner_id AS ownerId, ${MEMBER_IDS_SQL} AS members, c.created_at AS createdAt, c.updated_at AS updatedAt,`
+  + ' me.last_read_id AS lastReadId, me.unread_count AS unreadCount FROM chat_members me JOIN chats c ON c.id = me.chat_id';
+
 export const MEMBER_SELECT = 'SELECT cm.chat_id AS chatId, cm.user_id AS userId, u.login, cm.added_at AS addedAt FROM chat_members cm JOIN users u ON u.id = cm.user_id';
 
 export function chatFromRecord(record: ChatRecord): ChatRow {

@@ -9,9 +9,20 @@ export interface MessageRow {
   replyTo: string | null;
   createdAt: number;
   updatedAt: number;
+  /** When the text last changed; null until it does. */
+  editedAt: number | null;
+  /**
+   * JSON array text of [{emoji, count, userIds}], in order of each emoji's first use: kept on the row by the
+   * triggers of sql/migrations/007, so a page of messages reads every reaction in its one query (no N+1).
+   */
+  reactions: string;
 }
 
-export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS chatId, m.author_id AS authorId, m.text, m.reply_to AS replyTo, m.created_at AS createdAt, m.updated_at AS updatedAt FROM messages m';
+export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS chatId, m.author_id AS authorId, m.text, m.reply_to AS replyTo, m.created_at AS createdAt, m.updated_at AS updatedAt,'
+  + ' m.edited_at AS editedAt, m.reactions FROM messages m';
+
+/** A message that nobody reacted to yet, as SQL would answer its reactions. */
+export const NO_REACTIONS = '[]';
 
 /** How many messages a chat has, kept by triggers (sql/migrations/005): O(1), where count(*) walks the whole chat. */
 export const CHAT_MESSAGE_COUNT_SQL = 'SELECT message_count AS n FROM chat_stats WHERE chat_id = ?';
@@ -33,15 +44,16 @@ export class MessageStore {
     this.inChat = db.prepare(`${MESSAGE_SELECT} WHERE m.chat_id = ? AND m.id = ?`);
     // seq is the order of insertion, whatever the ids say; a null messageId (a new message) may reply to any.
     this.earlierInChat = db.prepare('SELECT 1 AS found FROM messages m WHERE m.chat_id = @chatId AND m.id = @replyTo AND (@messageId IS NULL OR m.seq < (SELECT seq FROM messages WHERE id = @messageId))');
-    this.update = db.prepare('UPDATE messages SET text = @text, reply_to = @replyTo, updated_at = @updatedAt WHERE id = @id');
+    this.update = db.prepare('UPDATE messages SET text = @text, reply_to = @replyTo, updated_at = @updatedAt, edited_at = @editedAt WHERE id = @id');
     this.detachReplies = db.prepare('UPDATE messages SET reply_to = NULL, updated_at = ? WHERE reply_to = ?');
     this.replies = db.prepare(`${MESSAGE_SELECT} WHERE m.reply_to = ? ORDER BY m.id`);
     this.remove = db.prepare('DELETE FROM messages WHERE id = ?');
     this.removeAll = db.prepare('DELETE FROM messages WHERE chat_id = ?');
   }
 
-  insertMessage(message: MessageRow): void {
-    this.insert.run(message);
+  insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): void {
+    const { id, chatId, authorId, text, replyTo, createdAt, updatedAt } = message;
+    this.insert.run({ id, chatId, authorId, text, replyTo, createdAt, updatedAt });
   }
 
   /** Any message, in any chat: the caller checks that the reader may see its chat. */
@@ -61,7 +73,8 @@ export class MessageStore {
     return this.earlierInChat.get({ chatId, replyTo, messageId }) !== undefined;
   }
 
-  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt'>): void {
+  /** A change of the text also keeps the text it replaces as a revision (trigger of sql/migrations/007). */
+  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt'>): void {
     this.update.run(message);
   }
 

@@ -6,6 +6,9 @@ import { EventStore } from './event-store.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { PageRunner } from './list-page.ts';
 import { MessageStore } from './message-store.ts';
+import { ReactionStore } from './reaction-store.ts';
+import { ReadMarkerStore } from './read-marker-store.ts';
+import { RevisionStore } from './revision-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
 
@@ -21,6 +24,9 @@ export class Storage {
   readonly avatars: AvatarStore;
   readonly chats: ChatStore;
   readonly messages: MessageStore;
+  readonly readMarkers: ReadMarkerStore;
+  readonly reactions: ReactionStore;
+  readonly revisions: RevisionStore;
   readonly pages: PageRunner;
   readonly events: EventStore;
   private readonly group: GroupCommit;
@@ -36,6 +42,9 @@ export class Storage {
     this.avatars = new AvatarStore(this.db);
     this.chats = new ChatStore(this.db);
     this.messages = new MessageStore(this.db);
+    this.readMarkers = new ReadMarkerStore(this.db);
+    this.reactions = new ReactionStore(this.db);
+    this.revisions = new RevisionStore(this.db);
     this.pages = new PageRunner(this.db);
     this.events = new EventStore(this.db, options.recordEvents ?? true);
   }

@@ -16,11 +16,14 @@ const KNOWN_ACTIONS: Record<string, { method: string; href(message: Message): st
   reply: { method: 'POST', href: (m) => `/chats/${m.chatId}/messages`, json: (m) => ({ data: { text: 'a reply', replyTo: m.id } }), success: 201 },
   edit: { method: 'PATCH', href: (m) => `/chats/${m.chatId}/messages/${m.id}`, json: () => ({ data: { text: 'edited' } }), success: 200 },
   delete: { method: 'DELETE', href: (m) => `/chats/${m.chatId}/messages/${m.id}`, json: () => undefined, success: 204 },
+  // The href is a URI template: {emoji} is the client's to fill, percent-encoded.
+  react: { method: 'PUT', href: (m) => `/chats/${m.chatId}/messages/${m.id}/reactions/{emoji}`, json: () => undefined, success: 201 },
 };
 
 function take(server: RunningServer, user: LoggedIn, id: string, message: Message, href?: string): Promise<TestResponse> {
   const action = KNOWN_ACTIONS[id]!;
-  return call(server, action.method, href ?? action.href(message), { token: user.token, json: action.json(message) });
+  const target = (href ?? action.href(message)).replace('{emoji}', encodeURIComponent('👍'));
+  return call(server, action.method, target, { token: user.token, json: action.json(message) });
 }
 
 test('the actions list what the caller may do; each listed one succeeds and each unlisted one is refused with 403', async (t) => {
@@ -28,9 +31,9 @@ test('the actions list what the caller may do; each listed one succeeds and each
   const { alice, bob, carol } = await threeUsers(server);
   const chat = await createChat(server, alice, { title: 'Roles', members: [bob.userId, carol.userId] });
   const roles = [
-    { who: 'the author', user: bob, expected: ['delete', 'edit', 'reply'] },
-    { who: 'the chat\'s owner', user: alice, expected: ['delete', 'reply'] },
-    { who: 'another member', user: carol, expected: ['reply'] },
+    { who: 'the author', user: bob, expected: ['delete', 'edit', 'react', 'reply'] },
+    { who: 'the chat\'s owner', user: alice, expected: ['delete', 'react', 'reply'] },
+    { who: 'another member', user: carol, expected: ['react', 'reply'] },
   ];
   for (const { who, user, expected } of roles) {
     // A fresh message each time: the delete action removes it.
@@ -67,7 +70,7 @@ test('actions follow the query conventions, and a message the caller cannot see 
   const writes = await call(server, 'GET', `/messages/${message.id}/actions?filter=method|in|PATCH,DELETE&sort=id`, { token: alice.token });
   assert.deepEqual(writes.body.data.map((action: Action) => action.id), ['delete', 'edit']);
   const first = await call(server, 'GET', `/messages/${message.id}/actions?limit=1`, { token: alice.token });
-  assert.deepEqual(first.body.meta, { total: 3, limit: 1, offset: 0 });
+  assert.deepEqual(first.body.meta, { total: 4, limit: 1, offset: 0 });
   assert.equal(first.headers['link'], `</messages/${message.id}/actions?limit=1&offset=1>; rel="next"`);
   const unknown = await call(server, 'GET', `/messages/${message.id}/actions?owner=x`, { token: alice.token });
   assert.equal(unknown.status, 400);

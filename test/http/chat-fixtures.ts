@@ -10,6 +10,8 @@ export interface Chat {
   members: string[];
   createdAt: string;
   updatedAt: string;
+  lastReadId: string | null;
+  unreadCount: number;
 }
 
 export interface Message {
@@ -20,6 +22,8 @@ export interface Message {
   replyTo: string | null;
   createdAt: string;
   updatedAt: string;
+  editedAt: string | null;
+  reactions: { emoji: string; count: number; userIds: string[] }[];
 }
 
 /** The owner (alice), a member (bob) and an outsider (carol). */

@@ -17,7 +17,7 @@ test('POST /chats answers 201, Location and the chat in the envelope; the caller
   assert.match(String(res.headers['etag']), /^"[A-Za-z0-9_-]{27}"$/);
   const at = new Date(clock.time).toISOString();
   // The owner comes first; a repeated id is one member.
-  assert.deepEqual(res.body, { data: { id: res.body.data.id, title: 'Team', ownerId: alice.userId, members: [alice.userId, bob.userId], createdAt: at, updatedAt: at } });
+  assert.deepEqual(res.body, { data: { id: res.body.data.id, title: 'Team', ownerId: alice.userId, members: [alice.userId, bob.userId], createdAt: at, updatedAt: at, lastReadId: null, unreadCount: 0 } });
   const read = await readChat(server, bob, res.body.data.id);
   assert.equal(read.status, 200);
   assert.deepEqual(read.body, res.body);
@@ -96,14 +96,14 @@ test('PUT /chats/{id} creates under the client\'s id (201), then replaces title 
   assert.equal(created.status, 201);
   assert.equal(created.headers['location'], '/chats/team-42');
   const at = new Date(clock.time).toISOString();
-  assert.deepEqual(created.body, { data: { id: 'team-42', title: 'Team', ownerId: alice.userId, members: [alice.userId, bob.userId], createdAt: at, updatedAt: at } });
+  assert.deepEqual(created.body, { data: { id: 'team-42', title: 'Team', ownerId: alice.userId, members: [alice.userId, bob.userId], createdAt: at, updatedAt: at, lastReadId: null, unreadCount: 0 } });
 
   clock.advance(1000);
   const replaced = await call(server, 'PUT', '/chats/team-42', { token: alice.token, json: { data: { title: 'Renamed', members: [carol.userId] } } });
   assert.equal(replaced.status, 200);
   assert.equal(replaced.headers['location'], undefined);
   const later = new Date(clock.time).toISOString();
-  assert.deepEqual(replaced.body, { data: { id: 'team-42', title: 'Renamed', ownerId: alice.userId, members: [alice.userId, carol.userId], createdAt: at, updatedAt: later } });
+  assert.deepEqual(replaced.body, { data: { id: 'team-42', title: 'Renamed', ownerId: alice.userId, members: [alice.userId, carol.userId], createdAt: at, updatedAt: later, lastReadId: null, unreadCount: 0 } });
 
   // PUT replaces the whole state: without members, the owner alone stays.
   const alone = await call(server, 'PUT', '/chats/team-42', { token: alice.token, json: { data: { title: 'Renamed' } } });

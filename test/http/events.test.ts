@@ -55,10 +55,17 @@ test('every event type carries its exact object: the resource as GET answers it 
   t.after(() => stream.close());
   const at = (): string => new Date(clock.time).toISOString();
   const get = async (path: string): Promise<unknown> => (await call(server, 'GET', path, { token: alice.token })).body.data;
+  // CONTRACT §9: a chat in an event leaves out the reader's own lastReadId and unreadCount.
+  const getChat = async (path: string): Promise<unknown> => {
+    const { lastReadId, unreadCount, ...chat } = (await call(server, 'GET', path, { token: alice.token })).body.data;
+    assert.equal(typeof unreadCount, 'number');
+    assert.ok(lastReadId === null || typeof lastReadId === 'string');
+    return chat;
+  };
 
   const chat = await createChat(server, alice, { title: 'Crew', members: [bob.userId] });
   await stream.logEventCount(1);
-  assertEvent(stream, 0, 'chat.created', chat.id, at(), await get(`/chats/${chat.id}`));
+  assertEvent(stream, 0, 'chat.created', chat.id, at(), await getChat(`/chats/${chat.id}`));
 
   clock.advance(1000);
   const first = await postMessage(server, bob, chat.id, { text: 'first' });
@@ -83,19 +90,19 @@ test('every event type carries its exact object: the resource as GET answers it 
   assert.equal((await call(server, 'PUT', `/chats/${chat.id}/members/${carol.userId}`, { token: alice.token })).status, 204);
   await stream.logEventCount(8);
   assertEvent(stream, 6, 'member.added', chat.id, at(), await get(`/chats/${chat.id}/members/${carol.userId}`));
-  assertEvent(stream, 7, 'chat.updated', chat.id, at(), await get(`/chats/${chat.id}`));
+  assertEvent(stream, 7, 'chat.updated', chat.id, at(), await getChat(`/chats/${chat.id}`));
 
   clock.advance(1000);
   const carolMember = await get(`/chats/${chat.id}/members/${carol.userId}`);
   assert.equal((await call(server, 'DELETE', `/chats/${chat.id}/members/${carol.userId}`, { token: alice.token })).status, 204);
   await stream.logEventCount(10);
   assertEvent(stream, 8, 'member.removed', chat.id, at(), carolMember);
-  assertEvent(stream, 9, 'chat.updated', chat.id, at(), await get(`/chats/${chat.id}`));
+  assertEvent(stream, 9, 'chat.updated', chat.id, at(), await getChat(`/chats/${chat.id}`));
 
   clock.advance(1000);
   assert.equal((await call(server, 'PATCH', `/chats/${chat.id}`, { token: alice.token, json: { data: { title: 'Renamed' } } })).status, 200);
   await stream.logEventCount(11);
-  assertEvent(stream, 10, 'chat.updated', chat.id, at(), await get(`/chats/${chat.id}`));
+  assertEvent(stream, 10, 'chat.updated', chat.id, at(), await getChat(`/chats/${chat.id}`));
 
   clock.advance(1000);
   assert.equal((await call(server, 'DELETE', `/chats/${chat.id}/messages`, { token: alice.token })).status, 204);

@@ -17,7 +17,7 @@ test('POST a message answers 201, Location and the message in the envelope', asy
   assert.match(id, /^[0-9A-Z]{26}$/);
   assert.equal(res.headers['location'], `/chats/${chat.id}/messages/${id}`);
   const at = new Date(clock.time).toISOString();
-  const expected = { data: { id, chatId: chat.id, authorId: bob.userId, text: 'Hello <world>', replyTo: null, createdAt: at, updatedAt: at } };
+  const expected = { data: { id, chatId: chat.id, authorId: bob.userId, text: 'Hello <world>', replyTo: null, createdAt: at, updatedAt: at, editedAt: null, reactions: [] } };
   assert.deepEqual(res.body, expected);
   const read = await call(server, 'GET', `/chats/${chat.id}/messages/${id}`, { token: alice.token });
   assert.deepEqual(read.body, expected);
@@ -216,16 +216,19 @@ test('PUT and PATCH by the author change text and replyTo; updatedAt moves, crea
   clock.advance(1000);
   const patched = await call(server, 'PATCH', path, { token: bob.token, json: { data: { text: 'typo' } } });
   assert.equal(patched.status, 200);
-  assert.deepEqual(patched.body, { data: { ...message, text: 'typo', updatedAt: new Date(clock.time).toISOString() } });
+  const editedAt = new Date(clock.time).toISOString();
+  assert.deepEqual(patched.body, { data: { ...message, text: 'typo', updatedAt: editedAt, editedAt } });
 
   clock.advance(1000);
+  // A new replyTo changes the message (updatedAt) but is not an edit of its text (editedAt stays).
   const unreplied = await call(server, 'PATCH', path, { token: bob.token, headers: MERGE_PATCH, json: { data: { replyTo: null } } });
-  assert.deepEqual(unreplied.body.data, { ...message, text: 'typo', replyTo: null, updatedAt: new Date(clock.time).toISOString() });
+  assert.deepEqual(unreplied.body.data, { ...message, text: 'typo', replyTo: null, updatedAt: new Date(clock.time).toISOString(), editedAt });
 
   clock.advance(1000);
   const put = await call(server, 'PUT', path, { token: bob.token, json: { data: { id: message.id, text: 'replaced', replyTo: first.id } } });
   assert.equal(put.status, 200);
-  assert.deepEqual(put.body.data, { ...message, text: 'replaced', replyTo: first.id, updatedAt: new Date(clock.time).toISOString() });
+  const now = new Date(clock.time).toISOString();
+  assert.deepEqual(put.body.data, { ...message, text: 'replaced', replyTo: first.id, updatedAt: now, editedAt: now });
   // PUT replaces the whole message: without replyTo, it is null.
   const whole = await call(server, 'PUT', path, { token: bob.token, json: { data: { text: 'replaced' } } });
   assert.equal(whole.body.data.replyTo, null);

@@ -37,6 +37,15 @@ const EXPECTED_TYPE: Record<string, string> = {
   '/users/:userId/avatar': 'avatar',
   '/users/:userId/avatar/:avatarId': 'avatar',
   '/events': 'event',
+  '/chats/:chatId/read': 'read-marker',
+  '/chats/:chatId/messages/:messageId/reactions': 'reaction',
+  '/chats/:chatId/messages/:messageId/reactions/:emoji': 'reaction',
+  '/messages/:messageId/reactions': 'reaction',
+  '/messages/:messageId/reactions/:emoji': 'reaction',
+  '/chats/:chatId/messages/:messageId/revisions': 'revision',
+  '/chats/:chatId/messages/:messageId/revisions/:revisionId': 'revision',
+  '/messages/:messageId/revisions': 'revision',
+  '/messages/:messageId/revisions/:revisionId': 'revision',
 };
 
 /** Independent of the renderer's escapeHtml: what a user string must look like inside the page. */
@@ -141,6 +150,26 @@ async function buildFixture(): Promise<Fixture> {
     const messages = [];
     for (const text of texts) messages.push(await created(post(`/chats/${params['chatId']}/messages`, { data: { text } }), 'message'));
     params['messageId'] = messages[1].id;
+    const messagePath = `/chats/${params['chatId']}/messages/${params['messageId']}`;
+    if (hasRoute('PUT', '/chats/:chatId/messages/:messageId/reactions/:emoji')) {
+      // Three reactions (one of them markup), so the collection pages; the owner's own is the single one.
+      const reactions = [[owner, '👍'], [others[0]!, `"><b>&'`], [others[1]!, '👍']] as const;
+      for (const [user, emoji] of reactions) {
+        const res = await call(server, 'PUT', `${messagePath}/reactions/${encodeURIComponent(emoji)}`, { token: user.token });
+        assert.equal(res.status, 201, `reaction: ${res.text}`);
+      }
+      params['emoji'] = '👍';
+    }
+    if (hasRoute('GET', '/chats/:chatId/messages/:messageId/revisions')) {
+      // Two edits: three revisions, every one still holding the hostile text.
+      for (const text of [`hello ${HOSTILE}, edited`, `hello ${HOSTILE}, edited twice`]) {
+        const res = await call(server, 'PATCH', messagePath, { token: owner.token, json: { data: { text } } });
+        assert.equal(res.status, 200, `edit: ${res.text}`);
+      }
+      params['revisionId'] = '2';
+    }
+    // Another member reads up to the first message, so the owner's chat list shows an unread count elsewhere.
+    await call(server, 'PUT', `/chats/${params['chatId']}/read`, { token: others[0]!.token, json: { data: { lastReadId: messages[0].id } } });
   }
   if (hasRoute('POST', '/users/:userId/avatar')) {
     const avatars = [];
@@ -165,7 +194,7 @@ function pathOf(route: Route, params: Record<string, string>, extraQuery = ''): 
 
 /** Collections answer {data, meta} and page; the others are single resources with an ETag. */
 function isCollection(pattern: string): boolean {
-  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session'].includes(pattern);
+  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session', '/chats/:chatId/read'].includes(pattern);
 }
 
 /** Pages by limit and offset: every collection but the event log, which goes on by `after` (its own tests). */
@@ -245,8 +274,8 @@ for (const route of GET_ROUTES) {
     for (const value of stringsIn(json.data ?? json)) assert.ok(res.text.includes(escapeForHtml(value)), `shows ${value}`);
     for (const link of related) assert.ok(res.text.includes(`href="${escapeForHtml(link.href)}"`), `links ${link.rel}`);
     for (const item of json.meta === undefined ? [] : json.data) {
-      // Each item of a list links to its own page (a path ending in its id or first field), or to its href (an action).
-      const id = String(item.id ?? Object.values(item)[0]);
+      // Each item of a list links to its own page (a path ending in its id, else its user's, else its first field), or to its href (an action).
+      const id = String(item.id ?? item.userId ?? Object.values(item)[0]);
       // An event has no page of its own: it links to the log read from just before it.
       const linked = route.pattern === '/events'
         ? res.text.includes(`/events?after=${Number(id) - 1}">`)

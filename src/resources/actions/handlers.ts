@@ -5,7 +5,7 @@ import { publicAction } from '../../representations/public-fields.ts';
 import type { PublicAction } from '../../representations/schemas.ts';
 import type { ChatAccess } from '../../storage/chat-store.ts';
 import type { MessageRow } from '../../storage/message-store.ts';
-import { MESSAGE_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+import { MESSAGE_PATH, MESSAGES_PATH, REACTIONS_PATH } from '../chats/paths.ts';
 import { collectionReply } from '../collection.ts';
 import { findChatMessage, findTopLevelMessage } from '../messages/handlers.ts';
 
@@ -29,7 +29,7 @@ export const ACTION_FIELDS: CollectionSpec = {
  */
 const ACTION_SELECT = "SELECT a.id, a.method, a.href FROM (SELECT value ->> 'id' AS id, value ->> 'method' AS method, value ->> 'href' AS href FROM json_each(?)) a";
 
-/** The same rules the write handlers enforce: reply for members, edit for the author, delete for the author or owner. */
+/** The same rules the write handlers enforce: reply and react for members, edit for the author, delete for the author or owner. */
 export function actionsFor(ctx: RequestContext, access: ChatAccess, message: MessageRow): ActionRow[] {
   const callerId = ctx.caller!.userId;
   const messageHref = ctx.href(MESSAGE_PATH, { chatId: message.chatId, messageId: message.id });
@@ -37,6 +37,8 @@ export function actionsFor(ctx: RequestContext, access: ChatAccess, message: Mes
   const actions: ActionRow[] = [{ id: 'reply', method: 'POST', href: ctx.href(MESSAGES_PATH, { chatId: message.chatId }) }];
   if (message.authorId === callerId) actions.push({ id: 'edit', method: 'PATCH', href: messageHref });
   if (message.authorId === callerId || access.ownerId === callerId) actions.push({ id: 'delete', method: 'DELETE', href: messageHref });
+  // CONTRACT §10: {emoji} stays in the href as a URI template (RFC 6570) for the client to fill, percent-encoded.
+  actions.push({ id: 'react', method: 'PUT', href: `${ctx.href(REACTIONS_PATH, { chatId: message.chatId, messageId: message.id })}/{emoji}` });
   return actions;
 }
 

@@ -5,14 +5,14 @@ import { invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';
 import { checkString } from '../../parsers/body-fields.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
-import { publicChat, publicMember } from '../../representations/public-fields.ts';
-import { CHAT_SELECT, chatFromRecord, isForeignKeyViolation, type ChatRecord, type ChatRow, type MemberRow } from '../../storage/chat-store.ts';
+import { publicChat, publicChatForCaller, publicMember } from '../../representations/public-fields.ts';
+import { CHAT_FOR_CALLER_SELECT, chatFromRecord, isForeignKeyViolation, type ChatForCallerRecord, type ChatRow, type MemberRow } from '../../storage/chat-store.ts';
 import { newId } from '../../storage/ids.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { collectionReply } from '../collection.ts';
 import { USER_PATH } from '../users/handlers.ts';
 import { chatNotFound, findVisibleChat, requireOwner } from './access.ts';
-import { CHAT_PATH, CHATS_PATH, MEMBERS_PATH, MESSAGES_PATH } from './paths.ts';
+import { CHAT_PATH, CHATS_PATH, MEMBERS_PATH, MESSAGES_PATH, READ_PATH } from './paths.ts';
 import { CHAT_ID_RULE, validateChat, validateChatChanges } from './validate.ts';
 
 export const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] as const;
@@ -25,8 +25,17 @@ export const CHAT_FIELDS: CollectionSpec = {
     { name: 'members', type: 'id-list', column: 'c.id', containsSql: 'EXISTS (SELECT 1 FROM chat_members f WHERE f.chat_id = c.id AND f.user_id = ?)' },
     { name: 'createdAt', type: 'timestamp', column: 'c.created_at' },
     { name: 'updatedAt', type: 'timestamp', column: 'c.updated_at' },
+    // The caller's own (CONTRACT §10), columns of the caller's membership row in CHAT_FOR_CALLER_SELECT.
+    { name: 'lastReadId', type: 'id', column: 'me.last_read_id' },
+    { name: 'unreadCount', type: 'number', column: 'me.unread_count' },
   ],
 };
+
+/** The chat as the caller reads it: with their read marker and unread count (the caller is a member). */
+function chatForCaller(ctx: RequestContext, row: ChatRow): Record<string, unknown> {
+  const marker = ctx.services.storage.readMarkers.findMarker(row.id, ctx.caller!.userId);
+  return publicChatForCaller(row, marker ?? { lastReadId: null, unreadCount: 0 });
+}
 
 export function chatReply(ctx: RequestContext, row: ChatRow, status = 200, headers: Record<string, string> = {}): Reply {
   const params = { chatId: row.id };
@@ -37,8 +46,9 @@ export function chatReply(ctx: RequestContext, row: ChatRow, status = 200, heade
       kind: 'single',
       type: 'chat',
       enveloped: true,
-      data: publicChat(row),
+      data: chatForCaller(ctx, row),
       links: [
+        { rel: 'read', href: ctx.href(READ_PATH, params) },
         { rel: 'messages', href: ctx.href(MESSAGES_PATH, params) },
         { rel: 'members', href: ctx.href(MEMBERS_PATH, params) },
         { rel: 'owner', href: ctx.href(USER_PATH, { userId: row.ownerId }) },
@@ -48,9 +58,9 @@ export function chatReply(ctx: RequestContext, row: ChatRow, status = 200, heade
   };
 }
 
-/** The current ETag of a chat, exactly as GET would send it, or null when there is none (RFC 9110 §13.1). */
-export function chatEtag(row: ChatRow | undefined): string | null {
-  return row ? etagOf(publicChat(row)) : null;
+/** The current ETag of a chat, exactly as GET would send it to the caller, or null when there is none (RFC 9110 §13.1). */
+export function chatEtag(ctx: RequestContext, row: ChatRow | undefined): string | null {
+  return row ? etagOf(chatForCaller(ctx, row)) : null;
 }
 
 /**
@@ -117,16 +127,15 @@ export async function postChat(ctx: RequestContext): Promise<Reply> {
 }
 
 export function listChats(ctx: RequestContext): Reply {
-  return collectionReply<ChatRecord>(ctx, {
+  return collectionReply<ChatForCallerRecord>(ctx, {
     type: 'chat',
     source: {
-      select: CHAT_SELECT,
-      // The caller's chats, found from the member side (index chat_members_by_user).
-      scope: 'c.id IN (SELECT chat_id FROM chat_members WHERE user_id = ?)',
+      select: CHAT_FOR_CALLER_SELECT,
+      scope: 'me.user_id = ?',
       scopeParams: [ctx.caller!.userId],
       spec: CHAT_FIELDS,
     },
-    toPublic: (record) => publicChat(chatFromRecord(record)),
+    toPublic: (record) => publicChatForCaller(chatFromRecord(record), record),
     itemHref: (chat) => ctx.href(CHAT_PATH, { chatId: String(chat['id']) }),
   });
 }
@@ -161,7 +170,7 @@ export async function putChat(ctx: RequestContext): Promise<Reply> {
     if (current) requireOwner(ctx, current, 'replace it');
     const input = validateChat(body, chatId);
     // RFC 9110 §13.1: If-None-Match: * refuses an existing chat, If-Match: * a missing one, before any write.
-    checkPreconditions(ctx.req.headers, chatEtag(current));
+    checkPreconditions(ctx.req.headers, chatEtag(ctx, current));
     if (!current) return createChat(ctx, chatId, input.title, input.members);
     return replaceChat(ctx, current, { title: input.title, members: input.members });
   });
@@ -200,7 +209,7 @@ export async function patchChat(ctx: RequestContext): Promise<Reply> {
     if (!current) throw chatNotFound(chatId);
     requireOwner(ctx, current, 'change it');
     const changes = validateChatChanges(body, chatId);
-    checkPreconditions(ctx.req.headers, chatEtag(current));
+    checkPreconditions(ctx.req.headers, chatEtag(ctx, current));
     return replaceChat(ctx, current, changes);
   });
 }
@@ -211,7 +220,7 @@ export function deleteChat(ctx: RequestContext): Reply {
   const access = findVisibleChat(ctx, ctx.params['chatId']!);
   requireOwner(ctx, access, 'delete it');
   const chat = storage.chats.findChat(access.id);
-  checkPreconditions(ctx.req.headers, chatEtag(chat));
+  checkPreconditions(ctx.req.headers, chatEtag(ctx, chat));
   storage.transaction(() => {
     storage.messages.deleteChatMessages(access.id);
     storage.chats.deleteChat(access.id);

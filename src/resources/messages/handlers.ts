@@ -8,10 +8,10 @@ import { publicMessage } from '../../representations/public-fields.ts';
 import type { Link } from '../../representations/representation.ts';
 import type { ChatAccess } from '../../storage/chat-store.ts';
 import { newId } from '../../storage/ids.ts';
-import type { MessageRow } from '../../storage/message-store.ts';
+import { NO_REACTIONS, type MessageRow } from '../../storage/message-store.ts';
 import { findVisibleChat, requireOwner } from '../chats/access.ts';
 import { PATCH_TYPES } from '../chats/handlers.ts';
-import { CHAT_PATH, MESSAGE_ACTIONS_PATH, MESSAGE_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+import { CHAT_PATH, MESSAGE_ACTIONS_PATH, MESSAGE_PATH, MESSAGES_PATH, REACTIONS_PATH, REVISIONS_PATH } from '../chats/paths.ts';
 import { USER_PATH } from '../users/handlers.ts';
 import { validateMessage, validateMessageChanges, type MessageInput } from './validate.ts';
 
@@ -22,6 +22,8 @@ export function messageLinks(ctx: RequestContext, row: MessageRow): Link[] {
     { rel: 'collection', href: ctx.href(MESSAGES_PATH, { chatId: row.chatId }) },
     { rel: 'actions', href: ctx.href(MESSAGE_ACTIONS_PATH, params) },
     { rel: 'author', href: ctx.href(USER_PATH, { userId: row.authorId }) },
+    { rel: 'reactions', href: ctx.href(REACTIONS_PATH, params) },
+    { rel: 'revisions', href: ctx.href(REVISIONS_PATH, params) },
   ];
   if (row.replyTo !== null) links.push({ rel: 'replyTo', href: ctx.href(MESSAGE_PATH, { chatId: row.chatId, messageId: row.replyTo }) });
   return links;
@@ -82,7 +84,9 @@ export async function postMessage(ctx: RequestContext): Promise<Reply> {
     findVisibleChat(ctx, chatId);
     checkReplyTarget(ctx, chatId, input.replyTo, null);
     const now = clock.now();
-    const message: MessageRow = { id: newId(now), chatId, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now };
+    const message: MessageRow = {
+      id: newId(now), chatId, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now, editedAt: null, reactions: NO_REACTIONS,
+    };
     storage.messages.insertMessage(message);
     storage.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message) });
     return message;
@@ -102,7 +106,10 @@ function requireAuthor(ctx: RequestContext, message: MessageRow): void {
   if (message.authorId !== ctx.caller!.userId) throw new HttpError('ERR_FORBIDDEN', 'Only the author may edit a message');
 }
 
-/** Writes the changes; updatedAt moves only when text or replyTo really changed. */
+/**
+ * Writes the changes; updatedAt moves only when text or replyTo really changed, editedAt only when the text
+ * did (CONTRACT §10: a new replyTo is not an edit of what was said). The replaced text becomes a revision.
+ */
 function editMessage(ctx: RequestContext, current: MessageRow, changes: Partial<MessageInput>): Reply {
   checkReplyTarget(ctx, current.chatId, changes.replyTo ?? null, current.id);
   checkPreconditions(ctx.req.headers, messageEtag(current));
@@ -110,6 +117,7 @@ function editMessage(ctx: RequestContext, current: MessageRow, changes: Partial<
   if (next.text !== current.text || next.replyTo !== current.replyTo) {
     const { storage, clock } = ctx.services;
     next.updatedAt = clock.now();
+    if (next.text !== current.text) next.editedAt = next.updatedAt;
     storage.transaction(() => {
       storage.messages.updateMessage(next);
       storage.events.append({ type: 'message.updated', chatId: next.chatId, createdAt: next.updatedAt, data: publicMessage(next) });

@@ -23,6 +23,8 @@ export const MESSAGE_FIELDS: CollectionSpec = {
     { name: 'replyTo', type: 'id', column: 'm.reply_to' },
     { name: 'createdAt', type: 'timestamp', column: 'm.created_at' },
     { name: 'updatedAt', type: 'timestamp', column: 'm.updated_at' },
+    // null until the text changes: filter=editedAt|ne|null is not a timestamp, but editedAt=>2000-01-01 finds every edited message.
+    { name: 'editedAt', type: 'timestamp', column: 'm.edited_at' },
   ],
 };
 

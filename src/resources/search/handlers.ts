@@ -2,7 +2,7 @@
 import type { Reply, RequestContext } from '../../http/context.ts';
 import type { CollectionSpec, FieldSpec } from '../../parsers/query.ts';
 import { parseSearchTerms } from '../../parsers/search-terms.ts';
-import { publicChat, publicMessage, publicUser } from '../../representations/public-fields.ts';
+import { publicChatForCaller, publicMessage, publicUser } from '../../representations/public-fields.ts';
 import type { Resource } from '../../representations/representation.ts';
 import { SEARCH_COLUMNS, searchSource, type SearchHit } from '../../storage/search-store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
@@ -48,11 +48,14 @@ export function search(ctx: RequestContext): Reply {
 function loadResource(ctx: RequestContext, hit: SearchHit): Resource {
   const { storage } = ctx.services;
   const found = hit.type === 'message' ? mapDefined(storage.messages.findMessage(hit.id), publicMessage)
-    : hit.type === 'chat' ? mapDefined(storage.chats.findChat(hit.id), publicChat)
+    // A chat found is the caller's, read as they read it: with their own marker and count (CONTRACT §10).
+    : hit.type === 'chat' ? mapDefined(storage.chats.findChat(hit.id), (row) => publicChatForCaller(row, storage.readMarkers.findMarker(row.id, ctx.caller!.userId) ?? NO_MARKER))
     : mapDefined(storage.users.findUserById(hit.id), publicUser);
   if (found === undefined) throw new Error(`search: ${hit.type} ${hit.id} vanished between match and load`);
   return found;
 }
+
+const NO_MARKER = { lastReadId: null, unreadCount: 0 };
 
 function mapDefined<T>(row: T | undefined, toPublic: (row: T) => Resource): Resource | undefined {
   return row === undefined ? undefined : toPublic(row);

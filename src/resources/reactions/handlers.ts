@@ -1,0 +1,109 @@
+// Reactions to a message (CONTRACT §10): any member adds or removes their own; everyone reads them.
+import type { Reply, RequestContext } from '../../http/context.ts';
+import { HttpError } from '../../http/http-error.ts';
+import type { CollectionSpec } from '../../parsers/query.ts';
+import { publicReaction } from '../../representations/public-fields.ts';
+import type { ChatAccess } from '../../storage/chat-store.ts';
+import type { MessageRow } from '../../storage/message-store.ts';
+import { REACTION_SELECT, type ReactionRow } from '../../storage/reaction-store.ts';
+import { MESSAGE_PATH, REACTION_PATH, REACTIONS_PATH } from '../chats/paths.ts';
+import { collectionReply } from '../collection.ts';
+import { findChatMessage, findTopLevelMessage } from '../messages/handlers.ts';
+import { USER_PATH } from '../users/handlers.ts';
+import { validateEmoji } from './validate.ts';
+
+export const REACTION_FIELDS: CollectionSpec = {
+  idField: 'seq',
+  fields: [
+    { name: 'emoji', type: 'string', column: 'r.emoji' },
+    { name: 'userId', type: 'id', column: 'r.user_id' },
+    { name: 'createdAt', type: 'timestamp', column: 'r.created_at' },
+    // A reaction has no id: the order it was made in is the default order and breaks ties.
+    { name: 'seq', type: 'number', column: 'r.seq', hidden: true },
+  ],
+};
+
+type Found = { access: ChatAccess; message: MessageRow };
+
+/** Both addresses of a message: under its chat, and at the top level. */
+function findMessage(ctx: RequestContext): Found {
+  return ctx.params['chatId'] === undefined ? findTopLevelMessage(ctx) : findChatMessage(ctx);
+}
+
+function reactionReply(ctx: RequestContext, row: ReactionRow, status: number): Reply {
+  const message = ctx.services.storage.messages.findMessage(row.messageId)!;
+  const params = { chatId: message.chatId, messageId: message.id };
+  // RFC 9110 §15.3.2: a 201 names what it created; GET of it is the caller's reaction.
+  const headers: Record<string, string> = status === 201 ? { Location: ctx.href(REACTION_PATH, { ...params, emoji: row.emoji }) } : {};
+  return {
+    status,
+    headers,
+    representation: {
+      kind: 'single',
+      type: 'reaction',
+      enveloped: true,
+      data: publicReaction(row),
+      links: [
+        { rel: 'message', href: ctx.href(MESSAGE_PATH, params) },
+        { rel: 'collection', href: ctx.href(REACTIONS_PATH, params) },
+        { rel: 'user', href: ctx.href(USER_PATH, { userId: row.userId }) },
+      ],
+    },
+  };
+}
+
+function reactionNotFound(messageId: string, emoji: string): HttpError {
+  return new HttpError('ERR_NOT_FOUND', `You have no reaction ${JSON.stringify(emoji)} to message ${messageId}`);
+}
+
+/** GET …/reactions/{emoji}: the caller's own reaction with that emoji (the resource PUT creates), or 404. */
+export function getReaction(ctx: RequestContext): Reply {
+  const emoji = validateEmoji(ctx.params['emoji']!);
+  const { message } = findMessage(ctx);
+  const row = ctx.services.storage.reactions.findReaction(message.id, emoji, ctx.caller!.userId);
+  if (!row) throw reactionNotFound(message.id, emoji);
+  return reactionReply(ctx, row, 200);
+}
+
+/**
+ * PUT …/reactions/{emoji}: adds the caller's reaction, 201 with it when new, 204 when it was already there
+ * (PUT is idempotent: the second one changes nothing and sends no event). The unique index decides, so two
+ * concurrent PUTs of one user count once.
+ */
+export function putReaction(ctx: RequestContext): Reply {
+  const emoji = validateEmoji(ctx.params['emoji']!);
+  const { storage, clock } = ctx.services;
+  const { message } = findMessage(ctx);
+  const row: ReactionRow = { messageId: message.id, emoji, userId: ctx.caller!.userId, createdAt: clock.now() };
+  const added = storage.transaction(() => {
+    if (!storage.reactions.addReaction(row)) return false;
+    storage.events.append({ type: 'reaction.added', chatId: message.chatId, createdAt: row.createdAt, data: publicReaction(row, true) });
+    return true;
+  });
+  return added ? reactionReply(ctx, row, 201) : { status: 204 };
+}
+
+/** DELETE …/reactions/{emoji}: removes the caller's reaction (204), 404 when they had none. */
+export function deleteReaction(ctx: RequestContext): Reply {
+  const emoji = validateEmoji(ctx.params['emoji']!);
+  const { storage, clock } = ctx.services;
+  const { message } = findMessage(ctx);
+  const userId = ctx.caller!.userId;
+  storage.transaction(() => {
+    const row = storage.reactions.findReaction(message.id, emoji, userId);
+    if (!row || !storage.reactions.removeReaction(message.id, emoji, userId)) throw reactionNotFound(message.id, emoji);
+    storage.events.append({ type: 'reaction.removed', chatId: message.chatId, createdAt: clock.now(), data: publicReaction(row, true) });
+  });
+  return { status: 204 };
+}
+
+/** GET …/reactions: every user's reaction to the message, one row each, in the order they were made. */
+export function listReactions(ctx: RequestContext): Reply {
+  const { message } = findMessage(ctx);
+  return collectionReply<ReactionRow>(ctx, {
+    type: 'reaction',
+    source: { select: REACTION_SELECT, scope: 'r.message_id = ?', scopeParams: [message.id], spec: REACTION_FIELDS },
+    toPublic: (row) => publicReaction(row),
+    itemHref: (reaction) => ctx.href(USER_PATH, { userId: String(reaction['userId']) }),
+  });
+}

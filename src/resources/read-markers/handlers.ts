@@ -1,0 +1,69 @@
+// A member's read marker of a chat (CONTRACT §10): read it, or move it forward or back ("mark as unread").
+import type { Reply, RequestContext } from '../../http/context.ts';
+import { checkPreconditions, etagOf } from '../../http/conditional.ts';
+import { invalidField } from '../../http/http-error.ts';
+import { readJsonObject } from '../../http/read-body.ts';
+import { rejectUnknownFields, unwrapEnvelope, type Body } from '../../parsers/body-fields.ts';
+import { publicReadMarker } from '../../representations/public-fields.ts';
+import { isValidId } from '../../storage/ids.ts';
+import type { ReadMarkerRow } from '../../storage/read-marker-store.ts';
+import { findVisibleChat } from '../chats/access.ts';
+import { CHAT_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+
+function markerReply(ctx: RequestContext, row: ReadMarkerRow): Reply {
+  const params = { chatId: row.chatId };
+  const links = [
+    { rel: 'chat', href: ctx.href(CHAT_PATH, params) },
+    { rel: 'messages', href: ctx.href(MESSAGES_PATH, params) },
+  ];
+  // The first unread message is the one after the marker: a keyset page from there (CONTRACT §6).
+  if (row.lastReadId !== null) links.push({ rel: 'unread', href: ctx.href(MESSAGES_PATH, params, `after=${encodeURIComponent(row.lastReadId)}`) });
+  return { status: 200, representation: { kind: 'single', type: 'read-marker', enveloped: true, data: publicReadMarker(row), links } };
+}
+
+/** The caller's marker; the caller is a member (findVisibleChat), so there is one. */
+function findMarker(ctx: RequestContext, chatId: string): ReadMarkerRow {
+  return ctx.services.storage.readMarkers.findMarker(chatId, ctx.caller!.userId)!;
+}
+
+export function getReadMarker(ctx: RequestContext): Reply {
+  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+  return markerReply(ctx, findMarker(ctx, access.id));
+}
+
+/** {"data": {"lastReadId": "<id>" | null, "chatId"?}}: unreadCount is the server's; null marks the whole chat unread. */
+function validateMarker(body: Body, chatId: string): string | null {
+  const data = unwrapEnvelope(body);
+  rejectUnknownFields(data, ['chatId', 'lastReadId', 'unreadCount'], 'data.');
+  if ('unreadCount' in data) throw invalidField('data.unreadCount', 'is read-only: the server counts it');
+  if (data['chatId'] !== undefined && data['chatId'] !== chatId) throw invalidField('data.chatId', 'must equal the chat id in the path');
+  if (!('lastReadId' in data)) throw invalidField('data.lastReadId', 'is required');
+  const value = data['lastReadId'];
+  if (value !== null && !isValidId(value)) throw invalidField('data.lastReadId', 'must be the id of a message of this chat, or null');
+  return value;
+}
+
+/**
+ * PUT /chats/{id}/read: sets the marker to a message of the chat, forward or back, and recounts. A change
+ * appends read.updated for the caller's own streams only (CONTRACT §9); setting it where it is changes nothing.
+ */
+export async function putReadMarker(ctx: RequestContext): Promise<Reply> {
+  const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes);
+  const { storage, clock } = ctx.services;
+  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+  const lastReadId = validateMarker(body, access.id);
+  const userId = ctx.caller!.userId;
+  const row = storage.transaction(() => {
+    if (lastReadId !== null && !storage.messages.findMessageInChat(access.id, lastReadId)) {
+      throw invalidField('data.lastReadId', 'must be the id of a message of this chat');
+    }
+    const current = findMarker(ctx, access.id);
+    checkPreconditions(ctx.req.headers, etagOf(publicReadMarker(current)));
+    if (current.lastReadId === lastReadId) return current;
+    const moved = storage.readMarkers.setMarker(access.id, userId, lastReadId);
+    storage.events.append({ type: 'read.updated', chatId: access.id, createdAt: clock.now(), data: publicReadMarker(moved), onlyUserId: userId });
+    return moved;
+  });
+  return markerReply(ctx, row);
+}
+

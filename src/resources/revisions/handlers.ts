@@ -1,0 +1,57 @@
+// The edit history of a message (CONTRACT §10): every version of its text, oldest first, the last one current.
+import type { Reply, RequestContext } from '../../http/context.ts';
+import type { CollectionSpec } from '../../parsers/query.ts';
+import { publicRevision } from '../../representations/public-fields.ts';
+import { REVISION_SELECT, REVISION_SELECT_PARAMS, type RevisionRow } from '../../storage/revision-store.ts';
+import { HttpError } from '../../http/http-error.ts';
+import type { MessageRow } from '../../storage/message-store.ts';
+import { MESSAGE_PATH, REVISION_PATH, REVISIONS_PATH } from '../chats/paths.ts';
+import { collectionReply } from '../collection.ts';
+import { findChatMessage, findTopLevelMessage } from '../messages/handlers.ts';
+
+export const REVISION_FIELDS: CollectionSpec = {
+  fields: [
+    // A number in SQL, so revision 10 sorts after revision 9; a string in JSON, like every id.
+    { name: 'id', type: 'number', column: 'v.id' },
+    { name: 'text', type: 'string', column: 'v.text' },
+    { name: 'createdAt', type: 'timestamp', column: 'v.createdAt' },
+  ],
+};
+
+function findMessage(ctx: RequestContext): MessageRow {
+  return (ctx.params['chatId'] === undefined ? findTopLevelMessage(ctx) : findChatMessage(ctx)).message;
+}
+
+/** GET …/revisions, under the chat or at the top level: a collection with the query conventions. */
+export function listRevisions(ctx: RequestContext): Reply {
+  const message = findMessage(ctx);
+  const params = { chatId: message.chatId, messageId: message.id };
+  return collectionReply<RevisionRow>(ctx, {
+    type: 'revision',
+    source: { select: REVISION_SELECT, selectParams: REVISION_SELECT_PARAMS(message.id), spec: REVISION_FIELDS },
+    toPublic: publicRevision,
+    itemHref: (revision) => ctx.href(REVISION_PATH, { ...params, revisionId: String(revision['id']) }),
+  });
+}
+
+/** GET …/revisions/{n}: one version of the text, so every row of the history is addressable. */
+export function getRevision(ctx: RequestContext): Reply {
+  const message = findMessage(ctx);
+  const revisionId = ctx.params['revisionId']!;
+  const row = /^[1-9]\d{0,8}$/.test(revisionId) ? ctx.services.storage.revisions.findRevision(message.id, Number(revisionId)) : undefined;
+  if (!row) throw new HttpError('ERR_NOT_FOUND', `Message ${message.id} has no revision ${revisionId}`);
+  const params = { chatId: message.chatId, messageId: message.id };
+  return {
+    status: 200,
+    representation: {
+      kind: 'single',
+      type: 'revision',
+      enveloped: true,
+      data: publicRevision(row),
+      links: [
+        { rel: 'message', href: ctx.href(MESSAGE_PATH, params) },
+        { rel: 'collection', href: ctx.href(REVISIONS_PATH, params) },
+      ],
+    },
+  };
+}
