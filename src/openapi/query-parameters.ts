@@ -45,15 +45,17 @@ export function queryParameters(query: QueryDoc): ParameterDoc[] {
   const parameters: ParameterDoc[] = [];
   const spec: CollectionSpec | undefined = query.fields;
   if (spec) {
-    const names = spec.fields.map((field) => field.name);
-    const sortable = spec.fields.filter((field) => field.type !== 'id-list').map((field) => field.name);
+    // A hidden field only orders the page (a reaction's insertion order): clients cannot name it.
+    const fields = spec.fields.filter((field) => field.hidden !== true);
+    const names = fields.map((field) => field.name);
+    const sortable = fields.filter((field) => field.type !== 'id-list').map((field) => field.name);
     parameters.push(
       { name: 'limit', description: 'Page size: default 20, at most 100 (a larger one is cut to 100 and meta.limit says so)', schema: { type: 'integer', minimum: 0, default: 20 } },
       { name: 'offset', description: 'Items to skip', schema: { type: 'integer', minimum: 0, default: 0 } },
       { name: 'filter', description: `<field>|<op>|<value>, may repeat (AND). Fields: ${names.join(', ')}; ${FILTER_SYNTAX}`, schema: repeated('Filter expressions', `${names[1] ?? names[0]}|like|a%`) },
       { name: 'sort', description: 'Sort by one field, ascending; -<field> descending. Default: by id. Ties break by id.', schema: { type: 'string', enum: [...sortable, ...sortable.map((name) => `-${name}`)] } },
       { name: 'order', description: 'The direction of sort=<field>', schema: { type: 'string', enum: ['asc', 'desc', 'ASC', 'DESC'] } },
-      ...spec.fields.flatMap(fieldParameters),
+      ...fields.flatMap(fieldParameters),
     );
   }
   return [...parameters, ...(query.parameters ?? [])];
