@@ -111,3 +111,21 @@ test('absolute expiry: neither use nor PATCH prolongs a session past its max age
   assert.equal(expired.status, 401);
   assert.match(String(expired.headers['www-authenticate']), /error="invalid_token"/);
 });
+
+test('PATCH and DELETE /session honour If-Match: a tag that does not hold is a 412 and changes nothing', async (t) => {
+  const server = await withServer(t);
+  const alice = await registerAndLogIn(server);
+  const current = await call(server, 'GET', '/session', { token: alice.token });
+  const etag = String(current.headers['etag']);
+  const stale = { 'if-match': '"not-the-tag"' };
+  const patched = await call(server, 'PATCH', '/session', { token: alice.token, headers: stale });
+  assert.equal(patched.status, 412);
+  assert.equal(patched.body.code, 'ERR_PRECONDITION_FAILED');
+  const refused = await call(server, 'DELETE', '/session', { token: alice.token, headers: stale });
+  assert.equal(refused.status, 412);
+  assert.equal((await call(server, 'GET', '/session', { token: alice.token })).status, 200, 'still logged in');
+  assert.equal((await call(server, 'PATCH', '/session', { token: alice.token, headers: { 'if-match': etag } })).status, 200);
+  const fresh = String((await call(server, 'GET', '/session', { token: alice.token })).headers['etag']);
+  assert.equal((await call(server, 'DELETE', '/session', { token: alice.token, headers: { 'if-match': fresh } })).status, 204);
+  assert.equal((await call(server, 'GET', '/session', { token: alice.token })).status, 401);
+});

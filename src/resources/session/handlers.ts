@@ -1,5 +1,6 @@
 // Login (POST /session), the caller's session (GET), prolonging it (PATCH) and logout (DELETE): CONTRACT §2.
 import type { Reply, RequestContext } from '../../http/context.ts';
+import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { mediaTypeOf, readBody, readJsonObject } from '../../http/read-body.ts';
 import { rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
@@ -129,12 +130,15 @@ export async function prolongSession(ctx: RequestContext): Promise<Reply> {
     || ctx.req.headers['transfer-encoding'] !== undefined;
   if (hasBody) rejectUnknownFields(await readJsonObject(ctx.req, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']), []);
   const session = currentSession(ctx);
+  // CONTRACT §7: If-Match that does not hold is a 412, and nothing changes.
+  checkPreconditions(ctx.req.headers, etagOf(publicSession(session)));
   const expiresAt = Math.min(clock.now() + config.sessionTtl * 1000, session.maxExpiresAt);
   storage.sessions.extendSession(session.id, expiresAt);
   return sessionReply(ctx, { ...session, expiresAt });
 }
 
 export function logOut(ctx: RequestContext): Reply {
+  checkPreconditions(ctx.req.headers, etagOf(publicSession(currentSession(ctx))));
   ctx.services.storage.sessions.deleteSession(ctx.caller!.sessionId);
   // Its event streams end now; other processes notice at their next session check (within 15 s).
   ctx.services.events.endSession(ctx.caller!.sessionId);
