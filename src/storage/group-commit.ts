@@ -13,10 +13,11 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** false: every write commits alone, at once (only for benchmarks that show what grouping gains). */
   groupCommit?: boolean;
-  /** Told the number of writes after each committed batch (the metrics count batches). */
-  onCommit?: (writes: number) => void;
-  /** Runs after every COMMIT (committed true) and after a failed batch's ROLLBACK (false), e.g. to wake event streams. */
-  afterCommit?: (committed: boolean) => void;
+  /**
+   * Runs after every COMMIT (committed true) and after a failed batch's ROLLBACK (false), with the number of
+   * writes in the batch: the metrics count batches, the event streams are woken.
+   */
+  afterCommit?: (committed: boolean, writes: number) => void;
 }
 
 const DEFAULT_MAX_BATCH = 256;
@@ -26,13 +27,11 @@ export class GroupCommit {
   private scheduled = false;
   private readonly maxBatch: number;
   private readonly grouped: boolean;
-  private readonly onCommit: ((writes: number) => void) | undefined;
-  private readonly afterCommit: (committed: boolean) => void;
+  private readonly afterCommit: (committed: boolean, writes: number) => void;
 
   constructor(private readonly db: Db, options: GroupCommitOptions = {}) {
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.grouped = options.groupCommit ?? true;
-    this.onCommit = options.onCommit;
     this.afterCommit = options.afterCommit ?? (() => {});
   }
 
@@ -78,12 +77,11 @@ export class GroupCommit {
     } catch (error) {
       // BEGIN or COMMIT failed: nothing of this batch is durable, so every caller hears the failure.
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      this.afterCommit(false);
+      this.afterCommit(false, batch.length);
       for (const write of batch) write.reject(error);
       return;
     }
-    this.onCommit?.(batch.length);
-    this.afterCommit(true);
+    this.afterCommit(true, batch.length);
     batch.forEach((write, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) write.resolve(outcome.value);

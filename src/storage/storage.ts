@@ -12,9 +12,11 @@ import { RevisionStore } from './revision-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
 
-export type StorageOptions = OpenOptions & GroupCommitOptions & {
+export type StorageOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCommit'> & {
   /** false: no event is written (only for the benchmark of what the event write costs). */
   recordEvents?: boolean;
+  /** Told the number of writes after each committed batch (the metrics count batches). */
+  onCommit?: (writes: number) => void;
 };
 
 export class Storage {
@@ -36,7 +38,13 @@ export class Storage {
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(path: string, options: StorageOptions = {}) {
     this.db = openDatabase(path, undefined, options);
-    this.group = new GroupCommit(this.db, { ...options, afterCommit: (committed) => this.signalEvents(committed) });
+    this.group = new GroupCommit(this.db, {
+      ...options,
+      afterCommit: (committed, writes) => {
+        if (committed) options.onCommit?.(writes);
+        this.signalEvents(committed);
+      },
+    });
     this.users = new UserStore(this.db);
     this.sessions = new SessionStore(this.db);
     this.avatars = new AvatarStore(this.db);
