@@ -196,12 +196,12 @@ export class EventHub {
   /**
    * Sends every visible event after `after` (waiting while the client is behind), then makes the subscriber
    * live: from then on the hub pushes events to it. Both happen without a turn of the loop between the last
-   * read and going live, so no event is skipped or sent twice. Answers the newest id at that moment.
+   * read and going live, so no event is skipped or sent twice; ready() tells the subscriber the newest id then.
    */
-  async replayThenGoLive(subscriber: Subscriber, after: number): Promise<number | undefined> {
+  async replayThenGoLive(subscriber: Subscriber, after: number): Promise<void> {
     let through = after;
     while (through < this.cursor) {
-      if (!this.isAttached(subscriber)) return undefined;
+      if (!this.isAttached(subscriber)) return;
       const page = this.readVisible(subscriber.userId, through, READ_BATCH);
       through = page.through;
       // Written a slice at a time (one write for many events), at the client's pace: a page can be megabytes.
@@ -215,10 +215,9 @@ export class EventHub {
       }
       if (subscriber.isCongested()) await subscriber.whenDrained();
     }
-    if (!this.isAttached(subscriber)) return undefined;
+    if (!this.isAttached(subscriber)) return;
     subscriber.ready(this.cursor);
     this.live.add(subscriber);
-    return this.cursor;
   }
 
   private eventsAfter(after: number): LoggedEvent[] {
@@ -233,6 +232,7 @@ export class EventHub {
   /** Pings every stream, and ends the streams whose session has ended (logout, expiry, password change). */
   private tick(): void {
     const streams = this.subscribers();
+    if (streams.length === 0) return;
     const live = this.options.liveSessions([...new Set(streams.map((subscriber) => subscriber.sessionId))]);
     for (const subscriber of streams) {
       if (!live.has(subscriber.sessionId)) this.end(subscriber, 'session ended');

@@ -128,10 +128,11 @@ async function longPoll(ctx: RequestContext, query: EventsQuery): Promise<Reply>
     if (page.events.length > 0 || query.wait === 0) return pollReply(ctx, page.events, page.through);
     await hub.replayThenGoLive(subscriber, page.through);
     const timer = setTimeout(finish, query.wait * 1000);
-    ctx.req.socket.once('close', finish);
+    // A client that leaves ends the wait (ctx.signal aborts when the answer can no longer be sent).
+    ctx.signal.addEventListener('abort', finish, { once: true });
     await done;
     clearTimeout(timer);
-    ctx.req.socket.off('close', finish);
+    ctx.signal.removeEventListener('abort', finish);
     const taken = collected.slice(0, POLL_LIMIT);
     // Every event up to the newest was handed to this poll if visible: go on from there, or from the last taken.
     const through = collected.length > POLL_LIMIT ? taken[taken.length - 1]!.id : hub.newestId;
