@@ -94,6 +94,11 @@ export async function postMessage(ctx: RequestContext): Promise<Reply> {
   return messageReply(ctx, row, 201, { Location: ctx.href(MESSAGE_PATH, { chatId, messageId: row.id }) });
 }
 
+/** A message under either of its addresses: /chats/{id}/messages/{mid}/... or /messages/{mid}/... (CONTRACT §10). */
+export function findAddressedMessage(ctx: RequestContext): { access: ChatAccess; message: MessageRow } {
+  return ctx.params['chatId'] === undefined ? findTopLevelMessage(ctx) : findChatMessage(ctx);
+}
+
 export function getMessage(ctx: RequestContext): Reply {
   return messageReply(ctx, findChatMessage(ctx).message);
 }

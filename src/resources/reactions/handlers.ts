@@ -3,12 +3,11 @@ import type { Reply, RequestContext } from '../../http/context.ts';
 import { HttpError } from '../../http/http-error.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicReaction } from '../../representations/public-fields.ts';
-import type { ChatAccess } from '../../storage/chat-store.ts';
 import type { MessageRow } from '../../storage/message-store.ts';
 import { REACTION_SELECT, type ReactionRow } from '../../storage/reaction-store.ts';
 import { MESSAGE_PATH, REACTION_PATH, REACTIONS_PATH } from '../chats/paths.ts';
 import { collectionReply } from '../collection.ts';
-import { findChatMessage, findTopLevelMessage } from '../messages/handlers.ts';
+import { findAddressedMessage } from '../messages/handlers.ts';
 import { USER_PATH } from '../users/handlers.ts';
 import { validateEmoji } from './validate.ts';
 
@@ -23,15 +22,8 @@ export const REACTION_FIELDS: CollectionSpec = {
   ],
 };
 
-type Found = { access: ChatAccess; message: MessageRow };
-
-/** Both addresses of a message: under its chat, and at the top level. */
-function findMessage(ctx: RequestContext): Found {
-  return ctx.params['chatId'] === undefined ? findTopLevelMessage(ctx) : findChatMessage(ctx);
-}
-
-function reactionReply(ctx: RequestContext, row: ReactionRow, status: number): Reply {
-  const message = ctx.services.storage.messages.findMessage(row.messageId)!;
+/** The reaction, linked under its message's chat (the caller found the message, so its chat is known). */
+function reactionReply(ctx: RequestContext, message: MessageRow, row: ReactionRow, status: number): Reply {
   const params = { chatId: message.chatId, messageId: message.id };
   // RFC 9110 §15.3.2: a 201 names what it created; GET of it is the caller's reaction.
   const headers: Record<string, string> = status === 201 ? { Location: ctx.href(REACTION_PATH, { ...params, emoji: row.emoji }) } : {};
@@ -59,10 +51,10 @@ function reactionNotFound(messageId: string, emoji: string): HttpError {
 /** GET …/reactions/{emoji}: the caller's own reaction with that emoji (the resource PUT creates), or 404. */
 export function getReaction(ctx: RequestContext): Reply {
   const emoji = validateEmoji(ctx.params['emoji']!);
-  const { message } = findMessage(ctx);
+  const { message } = findAddressedMessage(ctx);
   const row = ctx.services.storage.reactions.findReaction(message.id, emoji, ctx.caller!.userId);
   if (!row) throw reactionNotFound(message.id, emoji);
-  return reactionReply(ctx, row, 200);
+  return reactionReply(ctx, message, row, 200);
 }
 
 /**
@@ -73,21 +65,21 @@ export function getReaction(ctx: RequestContext): Reply {
 export function putReaction(ctx: RequestContext): Reply {
   const emoji = validateEmoji(ctx.params['emoji']!);
   const { storage, clock } = ctx.services;
-  const { message } = findMessage(ctx);
+  const { message } = findAddressedMessage(ctx);
   const row: ReactionRow = { messageId: message.id, emoji, userId: ctx.caller!.userId, createdAt: clock.now() };
   const added = storage.transaction(() => {
     if (!storage.reactions.addReaction(row)) return false;
     storage.events.append({ type: 'reaction.added', chatId: message.chatId, createdAt: row.createdAt, data: publicReaction(row, true) });
     return true;
   });
-  return added ? reactionReply(ctx, row, 201) : { status: 204 };
+  return added ? reactionReply(ctx, message, row, 201) : { status: 204 };
 }
 
 /** DELETE …/reactions/{emoji}: removes the caller's reaction (204), 404 when they had none. */
 export function deleteReaction(ctx: RequestContext): Reply {
   const emoji = validateEmoji(ctx.params['emoji']!);
   const { storage, clock } = ctx.services;
-  const { message } = findMessage(ctx);
+  const { message } = findAddressedMessage(ctx);
   const userId = ctx.caller!.userId;
   storage.transaction(() => {
     const row = storage.reactions.findReaction(message.id, emoji, userId);
@@ -99,7 +91,7 @@ export function deleteReaction(ctx: RequestContext): Reply {
 
 /** GET …/reactions: every user's reaction to the message, one row each, in the order they were made. */
 export function listReactions(ctx: RequestContext): Reply {
-  const { message } = findMessage(ctx);
+  const { message } = findAddressedMessage(ctx);
   return collectionReply<ReactionRow>(ctx, {
     type: 'reaction',
     source: { select: REACTION_SELECT, scope: 'r.message_id = ?', scopeParams: [message.id], spec: REACTION_FIELDS },

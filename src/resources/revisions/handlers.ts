@@ -7,7 +7,7 @@ import { HttpError } from '../../http/http-error.ts';
 import type { MessageRow } from '../../storage/message-store.ts';
 import { MESSAGE_PATH, REVISION_PATH, REVISIONS_PATH } from '../chats/paths.ts';
 import { collectionReply } from '../collection.ts';
-import { findChatMessage, findTopLevelMessage } from '../messages/handlers.ts';
+import { findAddressedMessage } from '../messages/handlers.ts';
 
 export const REVISION_FIELDS: CollectionSpec = {
   fields: [
@@ -19,7 +19,7 @@ export const REVISION_FIELDS: CollectionSpec = {
 };
 
 function findMessage(ctx: RequestContext): MessageRow {
-  return (ctx.params['chatId'] === undefined ? findTopLevelMessage(ctx) : findChatMessage(ctx)).message;
+  return findAddressedMessage(ctx).message;
 }
 
 /** GET …/revisions, under the chat or at the top level: a collection with the query conventions. */
