@@ -9,13 +9,18 @@ import { DatabaseOpenError } from './storage/database.ts';
 import { serverVersion } from './version.ts';
 import { isWorkerProcess, onPrimaryMessage, startPrimary, tellPrimary, workerConfig } from './workers.ts';
 
+/** Bad configuration (an option, a database or address that cannot be used): one line on stderr, exit 2. */
+function exitMisconfigured(message: string): never {
+  process.stderr.write(`chat-server: ${message}\n`);
+  process.exit(2);
+}
+
 function readConfig(argv: string[]): Config {
   try {
     return parseConfig(argv, process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`chat-server: ${error.message}\n`);
-    process.exit(2);
+    exitMisconfigured(error.message);
   }
 }
 
@@ -50,8 +55,7 @@ function describeAddress(home: string, setup: string): string {
 /** A database or address that cannot be used is a configuration error: one line, exit 2, no stack. */
 function exitOnStartupError(error: unknown): never {
   if (!(error instanceof StartupError || error instanceof DatabaseOpenError)) throw error;
-  process.stderr.write(`chat-server: ${error.message}\n`);
-  process.exit(2);
+  exitMisconfigured(error.message);
 }
 
 async function runPrimary(config: Config): Promise<void> {
@@ -72,10 +76,7 @@ async function runPrimary(config: Config): Promise<void> {
         if (metricsListener) process.stdout.write(`chat-server metrics on ${metricsListener.url}\n`);
       },
       log: (line) => process.stderr.write(`${line}\n`),
-      failed: (message) => {
-        process.stderr.write(`chat-server: ${message}\n`);
-        process.exit(2);
-      },
+      failed: exitMisconfigured,
     });
   } catch (error) {
     exitOnStartupError(error);

@@ -1,6 +1,6 @@
 // Routes of the login session.
 import type { Route } from '../../http/context.ts';
-import { noContent, one } from '../../openapi/route-doc.ts';
+import { one } from '../../openapi/route-doc.ts';
 import { object, text } from '../../openapi/schema.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
 import { getSession, logIn, logOut, prolongSession } from './handlers.ts';
