@@ -70,7 +70,8 @@ function plansFor(db: Database.Database, seeded: SeededHistory): QueryPlan[] {
   });
 }
 
-function medianMs(run: () => void, times = 7): number {
+/** The median of `times` timed runs of `run`, in milliseconds. */
+export function medianMs(run: () => void, times = 7): number {
   const samples: number[] = [];
   for (let i = 0; i < times; i += 1) {
     const started = performance.now();

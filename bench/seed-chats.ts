@@ -1,9 +1,8 @@
 // Bench only: a reader in many chats with long histories, each with its read marker somewhere, and two chats whose
 // pages differ only in reactions; written straight into a new database file, in the schema the server uses.
-import Database from 'better-sqlite3';
 import { PasswordHasher } from '../src/resources/session/password-hasher.ts';
-import { loadMigrations, migrate } from '../src/storage/database.ts';
 import { newId } from '../src/storage/ids.ts';
+import { openForBulkLoad, rebuildMessageIndexes, setAsideInsertTriggers } from './seed-history.ts';
 
 export interface SeededChats {
   reader: { login: string; password: string };
@@ -30,12 +29,7 @@ const EMOJIS = ['👍', '❤️', '🎉'];
  */
 export async function seedChats(path: string, options: { chats: number; messagesPerChat: number; pageSize: number }): Promise<SeededChats> {
   const started = performance.now();
-  const db = new Database(path);
-  db.pragma('journal_mode = OFF');
-  db.pragma('synchronous = OFF');
-  db.pragma('cache_size = -262144');
-  db.pragma('foreign_keys = ON');
-  migrate(db, loadMigrations());
+  const db = openForBulkLoad(path);
   const passwordHash = await new PasswordHasher({ n: 1024, concurrency: 1 }).hash(PASSWORD);
   const users = ['reader', 'writer', 'fan1', 'fan2', 'fan3'].map((login) => ({ login, id: newId(START) }));
   const [reader, writer, ...fans] = users as [typeof users[0], typeof users[0], ...typeof users];
@@ -43,8 +37,7 @@ export async function seedChats(path: string, options: { chats: number; messages
   let totalMessages = 0;
   let time = START;
   db.transaction(() => {
-    const triggers = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'messages' AND sql LIKE '%AFTER INSERT%'").all() as { name: string; sql: string }[];
-    for (const { name } of triggers) db.exec(`DROP TRIGGER ${name}`);
+    const restoreTriggers = setAsideInsertTriggers(db);
     const insertUser = db.prepare('INSERT INTO users (id, login, password_hash, avatar_id, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?)');
     for (const user of users) insertUser.run(user.id, user.login, passwordHash, START, START);
     const insertChat = db.prepare('INSERT INTO chats (id, title, owner_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
@@ -86,12 +79,11 @@ export async function seedChats(path: string, options: { chats: number; messages
       // The twin's reactions as text (quotes swapped, so JSON escapes nothing more): as many bytes, emoji included.
       post(pages[2]!, i, ` ${(summary.get(id) as string).replaceAll('"', "'")}`);
     }
-    db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')");
-    db.exec('UPDATE chat_stats SET message_count = (SELECT count(*) FROM messages m WHERE m.chat_id = chat_stats.chat_id)');
+    rebuildMessageIndexes(db);
     // What the insert trigger would have kept, counted once: the messages of others after each marker.
     db.exec(`UPDATE chat_members SET unread_count = (SELECT count(*) FROM messages m WHERE m.chat_id = chat_members.chat_id
       AND m.id > coalesce(chat_members.last_read_id, '') AND m.author_id <> chat_members.user_id)`);
-    for (const { sql } of triggers) db.exec(sql);
+    restoreTriggers();
   })();
   db.close();
   return {

@@ -25,15 +25,38 @@ const START = Date.UTC(2026, 0, 1);
  * and one count); then they are re-created from their own stored SQL, so the schema the server opens
  * is exactly the migrated one. Row by row they would triple the time (70 s for a million).
  */
-export async function seedHistory(path: string, count: number): Promise<SeededHistory> {
-  const started = performance.now();
+/** A new database for a bulk load, migrated: no rollback journal, no fsync (nobody reads it yet; the server switches to WAL). */
+export function openForBulkLoad(path: string): Database.Database {
   const db = new Database(path);
-  // A bulk load into a file nobody reads yet: no rollback journal, no fsync. The server switches to WAL.
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');
   db.pragma('foreign_keys = ON');
   migrate(db, loadMigrations());
+  return db;
+}
+
+/**
+ * Inside the load's transaction: drops the per-row insert triggers on messages and answers what re-creates
+ * them from their own stored SQL, to be called once the load did their work in bulk.
+ */
+export function setAsideInsertTriggers(db: Database.Database): () => void {
+  const triggers = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'messages' AND sql LIKE '%AFTER INSERT%'").all() as { name: string; sql: string }[];
+  for (const { name } of triggers) db.exec(`DROP TRIGGER ${name}`);
+  return () => {
+    for (const { sql } of triggers) db.exec(sql);
+  };
+}
+
+/** What the insert triggers of messages would have kept, done once: the FTS index and the per-chat counts. */
+export function rebuildMessageIndexes(db: Database.Database): void {
+  db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')");
+  db.exec('UPDATE chat_stats SET message_count = (SELECT count(*) FROM messages m WHERE m.chat_id = chat_stats.chat_id)');
+}
+
+export async function seedHistory(path: string, count: number): Promise<SeededHistory> {
+  const started = performance.now();
+  const db = openForBulkLoad(path);
   const login = 'reader';
   const password = 'a long benchmark password';
   // A cheap scrypt cost: the hash carries its parameters, so the server verifies it as it is.
@@ -42,8 +65,7 @@ export async function seedHistory(path: string, count: number): Promise<SeededHi
   const chatId = newId(START);
   const ids: string[] = [];
   db.transaction(() => {
-    const triggers = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'messages' AND sql LIKE '%AFTER INSERT%'").all() as { name: string; sql: string }[];
-    for (const { name } of triggers) db.exec(`DROP TRIGGER ${name}`);
+    const restoreTriggers = setAsideInsertTriggers(db);
     db.prepare('INSERT INTO users (id, login, password_hash, avatar_id, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?)').run(userId, login, passwordHash, START, START);
     db.prepare('INSERT INTO chats (id, title, owner_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(chatId, 'history', userId, START, START);
     db.prepare('INSERT INTO chat_members (chat_id, user_id, added_at) VALUES (?, ?, ?)').run(chatId, userId, START);
@@ -54,11 +76,10 @@ export async function seedHistory(path: string, count: number): Promise<SeededHi
       insertMessage.run(id, chatId, userId, `message ${i} about the ${WORDS[i % WORDS.length]}`, time, time);
       if (i === 0 || i === Math.floor(count / 2) || i === count - 1) ids.push(id);
     }
-    db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')");
-    db.exec('UPDATE chat_stats SET message_count = (SELECT count(*) FROM messages m WHERE m.chat_id = chat_stats.chat_id)');
+    rebuildMessageIndexes(db);
     // The read marker the insert trigger would have moved: the only member wrote every message, so nothing is unread.
     db.exec('UPDATE chat_members SET last_read_id = (SELECT max(m.id) FROM messages m WHERE m.chat_id = chat_members.chat_id), unread_count = 0');
-    for (const { sql } of triggers) db.exec(sql);
+    restoreTriggers();
   })();
   db.close();
   const [oldestId = '', middleId = '', newestId = ''] = ids;

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { medianMs } from './history.bench.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { seedChats, type SeededChats } from './seed-chats.ts';
 import { startChild } from './server-process.ts';
@@ -57,16 +58,6 @@ async function measure(module: string, db: string, user: { login: string; passwo
   } finally {
     await server.stop();
   }
-}
-
-function medianMs(run: () => void, times = 7): number {
-  const samples: number[] = [];
-  for (let i = 0; i < times; i += 1) {
-    const started = performance.now();
-    run();
-    samples.push(performance.now() - started);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(times / 2)]!;
 }
 
 export async function runUnreadBench(options: { durationSeconds?: number; chats?: number; messagesPerChat?: number } = {}): Promise<UnreadBenchResult> {
