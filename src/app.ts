@@ -6,6 +6,8 @@ import { formatErrorLine, type LogFormat } from './http/access-log.ts';
 import type { AppServices, Caller, Clock, Reply, RequestContext, Route } from './http/context.ts';
 import { corsHeaders, preflightMethods, type CorsRequest } from './http/cors.ts';
 import { HttpError } from './http/http-error.ts';
+import { formBody, formNotAccepted, isFormPost, readFormPost, type FormSubmission } from './http/form-post.ts';
+import { presetBody } from './http/read-body.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from './http/negotiate.ts';
 import { observeExchange, type ExchangeLabels } from './http/observe-exchange.ts';
 import { toProblem } from './http/problem.ts';
@@ -18,6 +20,8 @@ import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
+import { formRuleOf, type FormRule } from './resources/form-rules.ts';
+import { decoratePage } from './resources/page-context.ts';
 import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
@@ -129,7 +133,13 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       throw new HttpError('ERR_NOT_FOUND', `No resource at ${fullPath}`);
     }
     const path = fullPath.slice(basePath.length) || '/';
-    const method = req.method ?? 'GET';
+    let method = req.method ?? 'GET';
+    // CONTRACT §7, HTML forms: a same-origin form post stands for the method its `_method` field names.
+    let form: FormSubmission | undefined;
+    if (isFormPost(req, services.publicOrigin())) {
+      form = await readFormPost(req, config.maxBodyBytes, basePath);
+      method = form.method;
+    }
     const match = routes.match(method, path);
     if (match.kind === 'not-found') throw new HttpError('ERR_NOT_FOUND', `No resource at ${fullPath}`);
     if (match.kind === 'method-not-allowed') {
@@ -139,6 +149,13 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     }
     const definition = match.route.handler;
     labels.route = match.route.pattern;
+    let formRule: FormRule | undefined;
+    if (form) {
+      formRule = formRuleOf(method, match.route.pattern);
+      if (!formRule || (form.kind === 'multipart' && !formRule.shape.files)) throw formNotAccepted(method, fullPath);
+      // The handler reads the JSON body the fields describe, and validates it as it would any (one copy of the rules).
+      if (form.kind === 'urlencoded') presetBody(req, formBody(form, formRule.shape));
+    }
     if (method === 'OPTIONS') {
       const headers: Record<string, string> = { Allow: match.allowed.join(', ') };
       const patch = routes.match('PATCH', path);
@@ -180,8 +197,61 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       clientAddress: clientAddress(req, config.trustProxy),
       responseHeaders: state.responseHeaders,
       href: (pattern, params = {}, query = '') => `${basePath}${buildPath(pattern, params)}${query ? `?${query}` : ''}`,
+      form,
     };
-    return definition.handler(ctx);
+    if (!form || !formRule) return withPage(ctx, await definition.handler(ctx));
+    return answerForm(ctx, form, formRule, () => definition.handler(ctx));
+  }
+
+  /** An HTML answer gets its page context (logins, avatars, the chat around it); the others are left alone. */
+  function withPage(ctx: RequestContext, reply: Reply): Reply {
+    if (ctx.mediaType === 'text/html' && reply.representation) decoratePage(ctx, reply.representation);
+    return reply;
+  }
+
+  /**
+   * A form's success is a 303 to the page to show next (RFC 9110 §15.4.4); a broken rule, when the browser
+   * asked for HTML, is the form's page again with the error beside its field and the status of the error.
+   * Errors of the session itself (401), of limits (429) and of the server (5xx) stay error pages.
+   */
+  async function answerForm(ctx: RequestContext, form: FormSubmission, rule: FormRule, run: () => Promise<Reply> | Reply): Promise<Reply> {
+    let reply: Reply;
+    try {
+      reply = await run();
+    } catch (error) {
+      if (!(error instanceof HttpError) || ctx.mediaType !== 'text/html' || error.status >= 500 || error.status === 401 || error.status === 429) throw error;
+      const shown = await formPageAgain(ctx, rule.page(ctx, form.back), form, error);
+      if (shown === undefined) throw error;
+      return shown;
+    }
+    if (reply.status >= 300) return reply;
+    const headers: Record<string, string | string[]> = { Location: rule.next(ctx, reply, form.back) };
+    const cookie = reply.headers?.['Set-Cookie'];
+    if (cookie !== undefined) headers['Set-Cookie'] = cookie;
+    return { status: 303, headers };
+  }
+
+  /** The GET of the form's page, rendered with the form state; undefined when that page cannot be shown (then the error page). */
+  async function formPageAgain(ctx: RequestContext, page: string, form: FormSubmission, error: HttpError): Promise<Reply | undefined> {
+    const queryAt = page.indexOf('?');
+    const pagePath = (queryAt === -1 ? page : page.slice(0, queryAt)).slice(basePath.length) || '/';
+    const found = routes.match('GET', pagePath);
+    if (found.kind !== 'found') return undefined;
+    const pageCtx: RequestContext = { ...ctx, method: 'GET', path: pagePath, rawQuery: queryAt === -1 ? '' : page.slice(queryAt + 1), params: found.params, form: undefined };
+    let reply: Reply;
+    try {
+      reply = withPage(pageCtx, await found.route.handler.handler(pageCtx));
+    } catch {
+      return undefined;
+    }
+    const rep = reply.representation;
+    if (rep === undefined || rep.kind === 'problem' || rep.page === undefined) return undefined;
+    const values: Record<string, string> = {};
+    for (const [name, list] of form.fields) if (list.length === 1) values[name] = list[0]!;
+    rep.page.form = {
+      action: `${basePath}${ctx.path}`, method: ctx.method, values, errors: error.errors ?? [], status: error.status, title: error.title, detail: error.detail,
+    };
+    return { status: error.status, headers: { ...error.headers }, representation: rep };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

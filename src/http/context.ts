@@ -10,6 +10,7 @@ import type { LoginLimiter } from '../resources/session/login-limiter.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import type { EventHub } from '../events/hub.ts';
 import type { SseWriter } from './sse.ts';
+import type { FormSubmission } from './form-post.ts';
 import type { RateLimit } from '../resources/limits/rate-limit.ts';
 
 export interface Clock {
@@ -63,6 +64,8 @@ export interface RequestContext {
   responseHeaders: Record<string, string>;
   /** A path under the base path, built from a route pattern: the one way links are made. */
   href(pattern: string, params?: Record<string, string>, query?: string): string;
+  /** Set when the request is an HTML form post (CONTRACT §7): its handler answers as to JSON, app.ts turns that into 303. */
+  form?: FormSubmission;
 }
 
 export interface Reply {

@@ -53,8 +53,10 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
       const rep = reply.representation;
       // A page of a collection is validated like a single resource: its items, meta and page links
       // are its state, so any change to what the page shows changes the tag (RFC 9110 §8.8.3).
-      if (rep.kind === 'single') headers['ETag'] = etagOf(rep.data, rendered.variant);
-      else if (rep.kind === 'collection') headers['ETag'] = etagOf({ data: rep.data, meta: rep.meta, links: rep.links ?? [] }, rendered.variant);
+      // An HTML page also shows its page context (logins, unread counts), which its tag covers too.
+      const page = rep.kind !== 'problem' && rep.page !== undefined ? { page: rep.page } : {};
+      if (rep.kind === 'single') headers['ETag'] = etagOf(rep.page === undefined ? rep.data : { data: rep.data, ...page }, rendered.variant);
+      else if (rep.kind === 'collection') headers['ETag'] = etagOf({ data: rep.data, meta: rep.meta, links: rep.links ?? [], ...page }, rendered.variant);
     }
     headers['Cache-Control'] ??= 'private, no-cache';
   } else if (reply.bytes) {
@@ -63,6 +65,8 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   }
   if (options.negotiated) headers['Vary'] = varyWithAccept(res);
   headers['X-Content-Type-Options'] = 'nosniff';
+  // No page's address (a chat id, a search) leaves in a Referer header, not even to this server's own pages.
+  headers['Referrer-Policy'] = 'no-referrer';
 
   const etag = headers['ETag'];
   const safe = req.method === 'GET' || req.method === 'HEAD';
