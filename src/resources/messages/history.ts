@@ -72,7 +72,7 @@ function keysetLinks(ctx: RequestContext, rows: readonly MessageRow[], more: boo
  * the page, not meta.total), `before` alone read newest first, and one row more on keyset pages so the
  * caller can tell whether messages lie beyond. The benchmark explains exactly these statements.
  */
-export function historyPage(chatId: string, parsed: ParsedQuery, after?: string, before?: string): { source: PageSource; query: ParsedQuery } {
+export function historyPage(chatId: string, parsed: ParsedQuery, after?: string, before?: string, newest = false): { source: PageSource; query: ParsedQuery } {
   const bounds: string[] = [];
   const boundParams: unknown[] = [];
   if (after !== undefined) {
@@ -83,17 +83,17 @@ export function historyPage(chatId: string, parsed: ParsedQuery, after?: string,
     bounds.push('m.id < ?');
     boundParams.push(before);
   }
-  const keyset = bounds.length > 0;
+  const keyset = bounds.length > 0 || newest;
   const source: PageSource = {
     select: MESSAGE_SELECT,
     scope: 'm.chat_id = ?',
     scopeParams: [chatId],
-    ...(keyset ? { bounds: { sql: bounds.join(' AND '), params: boundParams } } : {}),
+    ...(bounds.length > 0 ? { bounds: { sql: bounds.join(' AND '), params: boundParams } } : {}),
     spec: MESSAGE_FIELDS,
     // Without filters, meta.total is the chat's kept count: O(1) instead of O(messages).
     unfilteredTotal: { sql: CHAT_MESSAGE_COUNT_SQL, params: [chatId] },
   };
-  const newestFirst = before !== undefined && after === undefined;
+  const newestFirst = (before !== undefined || newest) && after === undefined;
   const query: ParsedQuery = {
     ...parsed,
     ...(newestFirst ? { sort: [{ field: ID_FIELD, direction: 'DESC' as const }] } : {}),
@@ -115,16 +115,19 @@ export function listMessages(ctx: RequestContext): Reply {
   const parsed = parseCollectionQuery(ctx, MESSAGE_FIELDS, KEYSET_PARAMS);
   const after = readAnchor(ctx, access.id, parsed, 'after');
   const before = readAnchor(ctx, access.id, parsed, 'before');
-  const keyset = after !== undefined || before !== undefined;
+  // A person opens a chat on its newest messages (the HTML page without a query); every client's default stays oldest first.
+  const newest = ctx.mediaType === 'text/html' && ctx.rawQuery === '';
+  const keyset = after !== undefined || before !== undefined || newest;
   if (keyset && parsed.sort.length > 0) throw invalidField('sort', 'cannot be combined with after or before, which page in the default order', 'ERR_BAD_QUERY');
   if (keyset && parsed.offset > 0) throw invalidField('offset', 'cannot be combined with after or before', 'ERR_BAD_QUERY');
-  const { source, query } = historyPage(access.id, parsed, after, before);
+  const { source, query } = historyPage(access.id, parsed, after, before, newest);
   const { rows: read, total } = ctx.services.storage.pages.listPage<MessageRow>(source, query);
-  const newestFirst = before !== undefined && after === undefined;
+  const newestFirst = (before !== undefined || newest) && after === undefined;
   const more = keyset && read.length > parsed.limit;
   const rows = keyset ? read.slice(0, parsed.limit) : read;
   if (newestFirst) rows.reverse();
-  const links = keyset ? keysetLinks(ctx, rows, more, after, before) : pageLinks(ctx, parsed, total);
+  const links = newest ? (more && rows[0] ? [{ rel: 'prev', href: keysetHref(ctx, { before: rows[0].id }) }] : [])
+    : keyset ? keysetLinks(ctx, rows, more, after, before) : pageLinks(ctx, parsed, total);
   links.push({ rel: 'chat', href: ctx.href(CHAT_PATH, { chatId: access.id }) });
   return {
     status: 200,
