@@ -141,14 +141,20 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
     const shown = rep.type === 'chat' ? renderChatPage(rep, page)
       : rep.type === 'message' ? renderMessagePage(rep, page)
         : rep.type === 'user' ? renderUserPage(rep, page) : undefined;
-    if (shown) return renderPage(shown.heading, `${shown.main}${renderRelated(rep.links)}`, options.basePath, page);
+    if (shown) return renderPage(shown.heading, `${shown.main}${renderRelated(rep.links)}${renderRaw(renderFields(rep.type, rep.data, 0, options.basePath))}`, options.basePath, page);
   }
   const heading = rep.type === 'session' ? 'Your session' : `${labelOf(rep.type)} ${displayNameOf(rep.data)}`.trim();
   // DELETE /session through the form mechanism's _method field (CONTRACT §7, HTML forms).
-  const logout = rep.type === 'session' && page !== undefined
-    ? renderForm({ action: session, method: 'DELETE', button: 'Log out', id: 'logout-session' }, page) : '';
+  const logout = rep.type !== 'session' ? ''
+    : page !== undefined ? renderForm({ action: session, method: 'DELETE', button: 'Log out', id: 'logout-session' }, page)
+      : `<p>To log out, send <code>DELETE ${escapeHtml(session)}</code>.</p>`;
   const main = renderLinks(rep.links) + renderFields(rep.type, rep.data, 0, options.basePath) + logout;
   return renderPage(heading, main, options.basePath, page);
+}
+
+/** Every field as the API has it (ids, exact times), folded away under the page made for people: the resource itself. */
+function renderRaw(fields: string): string {
+  return fields === '' ? '' : `<details class="fields"><summary>All fields, as the API has them</summary>${fields}</details>`;
 }
 
 /** The related resources of a page made for people, below it, for whoever wants the API's view. */
@@ -171,7 +177,7 @@ function renderCollection(rep: CollectionRepresentation, options: HtmlOptions): 
     if (shown) {
       // Keyset pages of messages carry their own Older/Newer links; other lists get Previous/Next page.
       const paging = rep.type === 'message' ? '' : renderLinks(rep.links?.filter((link) => link.rel === 'prev' || link.rel === 'next'));
-      return renderPage(shown.heading, `${shown.main}${paging}`, options.basePath, page);
+      return renderPage(shown.heading, `${shown.main}${paging}${renderRaw(renderTable(rep, options))}`, options.basePath, page);
     }
   }
   const summary = summaryOf(rep);
@@ -397,8 +403,7 @@ function renderPage(heading: string, main: string, basePath: string, page?: Page
 <h1 dir="auto">${escapeHtml(heading)}</h1>
 ${unshownFormError(page)}${main}
 </main>
-<script>${LIVE_SCRIPT}</script>
-</body>
+${page === undefined ? '' : `<script>${LIVE_SCRIPT}</script>\n`}</body>
 </html>
 `;
 }

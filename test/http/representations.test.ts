@@ -387,7 +387,7 @@ test('an HTML error page explains the problem; a 401 offers the login form', asy
   assert.equal(res.status, 401);
   assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
   assert.ok(res.headers['content-security-policy']);
-  assert.match(res.text, /<h1>401 Authentication required<\/h1>/);
+  assert.match(res.text, /<h1 dir="auto">401 Authentication required<\/h1>/);
   assert.match(res.text, /<a href="\/session">Log in<\/a>/);
 });
 
