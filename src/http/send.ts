@@ -65,8 +65,9 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   }
   if (options.negotiated) headers['Vary'] = varyWithAccept(res);
   headers['X-Content-Type-Options'] = 'nosniff';
-  // No page's address (a chat id, a search) leaves in a Referer header, not even to this server's own pages.
-  headers['Referrer-Policy'] = 'no-referrer';
+  // No page's address (a chat id, a search) leaves this site in a Referer header. Not no-referrer: under it a
+  // browser sends `Origin: null` with a form post (Fetch §3.2.5), and the forms' same-origin check would refuse them.
+  headers['Referrer-Policy'] = 'same-origin';
 
   const etag = headers['ETag'];
   const safe = req.method === 'GET' || req.method === 'HEAD';

@@ -255,7 +255,7 @@ test('the HTML history opens on the newest messages with a keyset link to older 
   }
   const page = await call(server, 'GET', `/chats/${chatId}/messages`, { headers: { cookie: alice.cookie, accept: 'text/html' } });
   assert.equal(page.status, 200);
-  assert.equal(page.headers['referrer-policy'], 'no-referrer');
+  assert.equal(page.headers['referrer-policy'], 'same-origin');
   assert.equal(page.headers['x-content-type-options'], 'nosniff');
   const shown = [...page.text.matchAll(/<p class="text" dir="auto">message (\d+)<\/p>/g)].map((match) => Number(match[1]));
   assert.deepEqual(shown, Array.from({ length: 20 }, (_, i) => i + 6));
