@@ -89,7 +89,8 @@ export function renderMessagesPage(rep: CollectionRepresentation, page: PageCont
       action: pathOf(page, 'read', { chatId }), method: 'PUT', button: 'Mark unread from here', id: `unread-${String(message['id'])}`,
       fields: [{ name: 'lastReadId', type: 'hidden', value: before }], back: page.self, inline: true,
     }, page);
-    const actions = `<p class="actions"><a href="${escapeHtml(messagePath(page, message))}">Reply, react or edit</a> ${markUnread}</p>`;
+    // A <div>, not a <p>: a <form> inside a <p> would close the paragraph (HTML §13.2.6.4.7).
+    const actions = `<div class="actions"><a href="${escapeHtml(messagePath(page, message))}">Reply, react or edit</a> ${markUnread}</div>`;
     const unread = isUnread(page, message);
     return `<li id="message-${escapeHtml(String(message['id']))}"${unread ? ' class="unread"' : ''}>${renderMessage(page, message, shown, unread)}${actions}</li>`;
   });
@@ -100,8 +101,8 @@ export function renderMessagesPage(rep: CollectionRepresentation, page: PageCont
     fields: [{ name: 'lastReadId', type: 'hidden', value: String(newest['id']) }], back: page.self, inline: true,
   }, page)}` : '';
   const members = Array.isArray(chat['members']) ? chat['members'].length : 0;
-  const summary = `<p class="chat-nav">${anchor(pathOf(page, 'chat', { chatId }), 'About this chat')} · ` +
-    `${anchor(pathOf(page, 'members', { chatId }), `Members (${members})`)} · <span>${unreadCount} unread</span>${markRead}</p>`;
+  const summary = `<div class="chat-nav">${anchor(pathOf(page, 'chat', { chatId }), 'About this chat')} · ` +
+    `${anchor(pathOf(page, 'members', { chatId }), `Members (${members})`)} · <span>${unreadCount} unread</span>${markRead}</div>`;
   const list = items.length === 0 ? '<p class="none">No messages yet.</p>' : '';
   const composer = renderForm({
     action: pathOf(page, 'messages', { chatId }), method: 'POST', button: 'Send', id: 'compose',

@@ -32,8 +32,12 @@ export interface HtmlOptions {
 /** The one stylesheet, inline. Its hash goes into the CSP, so the two cannot drift apart. */
 const STYLESHEET = [
   // Light and dark follow the reader's setting (prefers-color-scheme); every colour pair keeps WCAG AA contrast.
-  ':root{color-scheme:light dark;--muted:#595959;--line:#8886;--accent:#0b57d0;--badge-bg:#0b57d0;--badge-fg:#fff;--error:#b3261e;--unread:#eef4ff}',
-  '@media (prefers-color-scheme:dark){:root{--muted:#b0b0b0;--accent:#8ab4f8;--badge-bg:#8ab4f8;--badge-fg:#111;--error:#ffb4ab;--unread:#1d2633}}',
+  ':root{color-scheme:light dark;--muted:#595959;--line:#8886;--accent:#0b57d0;--badge-bg:#0b57d0;--badge-fg:#fff;--error:#b3261e;--unread:#eef4ff;--visited:#681da8;--bg:#fff;--fg:#1b1b1b}',
+  '@media (prefers-color-scheme:dark){:root{--muted:#b0b0b0;--accent:#8ab4f8;--badge-bg:#8ab4f8;--badge-fg:#111;--error:#ffb4ab;--unread:#1d2633;--visited:#d7aefb;--bg:#121212;--fg:#e6e6e6}}',
+  // Named, not left to the canvas: then every tool (and a reader's own style sheet) knows the pair it contrasts.
+  'html{background:var(--bg);color:var(--fg)}',
+  // Links in the scheme's own colours: the browser's dark-mode defaults fall short of 4.5:1 on a dark canvas.
+  'a{color:var(--accent)}a:visited{color:var(--visited)}',
   '*,*::before,*::after{box-sizing:border-box}',
   'body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0 .75rem 2rem;overflow-wrap:anywhere}',
   'header{border-bottom:1px solid var(--line)}',
@@ -67,10 +71,13 @@ const STYLESHEET = [
   'ul.reactions{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;padding:0;margin:.25rem 0 0}',
   'ul.reactions button{border-radius:1rem;padding:.1rem .6rem;border:1px solid var(--line);background:transparent;color:inherit;font:inherit}',
   'ul.reactions button[aria-pressed=true]{border-color:var(--accent);outline:1px solid var(--accent)}',
-  '.actions{margin:.25rem 0 0;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}',
+  '.actions{margin:.25rem 0 0;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}',
+  '.actions button{font-size:.85rem;min-height:1.75rem}',
+  '.chat-nav{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center}',
   'form.inline{display:inline;margin:0}',
   '.error{color:var(--error)}',
-  'form p.field{display:grid;gap:.25rem;max-width:36rem}',
+  'form p.field{display:grid;grid-template-columns:minmax(0,1fr);gap:.25rem;max-width:36rem}',
+  'input[type=file]{width:100%}',
   'input,textarea,button{font:inherit;max-width:100%}',
   'textarea{width:100%;min-height:4rem}',
   'button{cursor:pointer;min-height:2rem}',

@@ -72,8 +72,15 @@ export async function assertAccessible(page: Page, what: string): Promise<void> 
 
 /** Nothing wider than the window: the page never scrolls sideways (at 320 px, a small phone). */
 export async function assertNoHorizontalOverflow(page: Page, what: string): Promise<void> {
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  assert.ok(widths.scroll <= widths.client, `${what}: the page is ${widths.scroll} px wide in a ${widths.client} px window`);
+  const widths = await page.evaluate(() => {
+    const client = document.documentElement.clientWidth;
+    // The outermost elements that reach past the window, to say what to fix.
+    const wide = [...document.body.querySelectorAll('*')].filter((element) => element.getBoundingClientRect().right > client + 0.5)
+      .filter((element) => !(element.parentElement && element.parentElement.getBoundingClientRect().right > client + 0.5))
+      .slice(0, 5).map((element) => element.outerHTML.slice(0, 120));
+    return { scroll: document.documentElement.scrollWidth, client, wide };
+  });
+  assert.ok(widths.scroll <= widths.client, `${what}: the page is ${widths.scroll} px wide in a ${widths.client} px window: ${widths.wide.join(' | ')}`);
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
