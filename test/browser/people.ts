@@ -62,8 +62,9 @@ export async function signUpAndLogIn(person: Person, url: string, login: string,
 export async function assertAccessible(page: Page, what: string): Promise<void> {
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { html: string }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+    // The page's globals (no DOM types in this project's TypeScript settings).
+    const scope = globalThis as unknown as { document: unknown; axe: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { html: string }[] }[] }> } };
+    const result = await scope.axe.run(scope.document, { resultTypes: ['violations'] });
     return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.slice(0, 3).map((node) => node.html) }));
   });
   const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
@@ -73,6 +74,9 @@ export async function assertAccessible(page: Page, what: string): Promise<void> 
 /** Nothing wider than the window: the page never scrolls sideways (at 320 px, a small phone). */
 export async function assertNoHorizontalOverflow(page: Page, what: string): Promise<void> {
   const widths = await page.evaluate(() => {
+    interface Box { right: number }
+    interface Element { outerHTML: string; parentElement: Element | null; getBoundingClientRect(): Box }
+    const { document } = globalThis as unknown as { document: { documentElement: { clientWidth: number; scrollWidth: number }; body: { querySelectorAll(selector: string): Iterable<Element> } } };
     const client = document.documentElement.clientWidth;
     // The outermost elements that reach past the window, to say what to fix.
     const wide = [...document.body.querySelectorAll('*')].filter((element) => element.getBoundingClientRect().right > client + 0.5)
