@@ -21,7 +21,7 @@ import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
 import { formRuleOf, type FormRule } from './resources/form-rules.ts';
-import { decoratePage } from './resources/page-context.ts';
+import { createPageAnswers } from './page-answers.ts';
 import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
@@ -111,6 +111,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
   };
   const routes = new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route })));
   const basePath = config.basePath;
+  const pages = createPageAnswers(routes, basePath);
   let draining = false;
 
   interface RequestState {
@@ -199,59 +200,8 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       href: (pattern, params = {}, query = '') => `${basePath}${buildPath(pattern, params)}${query ? `?${query}` : ''}`,
       form,
     };
-    if (!form || !formRule) return withPage(ctx, await definition.handler(ctx));
-    return answerForm(ctx, form, formRule, () => definition.handler(ctx));
-  }
-
-  /** An HTML answer gets its page context (logins, avatars, the chat around it); the others are left alone. */
-  function withPage(ctx: RequestContext, reply: Reply): Reply {
-    if (ctx.mediaType === 'text/html' && reply.representation) decoratePage(ctx, reply.representation);
-    return reply;
-  }
-
-  /**
-   * A form's success is a 303 to the page to show next (RFC 9110 §15.4.4); a broken rule, when the browser
-   * asked for HTML, is the form's page again with the error beside its field and the status of the error.
-   * Errors of the session itself (401), of limits (429) and of the server (5xx) stay error pages.
-   */
-  async function answerForm(ctx: RequestContext, form: FormSubmission, rule: FormRule, run: () => Promise<Reply> | Reply): Promise<Reply> {
-    let reply: Reply;
-    try {
-      reply = await run();
-    } catch (error) {
-      if (!(error instanceof HttpError) || ctx.mediaType !== 'text/html' || error.status >= 500 || error.status === 401 || error.status === 429) throw error;
-      const shown = await formPageAgain(ctx, rule.page(ctx, form.back), form, error);
-      if (shown === undefined) throw error;
-      return shown;
-    }
-    if (reply.status >= 300) return reply;
-    const headers: Record<string, string | string[]> = { Location: rule.next(ctx, reply, form.back) };
-    const cookie = reply.headers?.['Set-Cookie'];
-    if (cookie !== undefined) headers['Set-Cookie'] = cookie;
-    return { status: 303, headers };
-  }
-
-  /** The GET of the form's page, rendered with the form state; undefined when that page cannot be shown (then the error page). */
-  async function formPageAgain(ctx: RequestContext, page: string, form: FormSubmission, error: HttpError): Promise<Reply | undefined> {
-    const queryAt = page.indexOf('?');
-    const pagePath = (queryAt === -1 ? page : page.slice(0, queryAt)).slice(basePath.length) || '/';
-    const found = routes.match('GET', pagePath);
-    if (found.kind !== 'found') return undefined;
-    const pageCtx: RequestContext = { ...ctx, method: 'GET', path: pagePath, rawQuery: queryAt === -1 ? '' : page.slice(queryAt + 1), params: found.params, form: undefined };
-    let reply: Reply;
-    try {
-      reply = withPage(pageCtx, await found.route.handler.handler(pageCtx));
-    } catch {
-      return undefined;
-    }
-    const rep = reply.representation;
-    if (rep === undefined || rep.kind === 'problem' || rep.page === undefined) return undefined;
-    const values: Record<string, string> = {};
-    for (const [name, list] of form.fields) if (list.length === 1) values[name] = list[0]!;
-    rep.page.form = {
-      action: `${basePath}${ctx.path}`, method: ctx.method, values, errors: error.errors ?? [], status: error.status, title: error.title, detail: error.detail,
-    };
-    return { status: error.status, headers: { ...error.headers }, representation: rep };
+    if (!form || !formRule) return pages.withPage(ctx, await definition.handler(ctx));
+    return pages.answerForm(ctx, form, formRule, () => definition.handler(ctx));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
