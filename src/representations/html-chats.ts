@@ -12,7 +12,7 @@ export function renderChatList(rep: CollectionRepresentation, page: PageContext)
     const count = unread > 0 ? ` <span class="badge">${unread} unread</span>` : ' <span class="none">no unread</span>';
     const members = Array.isArray(chat['members']) ? chat['members'].length : 0;
     return `<li><a class="title" href="${escapeHtml(pathOf(page, 'messages', { chatId }))}" dir="auto"><bdi>${escapeHtml(String(chat['title']))}</bdi></a>${count}` +
-      `<br><span class="none">${members} ${members === 1 ? 'member' : 'members'} · updated ${renderTime(chat['updatedAt'])}</span> · ${anchor(pathOf(page, 'chat', { chatId }), 'about')}</li>`;
+      `<br><span class="none">${members} ${members === 1 ? 'member' : 'members'} · updated ${renderTime(page, chat['updatedAt'])}</span> · ${anchor(pathOf(page, 'chat', { chatId }), 'about')}</li>`;
   });
   const list = items.length === 0 ? '<p class="none">No chats yet: create one below.</p>' : `<ul class="chats">${items.join('\n')}</ul>`;
   const create = renderForm({
@@ -30,7 +30,7 @@ export function renderChatPage(rep: SingleRepresentation, page: PageContext): { 
   const members = (Array.isArray(chat['members']) ? chat['members'] : []).map((id) => `<li>${renderUser(page, id, 24)}</li>`);
   const parts = [
     `<p>${anchor(pathOf(page, 'messages', { chatId }), 'Messages')} · ${anchor(pathOf(page, 'members', { chatId }), 'Members')} · ${Number(chat['unreadCount'] ?? 0)} unread</p>`,
-    `<dl><dt>Owner</dt><dd>${renderUser(page, chat['ownerId'], 24)}</dd><dt>Created</dt><dd>${renderTime(chat['createdAt'])}</dd><dt>Updated</dt><dd>${renderTime(chat['updatedAt'])}</dd></dl>`,
+    `<dl><dt>Owner</dt><dd>${renderUser(page, chat['ownerId'], 24)}</dd><dt>Created</dt><dd>${renderTime(page, chat['createdAt'])}</dd><dt>Updated</dt><dd>${renderTime(page, chat['updatedAt'])}</dd></dl>`,
     `<h2>Members</h2><ul class="people">${members.join('')}</ul>`,
   ];
   const self = pathOf(page, 'chat', { chatId });

@@ -58,7 +58,7 @@ export function renderMessage(page: PageContext, message: Resource, shown: Reado
     ? ` <a class="edited" rel="revisions" href="${escapeHtml(`${href}/revisions`)}" title="${escapeHtml(String(message['editedAt']))}">(edited)</a>`
     : '';
   const badge = unread ? ' <span class="badge">new</span>' : '';
-  const byline = `<p class="byline"><strong>${renderUser(page, message['authorId'], 32)}</strong> <a href="${escapeHtml(href)}">${renderTime(message['createdAt'])}</a>${edited}${badge}</p>`;
+  const byline = `<p class="byline"><strong>${renderUser(page, message['authorId'], 32)}</strong> <a href="${escapeHtml(href)}">${renderTime(page, message['createdAt'])}</a>${edited}${badge}</p>`;
   // dir="auto": a message in Arabic or Hebrew runs right to left without reordering the page around it.
   return `${byline}${renderQuote(page, message, shown)}<p class="text" dir="auto">${escapeHtml(String(message['text'] ?? ''))}</p>${renderReactions(page, message)}`;
 }

@@ -30,11 +30,29 @@ export function anchor(href: string, text: string, attributes = ''): string {
   return `<a href="${escapeHtml(href)}"${attributes}>${escapeHtml(text)}</a>`;
 }
 
-/** The CONTRACT §1 timestamp as "2026-11-21 09:30 UTC"; the page's script shows it in the reader's locale and time zone. */
-export function renderTime(iso: unknown): string {
+// One formatter per locale a reader asked for (Intl formatters are costly to build).
+const FORMATTERS = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 64;
+
+function formatterOf(locale: string): Intl.DateTimeFormat {
+  let formatter = FORMATTERS.get(locale);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+    if (FORMATTERS.size < MAX_FORMATTERS) FORMATTERS.set(locale, formatter);
+  }
+  return formatter;
+}
+
+/**
+ * A CONTRACT §1 timestamp in a <time> element: in the reader's language (Accept-Language) at UTC, else as
+ * "2026-11-21 09:30 UTC"; the page's script then shows it in the reader's own time zone too.
+ */
+export function renderTime(page: PageContext, iso: unknown): string {
   if (typeof iso !== 'string') return '';
   const parts = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
-  const shown = parts === null ? iso : `${parts[1]} ${parts[2]} UTC`;
+  const date = new Date(iso);
+  const shown = parts === null ? iso
+    : page.locale !== undefined && !Number.isNaN(date.getTime()) ? `${formatterOf(page.locale).format(date)} UTC` : `${parts[1]} ${parts[2]} UTC`;
   return `<time datetime="${escapeHtml(iso)}">${escapeHtml(shown)}</time>`;
 }
 

@@ -6,7 +6,7 @@ import { anchor, pathOf, renderTime, renderUser, renderUserAvatar } from './html
 import type { CollectionRepresentation, PageContext, SingleRepresentation } from './representation.ts';
 
 export function renderUserList(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
-  const items = rep.data.map((user) => `<li>${renderUser(page, user['id'], 32)} <span class="none">joined ${renderTime(user['createdAt'])}</span></li>`);
+  const items = rep.data.map((user) => `<li>${renderUser(page, user['id'], 32)} <span class="none">joined ${renderTime(page, user['createdAt'])}</span></li>`);
   return { heading: 'Users', main: `<ul class="people">${items.join('\n')}</ul>` };
 }
 
@@ -16,7 +16,7 @@ export function renderUserPage(rep: SingleRepresentation, page: PageContext): { 
   const userId = String(user['id']);
   const avatar = renderUserAvatar(page.users[userId], 96, `Avatar of ${String(user['login'])}`);
   const parts = [
-    `${avatar}<dl><dt>Login</dt><dd><bdi>${escapeHtml(String(user['login']))}</bdi></dd><dt>Joined</dt><dd>${renderTime(user['createdAt'])}</dd></dl>`,
+    `${avatar}<dl><dt>Login</dt><dd><bdi>${escapeHtml(String(user['login']))}</bdi></dd><dt>Joined</dt><dd>${renderTime(page, user['createdAt'])}</dd></dl>`,
     `<p>${anchor(pathOf(page, 'avatars', { userId }), page.me?.id === userId ? 'Your avatars: upload, choose' : 'Avatars')}</p>`,
   ];
   if (page.me?.id === userId) {
@@ -41,7 +41,7 @@ export function renderAvatarsPage(rep: CollectionRepresentation, page: PageConte
   const items = rep.data.map((avatar) => {
     const avatarId = String(avatar['id']);
     const image = typeof avatar['avatar'] === 'string' ? renderAvatarImage(avatar['avatar'], avatar, 96) : '';
-    const facts = `<span class="none">${Number(avatar['imageWidth'])}×${Number(avatar['imageHeight'])}, zone ${Number(avatar['width'])}×${Number(avatar['height'])} at ${Number(avatar['x'])},${Number(avatar['y'])} · ${renderTime(avatar['createdAt'])}</span>`;
+    const facts = `<span class="none">${Number(avatar['imageWidth'])}×${Number(avatar['imageHeight'])}, zone ${Number(avatar['width'])}×${Number(avatar['height'])} at ${Number(avatar['x'])},${Number(avatar['y'])} · ${renderTime(page, avatar['createdAt'])}</span>`;
     const buttons = !mine ? '' : ` ${avatarId === current ? '<span class="badge">current</span>' : renderForm({
       action: pathOf(page, 'user', { userId }), method: 'PATCH', button: 'Use this one', id: `use-${avatarId}`, back: self, inline: true,
       fields: [{ name: 'avatar', type: 'hidden', value: avatarId }],
@@ -70,7 +70,7 @@ export function renderSearchResults(rep: CollectionRepresentation, page: PageCon
   const items = rep.data.map((hit) => {
     if (hit['type'] === 'message') {
       const href = pathOf(page, 'message', { chatId: String(hit['chatId']), messageId: String(hit['id']) });
-      return `<li>Message by ${renderUser(page, hit['authorId'])} ${renderTime(hit['createdAt'])}: <a href="${escapeHtml(href)}" dir="auto">${escapeHtml(String(hit['text'] ?? ''))}</a></li>`;
+      return `<li>Message by ${renderUser(page, hit['authorId'])} ${renderTime(page, hit['createdAt'])}: <a href="${escapeHtml(href)}" dir="auto">${escapeHtml(String(hit['text'] ?? ''))}</a></li>`;
     }
     if (hit['type'] === 'chat') return `<li>Chat ${anchor(pathOf(page, 'messages', { chatId: String(hit['id']) }), String(hit['title'] ?? ''))}</li>`;
     return `<li>User ${renderUser(page, hit['id'], 24)}</li>`;

@@ -46,11 +46,15 @@ export const LIVE_SCRIPT = `(() => {
     try {
       const response = await fetch(location.pathname + location.search, { headers: { accept: 'text/html' }, credentials: 'same-origin' });
       if (response.ok) {
-        const fresh = new DOMParser().parseFromString(await response.text(), 'text/html').querySelector('ol[data-live-chat]');
-        const current = document.querySelector('ol[data-live-chat]');
-        if (fresh && current) {
-          current.replaceChildren(...fresh.childNodes);
-          localise(current);
+        const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+        // The list and the line above it (the unread count): the composer, and what is typed in it, stay.
+        for (const selector of ['ol[data-live-chat]', '.chat-nav']) {
+          const from = fresh.querySelector(selector);
+          const into = document.querySelector(selector);
+          if (from && into) {
+            into.replaceChildren(...from.childNodes);
+            localise(into);
+          }
         }
       }
     } finally {

@@ -45,6 +45,24 @@ function chatOf(ctx: RequestContext): Resource | undefined {
   return publicChatForCaller(chat, marker ?? { lastReadId: null, unreadCount: 0 });
 }
 
+/**
+ * The first language of Accept-Language (RFC 9110 §12.5.4) that Intl knows, for dates; a malformed tag
+ * or `*` is skipped, and q-values other than 0 are not weighed: browsers list languages in order.
+ */
+export function preferredLocale(header: string | undefined): string | undefined {
+  for (const element of (header ?? '').split(',').slice(0, 8)) {
+    const [tag = '', ...parameters] = element.trim().split(';');
+    if (tag === '' || tag === '*' || parameters.some((parameter) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(parameter))) continue;
+    try {
+      const [supported] = Intl.DateTimeFormat.supportedLocalesOf([tag]);
+      if (supported !== undefined) return supported;
+    } catch {
+      // RangeError: not a well-formed language tag.
+    }
+  }
+  return undefined;
+}
+
 /** Fills rep.page for an HTML answer; JSON and XML never see it. */
 export function decoratePage(ctx: RequestContext, rep: Representation): void {
   if (rep.kind === 'problem') return;
@@ -80,6 +98,7 @@ export function decoratePage(ctx: RequestContext, rep: Representation): void {
     users,
     chat,
     replied,
+    locale: preferredLocale(ctx.req.headers['accept-language']),
     self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
   };
   if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {

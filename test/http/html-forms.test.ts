@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RunningServer } from '../../src/index.ts';
+import { preferredLocale } from '../../src/resources/page-context.ts';
 import { avatarForm, multipart, MULTIPART_TYPE, png } from './avatar-fixtures.ts';
 import { call, registerAndLogIn, withServer, type TestResponse } from './client.ts';
 
@@ -265,4 +266,18 @@ test('the HTML history opens on the newest messages with a keyset link to older 
   assert.deepEqual([...older.text.matchAll(/<p class="text" dir="auto">message (\d+)<\/p>/g)].map((match) => Number(match[1])), [1, 2, 3, 4, 5]);
   const first = await call(server, 'GET', `/chats/${chatId}/messages`, { token: alice.token });
   assert.equal(first.body.data[0].text, 'message 1');
+});
+
+test('times are written in the reader\'s language (Accept-Language) at UTC, the exact value in datetime', async (t) => {
+  const server = await withServer(t);
+  const alice = await browserUser(server, 'alice');
+  const chatId = await newChat(server, alice, 'Zeit');
+  await submit(server, alice, `/chats/${chatId}/messages`, [['text', 'Hallo']]);
+  const page = (language?: string) => call(server, 'GET', `/chats/${chatId}/messages`, { headers: { cookie: alice.cookie, accept: 'text/html', ...(language ? { 'accept-language': language } : {}) } });
+  assert.match((await page('de-DE,de;q=0.9,en;q=0.8')).text, /<time datetime="\d{4}-\d{2}-\d{2}T[^"]+Z">\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} UTC<\/time>/);
+  assert.match((await page()).text, /<time datetime="\d{4}-\d{2}-\d{2}T[^"]+Z">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/time>/);
+  const rows: [string | undefined, string | undefined][] = [
+    ['de-DE,de;q=0.9', 'de-DE'], ['*, fr;q=0.5', 'fr'], ['en-GB;q=0, ja', 'ja'], ['!!, x-@@', undefined], ['', undefined], [undefined, undefined],
+  ];
+  for (const [header, expected] of rows) assert.equal(preferredLocale(header), expected, String(header));
 });
