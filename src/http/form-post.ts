@@ -76,11 +76,14 @@ export async function readFormPost(req: IncomingMessage, limit: number, basePath
 /**
  * The JSON body the route's handler would have read, built from the form's fields: the same validation
  * then runs on it, so a form can do exactly what the JSON body can and nothing more. Empty fields count as
- * absent (or null where the shape says so); a field given twice that is not a list is a 400 naming it.
+ * absent (or null where the shape says so); a field given twice that is not a list is a 400 naming it; a field
+ * whose name starts with '_' is the page's own (a confirmation box) and is left out.
  */
 export function formBody(submission: FormSubmission, shape: FormShape): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [name, values] of submission.fields) {
+    // No resource field starts with '_': such fields belong to the page (a confirmation box), never to the body.
+    if (name.startsWith('_')) continue;
     if (shape.lists?.includes(name)) {
       body[name] = values.filter((value) => value !== '');
     } else if (values.length > 1) {

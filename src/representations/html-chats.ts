@@ -39,9 +39,11 @@ export function renderChatPage(rep: SingleRepresentation, page: PageContext): { 
       action: self, method: 'PATCH', button: 'Rename', id: 'rename',
       fields: [{ name: 'title', label: 'Title', type: 'text', value: String(chat['title'] ?? ''), attributes: 'required maxlength="200"' }],
     }, page)}</section>`);
+    // Nothing brings these back: the browser asks for the box to be ticked first (HTML's own validation, no script).
+    const sure = (what: string) => [{ name: '_confirm', label: `Yes, ${what}`, type: 'checkbox' as const, value: 'yes', attributes: 'required' }];
     parts.push(`<section aria-labelledby="danger-heading"><h2 id="danger-heading">Delete</h2>${renderForm({
-      action: pathOf(page, 'messages', { chatId }), method: 'DELETE', button: 'Delete all messages', id: 'clear', inline: true,
-    }, page)} ${renderForm({ action: self, method: 'DELETE', button: 'Delete this chat', id: 'delete-chat', inline: true }, page)}</section>`);
+      action: pathOf(page, 'messages', { chatId }), method: 'DELETE', button: 'Delete all messages', id: 'clear', fields: sure('delete every message of this chat'),
+    }, page)}${renderForm({ action: self, method: 'DELETE', button: 'Delete this chat', id: 'delete-chat', fields: sure('delete this chat and its messages') }, page)}</section>`);
   } else if (page.me !== undefined) {
     parts.push(`<section aria-labelledby="leave-heading"><h2 id="leave-heading">Leave</h2>${renderForm({
       action: pathOf(page, 'member', { chatId, userId: page.me.id }), method: 'DELETE', button: 'Leave this chat', id: 'leave', inline: true,

@@ -7,7 +7,7 @@ export interface FieldSpec {
   name: string;
   /** The visible label; every input has one (WCAG 1.3.1, 4.1.2). Hidden fields have none. */
   label?: string;
-  type: 'text' | 'password' | 'textarea' | 'hidden' | 'number' | 'file' | 'search';
+  type: 'text' | 'password' | 'textarea' | 'hidden' | 'number' | 'file' | 'search' | 'checkbox';
   value?: string;
   /** Trusted attribute text written by the page code (required, minlength, autocomplete...), never user data. */
   attributes?: string;
@@ -69,7 +69,9 @@ export function renderForm(spec: FormSpec, page: PageContext | undefined): strin
     const control = field.type === 'textarea'
       ? `<textarea id="${id}" name="${escapeHtml(field.name)}"${attributes}>${escapeHtml(value ?? '')}</textarea>`
       : `<input id="${id}" name="${escapeHtml(field.name)}" type="${field.type}"${value !== undefined ? ` value="${escapeHtml(value)}"` : ''}${attributes}>`;
-    rows.push(`<p class="field"><label for="${id}">${escapeHtml(field.label ?? field.name)}</label>${control}${error}</p>`);
+    const label = `<label for="${id}">${escapeHtml(field.label ?? field.name)}</label>`;
+    // A checkbox reads best before its label, on one line.
+    rows.push(field.type === 'checkbox' ? `<p class="check">${control} ${label}${error}</p>` : `<p class="field">${label}${control}${error}</p>`);
   }
   // The message of a broken rule that names no field of this form (a 403, a 409 of another field) goes first.
   const other = (state?.errors ?? []).filter((error) => !names.has(fieldOf(error)));
@@ -77,7 +79,7 @@ export function renderForm(spec: FormSpec, page: PageContext | undefined): strin
   const enctype = spec.multipart ? 'multipart/form-data' : 'application/x-www-form-urlencoded';
   const label = spec.label !== undefined ? ` aria-label="${escapeHtml(spec.label)}"` : '';
   const button = `<button type="submit"${spec.buttonAttributes ? ` ${spec.buttonAttributes}` : ''}>${escapeHtml(spec.button)}</button>`;
-  const body = spec.inline ? `${hidden.join('')}${button}` : `${hidden.join('')}\n${rows.join('\n')}\n<p>${button}</p>`;
+  const body = spec.inline && rows.length === 0 ? `${hidden.join('')}${button}` : `${hidden.join('')}\n${rows.join('\n')}\n<p>${button}</p>`;
   return `<form method="post" action="${escapeHtml(spec.action)}" enctype="${enctype}"${spec.inline ? ' class="inline"' : ''}${label}>${alert}${body}</form>`;
 }
 

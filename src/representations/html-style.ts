@@ -50,6 +50,7 @@ export const STYLESHEET = [
   '.error{color:var(--error)}',
   'form p.field{display:grid;grid-template-columns:minmax(0,1fr);gap:.25rem;max-width:36rem}',
   'input[type=file]{width:100%}',
+  'p.check{display:flex;gap:.5rem;align-items:center}',
   'input,textarea,button{font:inherit;max-width:100%}',
   'textarea{width:100%;min-height:4rem}',
   'button{cursor:pointer;min-height:2rem}',

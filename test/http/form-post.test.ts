@@ -46,6 +46,7 @@ test('the fields become the route\'s JSON body: envelope, lists, empty as absent
     { what: 'a list from repeated fields', pairs: [['title', 't'], ['members', 'a'], ['members', ''], ['members', 'b']], shape: { envelope: true, lists: ['members'] }, expected: { data: { title: 't', members: ['a', 'b'] } } },
     { what: 'a list of one', pairs: [['members', 'a']], shape: { envelope: true, lists: ['members'] }, expected: { data: { members: ['a'] } } },
     { what: 'nothing', pairs: [], shape: { envelope: true }, expected: { data: {} } },
+    { what: 'the page\'s own fields left out', pairs: [['_confirm', 'yes'], ['title', 't']], shape: { envelope: true }, expected: { data: { title: 't' } } },
   ];
   for (const row of rows) assert.deepEqual(formBody(submission(row.pairs), row.shape), row.expected, row.what);
   assert.throws(() => formBody(submission([['text', 'a'], ['text', 'b']]), { envelope: true }), (error: HttpError) => {

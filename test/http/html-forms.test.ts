@@ -107,7 +107,10 @@ test('every write of a chat as a form: 303 to the page to show next, and the cha
   assert.equal(leave.status, 303);
   assert.equal(leave.headers['location'], '/chats', 'who leaves a chat goes back to their chats');
 
-  const drop = await submit(server, alice, `/chats/${chatId}`, [['_method', 'DELETE']]);
+  // The page asks for a ticked box before it deletes (the browser checks `required`); the server ignores `_` fields.
+  const settings = await call(server, 'GET', `/chats/${chatId}`, { headers: { cookie: alice.cookie, accept: 'text/html' } });
+  assert.ok(settings.text.includes('<input id="delete-chat-_confirm" name="_confirm" type="checkbox" value="yes" required> <label for="delete-chat-_confirm">Yes, delete this chat and its messages</label>'));
+  const drop = await submit(server, alice, `/chats/${chatId}`, [['_method', 'DELETE'], ['_confirm', 'yes']]);
   assert.equal(drop.status, 303);
   assert.equal(drop.headers['location'], '/chats');
   assert.equal((await json(server, alice, `/chats/${chatId}`)).status, 404);
