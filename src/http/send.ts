@@ -64,6 +64,11 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     headers['Content-Type'] = reply.bytes.contentType;
   }
   if (options.negotiated) headers['Vary'] = varyWithAccept(res);
+  // A page for people writes dates in the reader's language (RFC 9110 §12.5.5: say what the answer varied on).
+  const rep = reply.representation;
+  if (options.negotiated && options.mediaType === 'text/html' && rep !== undefined && rep.kind !== 'problem' && rep.page !== undefined) {
+    headers['Vary'] = `${String(headers['Vary'])}, Accept-Language`;
+  }
   headers['X-Content-Type-Options'] = 'nosniff';
   // No page's address (a chat id, a search) leaves this site in a Referer header. Not no-referrer: under it a
   // browser sends `Origin: null` with a form post (Fetch §3.2.5), and the forms' same-origin check would refuse them.

@@ -284,3 +284,22 @@ test('times are written in the reader\'s language (Accept-Language) at UTC, the 
   ];
   for (const [header, expected] of rows) assert.equal(preferredLocale(header), expected, String(header));
 });
+
+test('a page\'s ETag covers what the page shows beyond the resource: a renamed member is no 304', async (t) => {
+  const server = await withServer(t);
+  const alice = await browserUser(server, 'alice');
+  const bob = await browserUser(server, 'bob');
+  const chatId = await newChat(server, alice, 'Names');
+  await submit(server, alice, `/chats/${chatId}/members/${bob.userId}`, [['_method', 'PUT']]);
+  const page = (headers: Record<string, string> = {}) => call(server, 'GET', `/chats/${chatId}`, { headers: { cookie: alice.cookie, accept: 'text/html', ...headers } });
+  const before = await page();
+  const etag = String(before.headers['etag']);
+  assert.equal((await page({ 'if-none-match': etag })).status, 304);
+  assert.notEqual(String((await page({ 'accept-language': 'de' })).headers['etag']), etag, 'another language, another page');
+  const renamed = await call(server, 'PATCH', '/users', { token: bob.token, json: { login: 'robert' } });
+  assert.equal(renamed.status, 200);
+  const after = await page({ 'if-none-match': etag });
+  assert.equal(after.status, 200);
+  assert.match(after.text, /<bdi>robert<\/bdi>/);
+  assert.equal((await page({ 'if-none-match': String(after.headers['etag']) })).status, 304);
+});
