@@ -11,6 +11,12 @@ import type {
 } from './rows.ts';
 
 export type * from './rows.ts';
+export { NO_REACTIONS } from './rows.ts';
+
+/** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
+export class DatabaseOpenError extends Error {
+  override name = 'DatabaseOpenError';
+}
 
 /**
  * A write broke a constraint of the schema: `unique` (a login taken in any letter case) or `foreign-key` (a
