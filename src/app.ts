@@ -4,9 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import { formatErrorLine, type LogFormat } from './http/access-log.ts';
 import { SYSTEM_CLOCK, type Clock } from './clock.ts';
-import type { AppServices, Caller, Reply, RequestContext, Route } from './http/context.ts';
+import type { AppServices, Caller, Reply, RequestContext, Route } from './resources/context.ts';
 import { corsHeaders, preflightMethods, type CorsRequest } from './http/cors.ts';
-import { HttpError } from './http/http-error.ts';
+import { HttpError, httpErrorOf } from './http/http-error.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from './http/negotiate.ts';
 import { observeExchange, type ExchangeLabels } from './http/observe-exchange.ts';
 import { toProblem } from './http/problem.ts';
@@ -45,10 +45,11 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * A client that went away is one log line, not a stack: nothing is wrong with the server.
  */
 function problemReply(error: unknown, requestId: string, clientGone: boolean, logFormat: LogFormat): Reply {
-  const known = error instanceof HttpError ? error : new HttpError('ERR_INTERNAL', 'The server could not complete the request');
-  if (clientGone && !(error instanceof HttpError)) {
+  const expected = httpErrorOf(error);
+  const known = expected ?? new HttpError('ERR_INTERNAL', 'The server could not complete the request');
+  if (clientGone && expected === undefined) {
     process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, 'client closed the connection before the answer'));
-  } else if (!(error instanceof HttpError)) {
+  } else if (expected === undefined) {
     process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, error));
   }
   return { status: known.status, headers: { ...known.headers }, representation: { kind: 'problem', data: toProblem(known) } };
