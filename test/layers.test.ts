@@ -74,6 +74,10 @@ const FORBIDDEN: readonly { layer: string; mayNotImport: readonly string[]; why:
   { layer: 'parsers/', mayNotImport: [''], why: 'parsers depend on nothing of ours: bytes in, values or a typed failure out' },
   { layer: 'storage/', mayNotImport: ['http/', 'resources/', 'representations/', 'events/', 'router/', 'openapi/', 'app.ts'], why: 'storage knows rows, never requests or representations' },
   { layer: 'http/', mayNotImport: ['resources/'], why: 'http is the toolbox resources use, never the other way round' },
+  // Above storage, only the Store interface and its rows are seen: no driver, no SQL, whatever the backend.
+  ...['http/', 'resources/', 'representations/', 'events/', 'router/', 'openapi/'].map((layer) => ({
+    layer, mayNotImport: ['storage/sqlite/', 'storage/postgres/'], why: 'handlers see the Store interface, never a backend',
+  })),
 ];
 
 /** Imports that point up the layers, as "from -> to (why)". */
@@ -105,12 +109,14 @@ test('the cycle finder and the layer rules catch what they are for', () => {
     ['http/e.ts', ['resources/r.ts']],
     ['resources/r.ts', ['parsers/a.ts', 'storage/s.ts']],
     ['storage/s.ts', ['storage/s.ts', 'representations/x.ts']],
-    ['representations/x.ts', []],
+    ['representations/x.ts', ['storage/sqlite/db.ts']],
+    ['storage/sqlite/db.ts', []],
   ]);
   assert.deepEqual(findCycles(graph), [['storage/s.ts'], ['http/e.ts', 'parsers/a.ts', 'resources/r.ts']]);
   assert.deepEqual(findUpwardImports(graph).map((line) => line.split(' (')[0]), [
     'http/e.ts -> resources/r.ts',
     'parsers/a.ts -> http/e.ts',
+    'representations/x.ts -> storage/sqlite/db.ts',
     'storage/s.ts -> representations/x.ts',
   ]);
 });
