@@ -1,20 +1,20 @@
 // HTML answers: a page's context (logins, avatars, the chat around it), and a form post's 303 or its page again (CONTRACT §7).
-import type { Reply, RequestContext, Route } from './http/context.ts';
+import type { Reply, RequestContext, Route } from './resources/context.ts';
 import type { FormSubmission } from './http/form-post.ts';
-import { HttpError } from './http/http-error.ts';
+import { httpErrorOf, type HttpError } from './http/http-error.ts';
 import type { FormRule } from './resources/form-rules.ts';
 import { decoratePage } from './resources/page-context.ts';
 import type { RouteTable } from './router/route-table.ts';
 
 export interface PageAnswers {
-  withPage(ctx: RequestContext, reply: Reply): Reply;
+  withPage(ctx: RequestContext, reply: Reply): Promise<Reply>;
   answerForm(ctx: RequestContext, form: FormSubmission, rule: FormRule, run: () => Promise<Reply> | Reply): Promise<Reply>;
 }
 
 export function createPageAnswers(routes: RouteTable<Route>, basePath: string): PageAnswers {
   /** An HTML answer gets its page context (logins, avatars, the chat around it); the others are left alone. */
-  function withPage(ctx: RequestContext, reply: Reply): Reply {
-    if (ctx.mediaType === 'text/html' && reply.representation) decoratePage(ctx, reply.representation);
+  async function withPage(ctx: RequestContext, reply: Reply): Promise<Reply> {
+    if (ctx.mediaType === 'text/html' && reply.representation) await decoratePage(ctx, reply.representation);
     return reply;
   }
 
@@ -28,8 +28,10 @@ export function createPageAnswers(routes: RouteTable<Route>, basePath: string): 
     try {
       reply = await run();
     } catch (error) {
-      if (!(error instanceof HttpError) || ctx.mediaType !== 'text/html' || error.status >= 500 || error.status === 401 || error.status === 429) throw error;
-      const shown = await formPageAgain(ctx, rule.page(ctx, form.back), form, error);
+      // A parser's failure (a field's rule) is an HttpError too, as app.ts would answer it.
+      const known = httpErrorOf(error);
+      if (known === undefined || ctx.mediaType !== 'text/html' || known.status >= 500 || known.status === 401 || known.status === 429) throw error;
+      const shown = await formPageAgain(ctx, rule.page(ctx, form.back), form, known);
       if (shown === undefined) throw error;
       return shown;
     }
@@ -49,7 +51,7 @@ export function createPageAnswers(routes: RouteTable<Route>, basePath: string): 
     const pageCtx: RequestContext = { ...ctx, method: 'GET', path: pagePath, rawQuery: queryAt === -1 ? '' : page.slice(queryAt + 1), params: found.params, form: undefined };
     let reply: Reply;
     try {
-      reply = withPage(pageCtx, await found.route.handler.handler(pageCtx));
+      reply = await withPage(pageCtx, await found.route.handler.handler(pageCtx));
     } catch {
       return undefined;
     }

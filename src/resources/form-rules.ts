@@ -1,7 +1,7 @@
 // The resources an HTML form may write (CONTRACT §7, HTML forms): each one's JSON shape, the page a success
 // goes on to (303), and the page a broken rule shows again. A route missing here takes no form (415).
 import type { FormShape } from '../http/form-post.ts';
-import type { Reply, RequestContext } from '../http/context.ts';
+import type { Reply, RequestContext } from './context.ts';
 import { AVATAR_PATH, AVATARS_PATH } from './avatars/handlers.ts';
 import { CHAT_PATH, CHATS_PATH, MEMBER_PATH, MEMBERS_PATH, MESSAGE_PATH, MESSAGES_PATH, READ_PATH, REACTION_PATH } from './chats/paths.ts';
 import { USER_PATH } from './users/handlers.ts';

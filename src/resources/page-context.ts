@@ -1,11 +1,11 @@
 // What an HTML page shows beyond its resource: logins and avatars for ids, the chat around a message, who may be added.
-import type { RequestContext } from '../http/context.ts';
+import type { RequestContext } from './context.ts';
 import { parseQuery } from '../parsers/query.ts';
 import { publicAvatar, publicChatForCaller } from '../representations/public-fields.ts';
 import type { PageContext, PageUser, Representation, Resource } from '../representations/representation.ts';
-import type { UserRow } from '../storage/user-store.ts';
+import type { UserRow } from '../storage/store.ts';
 import { AVATAR_IMAGE_PATH } from './avatars/handlers.ts';
-import { USER_FIELDS, USER_SELECT } from './users/handlers.ts';
+import { USER_FIELDS } from './users/handlers.ts';
 
 /** A page names at most this many distinct users; past it an id stays an id (a page holds at most 100 items). */
 const MAX_NAMED_USERS = 500;
@@ -25,23 +25,23 @@ function collectUserIds(type: string, item: Resource, into: Set<string>): void {
   if ((type === 'user' || type === 'result') && typeof item['id'] === 'string' && typeof item['login'] === 'string') into.add(item['id']);
 }
 
-function pageUser(ctx: RequestContext, row: UserRow): PageUser {
+async function pageUser(ctx: RequestContext, row: UserRow): Promise<PageUser> {
   const user: PageUser = { id: row.id, login: row.login };
   if (row.avatarId !== null) {
-    const avatar = ctx.services.storage.avatars.findAvatarById(row.avatarId);
+    const avatar = await ctx.services.storage.avatars.findAvatarById(row.avatarId);
     if (avatar) user.avatar = publicAvatar(avatar, ctx.href(AVATAR_IMAGE_PATH, { userId: row.id, avatarId: avatar.id }));
   }
   return user;
 }
 
 /** The caller's view of the chat in the path (the handler already found the caller a member), or undefined. */
-function chatOf(ctx: RequestContext): Resource | undefined {
+async function chatOf(ctx: RequestContext): Promise<Resource | undefined> {
   const chatId = ctx.params['chatId'];
   if (chatId === undefined || !ctx.caller) return undefined;
   const { storage } = ctx.services;
-  const chat = storage.chats.findChat(chatId);
+  const chat = await storage.chats.findChat(chatId);
   if (!chat || !chat.members.includes(ctx.caller.userId)) return undefined;
-  const marker = storage.readMarkers.findMarker(chatId, ctx.caller.userId);
+  const marker = await storage.readMarkers.findMarker(chatId, ctx.caller.userId);
   return publicChatForCaller(chat, marker ?? { lastReadId: null, unreadCount: 0 });
 }
 
@@ -64,11 +64,11 @@ export function preferredLocale(header: string | undefined): string | undefined 
 }
 
 /** Fills rep.page for an HTML answer; JSON and XML never see it. */
-export function decoratePage(ctx: RequestContext, rep: Representation): void {
+export async function decoratePage(ctx: RequestContext, rep: Representation): Promise<void> {
   if (rep.kind === 'problem') return;
   const { storage } = ctx.services;
   const items = rep.kind === 'single' ? [rep.data] : rep.data;
-  const chat = chatOf(ctx);
+  const chat = await chatOf(ctx);
   const ids = new Set<string>();
   if (ctx.caller) ids.add(ctx.caller.userId);
   for (const item of items) collectUserIds(rep.type, item, ids);
@@ -79,7 +79,7 @@ export function decoratePage(ctx: RequestContext, rep: Representation): void {
     for (const item of items) {
       const target = item['replyTo'];
       if (typeof target !== 'string' || shown.has(target) || replied[target]) continue;
-      const message = storage.messages.findMessageInChat(String(chat['id']), target);
+      const message = await storage.messages.findMessageInChat(String(chat['id']), target);
       if (message) {
         replied[target] = { authorId: message.authorId, text: message.text };
         ids.add(message.authorId);
@@ -88,8 +88,8 @@ export function decoratePage(ctx: RequestContext, rep: Representation): void {
   }
   const users: Record<string, PageUser> = {};
   for (const id of [...ids].slice(0, MAX_NAMED_USERS)) {
-    const row = storage.users.findUserById(id);
-    if (row) users[id] = pageUser(ctx, row);
+    const row = await storage.users.findUserById(id);
+    if (row) users[id] = await pageUser(ctx, row);
   }
   for (const [id, message] of Object.entries(replied)) if (users[String(message['authorId'])] === undefined) delete replied[id];
   const page: PageContext = {
@@ -103,7 +103,7 @@ export function decoratePage(ctx: RequestContext, rep: Representation): void {
   };
   if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
     const members = new Set(chat['members'] as string[]);
-    const { rows } = storage.pages.listPage<UserRow>({ select: USER_SELECT, spec: USER_FIELDS }, parseQuery(CANDIDATES_QUERY, USER_FIELDS));
+    const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));
     page.candidates = rows.filter((row) => !members.has(row.id)).map((row) => ({ id: row.id, login: row.login }));
   }
   rep.page = page;
