@@ -11,6 +11,12 @@ import type {
 } from './rows.ts';
 
 export type * from './rows.ts';
+export { NO_REACTIONS } from './rows.ts';
+
+/** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
+export class DatabaseOpenError extends Error {
+  override name = 'DatabaseOpenError';
+}
 
 /**
  * A write broke a constraint of the schema: `unique` (a login taken in any letter case) or `foreign-key` (a
@@ -234,4 +240,12 @@ export interface Store extends Repositories {
   onEventsCommitted(listener: (count: number) => void): void;
   /** Finishes queued writes, then closes; later calls reject. */
   close(): Promise<void>;
+}
+
+/**
+ * The database cannot be reached right now (a PostgreSQL server restarting, a connection cut): the request fails
+ * with 503 and Retry-After instead of 500, and the next one may well succeed (the pool reconnects by itself).
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
 }
