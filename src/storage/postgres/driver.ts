@@ -1,6 +1,7 @@
 // The one file that loads the `pg` driver (an optional dependency, imported only when --db names PostgreSQL), opens
 // pools and single connections, and maps the driver's errors to the store's own.
 import type { Client, ClientConfig, Pool, PoolClient } from 'pg';
+import { redactDatabase as redactUrl } from '../database-url.ts';
 import { DatabaseOpenError, StoreConstraintError, StoreUnavailableError } from '../store.ts';
 
 export type { Client, Pool, PoolClient };
@@ -24,23 +25,6 @@ export function loadDriver(): Promise<PgModule> {
     },
   );
   return loaded;
-}
-
-/** True for --db values that name PostgreSQL rather than a SQLite file. */
-export function isPostgresUrl(db: string): boolean {
-  return /^postgres(?:ql)?:\/\//i.test(db);
-}
-
-/** The URL with its password replaced, for messages and logs: a password is never printed. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    for (const key of [...parsed.searchParams.keys()]) if (/pass/i.test(key)) parsed.searchParams.set(key, '***');
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/[^@/]*@/, '//***@');
-  }
 }
 
 // int8 (bigint: timestamps, counts, ids of the log) as a number: every value the schema keeps is below 2^53.
