@@ -252,6 +252,7 @@ export function formatHelp(): string {
   return [
     'Usage: chat-server [options]',
     '       chat-server backup <file> [--db <path>]   an online copy of the database (see docs/operations.md)',
+    '       chat-server migrate --from <sqlite file> --to <postgres url>   copy a SQLite database into a new PostgreSQL one (see docs/postgres.md)',
     '',
     'Options:',
     ...rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`),

@@ -1,5 +1,6 @@
 // The only file with side effects: read the configuration, open the database, listen, stop on a signal.
 import { runBackupCommand } from './backup-command.ts';
+import { runMigrateCommand } from './migrate-command.ts';
 import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
 import { startServer, type RunningServer } from './index.ts';
 import { answerMetricsRequests, clusterMetricsSource } from './metrics/cluster-metrics.ts';
@@ -99,6 +100,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (argv[0] === 'backup') {
     process.exitCode = await runBackupCommand(argv.slice(1), process.env);
+    return;
+  }
+  if (argv[0] === 'migrate') {
+    process.exitCode = await runMigrateCommand(argv.slice(1));
     return;
   }
   const config = readConfig(argv);
