@@ -4,7 +4,8 @@ import type { Config } from '../config.ts';
 import type { QueryDoc, RequestBodyDoc, RouteResponses } from '../openapi/route-doc.ts';
 import type { Representation } from '../representations/representation.ts';
 import type { Method } from '../router/route-table.ts';
-import type { Storage } from '../storage/storage.ts';
+import type { Clock } from '../clock.ts';
+import type { Store } from '../storage/store.ts';
 import type { PasswordHasher } from '../resources/session/password-hasher.ts';
 import type { LoginLimiter } from '../resources/session/login-limiter.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
@@ -12,14 +13,12 @@ import type { EventHub } from '../events/hub.ts';
 import type { SseWriter } from './sse.ts';
 import type { RateLimit } from '../resources/limits/rate-limit.ts';
 
-export interface Clock {
-  now(): number;
-}
+export type { Clock } from '../clock.ts';
 
 /** What lives as long as the app: configuration, storage and shared services. */
 export interface AppServices {
   config: Config;
-  storage: Storage;
+  storage: Store;
   clock: Clock;
   hasher: PasswordHasher;
   loginLimiter: LoginLimiter;

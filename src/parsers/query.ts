@@ -9,10 +9,6 @@ export interface FieldSpec {
   /** API field name (camelCase), e.g. `createdAt`. */
   name: string;
   type: FieldType;
-  /** Trusted SQL expression from our own code, e.g. `m.created_at`; never built from a request. */
-  column: string;
-  /** For `id-list` fields: SQL, with exactly one `?`, that is true when the row's list holds the bound id. */
-  containsSql?: string;
   /**
    * Not a field of the resource, so the query string cannot name it: only the collection's idField, the
    * default order and tie-breaker of a resource that has no id of its own (a reaction).

@@ -1,12 +1,15 @@
 // Group commit: concurrent writes share one transaction (one WAL sync under synchronous=FULL), each in its own
 // SAVEPOINT, and every caller hears back only after the shared COMMIT returned, so nothing is acknowledged early.
 import type { Db } from './database.ts';
+import type { Gate } from './gate.ts';
 
 interface PendingWrite {
-  work: () => unknown;
+  work: () => Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export interface GroupCommitOptions {
   /** A batch this large is committed at once instead of waiting for the end of the event-loop turn. */
@@ -29,7 +32,7 @@ export class GroupCommit {
   private readonly grouped: boolean;
   private readonly afterCommit: (committed: boolean, writes: number) => void;
 
-  constructor(private readonly db: Db, options: GroupCommitOptions = {}) {
+  constructor(private readonly db: Db, private readonly gate: Gate, options: GroupCommitOptions = {}) {
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.grouped = options.groupCommit ?? true;
     this.afterCommit = options.afterCommit ?? (() => {});
@@ -41,38 +44,41 @@ export class GroupCommit {
   }
 
   /**
-   * Queues synchronous work for the next shared transaction. The promise settles after COMMIT: with work's
-   * result, or with its exception (then only its own changes were rolled back).
+   * Queues work for the next shared transaction. The promise settles after COMMIT: with work's result, or
+   * with its rejection (then only its own changes were rolled back).
    */
-  run<T>(work: () => T): Promise<T> {
+  run<T>(work: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.grouped) {
-        this.flush();
+        void this.flush();
       } else if (this.queue.length === this.maxBatch) {
-        // A microtask runs once the current stack unwinds, so never inside a caller's own transaction.
-        queueMicrotask(() => this.flush());
+        queueMicrotask(() => void this.flush());
       } else if (!this.scheduled) {
         this.scheduled = true;
         // setImmediate runs after the poll phase: every request read in this turn joins the batch.
         setImmediate(() => {
           this.scheduled = false;
-          this.flush();
+          void this.flush();
         });
       }
     });
   }
 
-  /** Commits everything queued so far, at most maxBatch writes per transaction; a no-op when nothing waits. */
-  flush(): void {
-    while (this.queue.length > 0) this.commitBatch(this.queue.splice(0, this.maxBatch));
+  /** Commits everything queued so far, at most maxBatch writes per transaction; resolves at once when nothing waits. */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      // The gate keeps every other call out while the batch's transaction is open (gate.ts says why).
+      await this.gate.hold(() => this.commitBatch(batch));
+    }
   }
 
-  private commitBatch(batch: PendingWrite[]): void {
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+  private async commitBatch(batch: PendingWrite[]): Promise<void> {
+    const outcomes: Outcome[] = [];
     try {
       this.db.exec('BEGIN IMMEDIATE');
-      for (const write of batch) outcomes.push(this.runInSavepoint(write.work));
+      for (const write of batch) outcomes.push(await this.runInSavepoint(write.work));
       this.db.exec('COMMIT');
     } catch (error) {
       // BEGIN or COMMIT failed: nothing of this batch is durable, so every caller hears the failure.
@@ -89,13 +95,10 @@ export class GroupCommit {
     });
   }
 
-  private runInSavepoint(work: () => unknown): { ok: true; value: unknown } | { ok: false; error: unknown } {
+  private async runInSavepoint(work: () => Promise<unknown>): Promise<Outcome> {
     this.db.exec('SAVEPOINT group_write');
     try {
-      const value = work();
-      if (value !== null && typeof (value as { then?: unknown })?.then === 'function') {
-        throw new TypeError('writeTogether work must be synchronous (it runs inside a transaction)');
-      }
+      const value = await work();
       this.db.exec('RELEASE group_write');
       return { ok: true, value };
     } catch (error) {
