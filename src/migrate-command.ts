@@ -1,7 +1,7 @@
 // `chat-server migrate --from <sqlite file> --to <postgres url>`: moves a SQLite database into a new PostgreSQL one.
 import { existsSync, statSync } from 'node:fs';
 import { isPostgresUrl, redactDatabase } from './storage/database-url.ts';
-import { openDatabase } from './storage/database.ts';
+import { openDatabase } from './storage/sqlite/database.ts';
 import { copySqliteToPostgres } from './storage/postgres/copy-from-sqlite.ts';
 import { createClient, describeConnectFailure } from './storage/postgres/driver.ts';
 import { checkServerVersion, migratePostgres } from './storage/postgres/migrate.ts';

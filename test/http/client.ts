@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import type { TestContext } from 'node:test';
 import { startServer, type RunningServer, type StartOptions } from '../../src/index.ts';
+import { createTestDatabase } from '../postgres/test-database.ts';
 import { checkExchange } from './openapi-check.ts';
 
 export interface TestResponse {
@@ -41,10 +42,18 @@ export class TestClock {
   }
 }
 
-/** Rate limits are off unless a test is about them (it passes writeRate / registerRate). */
+/**
+ * Rate limits are off unless a test is about them (it passes writeRate / registerRate). The database is
+ * `:memory:` SQLite, or, when the run has a throwaway PostgreSQL (TEST_DATABASE_URL, set by
+ * scripts/with-postgres.ts), an empty database of its own on it: the same tests for both backends.
+ */
 export async function withServer(t: TestContext, options: StartOptions = {}): Promise<RunningServer> {
-  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...options });
-  t.after(() => server.close());
+  const database = options.db === undefined && process.env['TEST_DATABASE_URL'] !== undefined ? await createTestDatabase() : undefined;
+  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...(database ? { db: database.url, dbPool: 4 } : {}), ...options });
+  t.after(async () => {
+    await server.close();
+    await database?.drop();
+  });
   return server;
 }
 

@@ -1,6 +1,6 @@
 // Copies a whole SQLite database into an empty PostgreSQL one (chat-server migrate): every table, in one
 // transaction, with the kept counts and summaries as they are and the id sequences moved past the copied ids.
-import type { Db } from '../database.ts';
+import type { Db } from '../sqlite/database.ts';
 import { DatabaseOpenError } from '../store.ts';
 import type { Queryable } from './driver.ts';
 

@@ -17,6 +17,8 @@ export interface PostgresStoreOptions {
   recordEvents?: boolean;
   /** false: no LISTEN connection (a process that only migrates or copies). */
   listen?: boolean;
+  /** Told after each committed write transaction (the metrics count write batches: one each here). */
+  onCommit?: (writes: number) => void;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -146,8 +148,10 @@ export class PostgresStore implements Store {
     }
   }
 
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.run('BEGIN', (client, tx) => work(new PgRepositories(new Sql(client), tx, this, this.options.recordEvents ?? true)));
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const result = await this.run('BEGIN', (client, tx) => work(new PgRepositories(new Sql(client), tx, this, this.options.recordEvents ?? true)));
+    this.options.onCommit?.(1);
+    return result;
   }
 
   /** PostgreSQL groups concurrent commits itself (its WAL writer): every write is its own transaction here. */
