@@ -72,7 +72,12 @@ CREATE FUNCTION reactions_after_change() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   target text := CASE WHEN TG_OP = 'DELETE' THEN OLD.message_id ELSE NEW.message_id END;
 BEGIN
-  -- After a message's deletion cascaded here, the UPDATE matches nothing.
+  -- Reactions to one message are summarised one transaction at a time: the message row is locked first (NO KEY
+  -- UPDATE, which the foreign-key checks of other reactions do not conflict with), and the summary is then read
+  -- in a statement of its own, whose snapshot sees every reaction committed before the lock was granted (two
+  -- transactions reading at once would each miss the other's reaction). After a message's deletion cascaded
+  -- here, both statements match nothing.
+  PERFORM 1 FROM messages WHERE id = target FOR NO KEY UPDATE;
   UPDATE messages SET reactions = message_reactions_summary(target) WHERE id = target;
   RETURN NULL;
 END $$;

@@ -49,7 +49,7 @@ export class TestClock {
  */
 export async function withServer(t: TestContext, options: StartOptions = {}): Promise<RunningServer> {
   const database = options.db === undefined && process.env['TEST_DATABASE_URL'] !== undefined ? await createTestDatabase() : undefined;
-  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...(database ? { db: database.url, dbPool: 4 } : {}), ...options });
+  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...(database ? { db: database.url } : {}), ...options });
   t.after(async () => {
     await server.close();
     await database?.drop();

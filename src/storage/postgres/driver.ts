@@ -34,8 +34,8 @@ function configFor(pg: PgModule, url: string): ClientConfig {
   return {
     connectionString: url,
     application_name: 'chat-server',
-    // A server that does not answer fails the request (503) instead of holding it for ever.
-    connectionTimeoutMillis: 5000,
+    // A server that does not answer, or a pool busy that long, fails the request (503) instead of holding it for ever.
+    connectionTimeoutMillis: 10_000,
     types: { getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text'))) as never },
   };
 }
