@@ -4,9 +4,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { publicMessage } from '../src/representations/public-fields.ts';
 import { hashToken } from '../src/resources/session/tokens.ts';
-import { openDatabase } from '../src/storage/database.ts';
+import { openDatabase } from '../src/storage/sqlite/database.ts';
 import { newId } from '../src/storage/ids.ts';
-import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT, type MessageRow } from '../src/storage/message-store.ts';
+import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT } from '../src/storage/sqlite/message-store.ts';
+import type { MessageRow } from '../src/storage/store.ts';
 
 const PATH = /^\/chats\/([A-Za-z0-9_-]{1,64})\/messages(?:\?(.*))?$/;
 

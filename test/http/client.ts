@@ -3,6 +3,9 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import type { TestContext } from 'node:test';
 import { startServer, type RunningServer, type StartOptions } from '../../src/index.ts';
+import type { Db } from '../../src/storage/sqlite/database.ts';
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.ts';
+import pg from 'pg';
 import { createTestDatabase } from '../postgres/test-database.ts';
 import { checkExchange } from './openapi-check.ts';
 
@@ -43,18 +46,55 @@ export class TestClock {
 }
 
 /**
- * Rate limits are off unless a test is about them (it passes writeRate / registerRate). The database is
- * `:memory:` SQLite, or, when the run has a throwaway PostgreSQL (TEST_DATABASE_URL, set by
- * scripts/with-postgres.ts), an empty database of its own on it: the same tests for both backends.
+ * The one place tests start a server, so that which database backs the suite is chosen here, not in each test:
+ * a fresh in-memory SQLite database unless TEST_DATABASE_URL names another backend's database (a test that
+ * passes its own `db`, a SQLite file it inspects, keeps it). Rate limits are off unless a test is about them
+ * (it passes writeRate / registerRate).
  */
-export async function withServer(t: TestContext, options: StartOptions = {}): Promise<RunningServer> {
-  const database = options.db === undefined && process.env['TEST_DATABASE_URL'] !== undefined ? await createTestDatabase() : undefined;
+export async function startTestServer(options: StartOptions = {}): Promise<RunningServer> {
+  // PostgreSQL (scripts/with-postgres.ts): every server gets an empty database of its own, dropped after it closed.
+  const database = options.db === undefined && process.env['TEST_DATABASE_URL'] ? await createTestDatabase() : undefined;
   const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...(database ? { db: database.url } : {}), ...options });
-  t.after(async () => {
-    await server.close();
-    await database?.drop();
-  });
+  if (database) {
+    const close = server.close;
+    server.close = async () => {
+      await close();
+      await database.drop();
+    };
+  }
   return server;
+}
+
+export async function withServer(t: TestContext, options: StartOptions = {}): Promise<RunningServer> {
+  const server = await startTestServer(options);
+  t.after(() => server.close());
+  return server;
+}
+
+/**
+ * Runs one SQL statement on the server's own database, whichever the backend, for the few tests that break or
+ * inspect the database itself with SQL both engines understand; counts come back as numbers.
+ */
+export async function runSql(server: RunningServer, sql: string): Promise<Record<string, unknown>[]> {
+  const { storage, config } = server.app.services;
+  if (storage instanceof SqliteStore) {
+    const statement = storage.db.prepare(sql);
+    return statement.reader ? statement.all() as Record<string, unknown>[] : (statement.run(), []);
+  }
+  const client = new pg.Client({ connectionString: config.db, types: { getTypeParser: ((oid: number, format: 'text') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format))) as never } });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The SQLite connection behind a server, for the few tests that break or inspect the database itself. */
+export function sqliteDbOf(server: RunningServer): Db {
+  const { storage } = server.app.services;
+  if (!(storage instanceof SqliteStore)) throw new Error('this test reaches into SQLite itself: it needs the SQLite backend');
+  return storage.db;
 }
 
 export function call(server: RunningServer | string, method: string, path: string, options: CallOptions = {}): Promise<TestResponse> {

@@ -7,11 +7,11 @@ import { parseQuery, type CollectionSpec, type ParseQueryOptions, type ParsedQue
 
 const SPEC: CollectionSpec = {
   fields: [
-    { name: 'id', type: 'id', column: 'i.id' },
-    { name: 'title', type: 'string', column: 'i.title' },
-    { name: 'n', type: 'number', column: 'i.n' },
-    { name: 'createdAt', type: 'timestamp', column: 'i.created_at' },
-    { name: 'members', type: 'id-list', column: 'i.id', containsSql: 'EXISTS (SELECT 1 FROM m WHERE m.item_id = i.id AND m.user_id = ?)' },
+    { name: 'id', type: 'id' },
+    { name: 'title', type: 'string' },
+    { name: 'n', type: 'number' },
+    { name: 'createdAt', type: 'timestamp' },
+    { name: 'members', type: 'id-list' },
   ],
 };
 
