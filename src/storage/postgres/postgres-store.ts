@@ -130,16 +130,22 @@ export class PostgresStore implements Store {
         throw mapError(error);
       }
       const tx: TxEvents = { appended: 0 };
+      // A connection cut between two statements of the work is reported by its next statement; the event itself
+      // (the pool listens only to idle connections) must not become an uncaught exception.
+      const ignore = (): void => {};
+      client.on('error', ignore);
       try {
         await client.query(begin);
         const result = await work(client, tx);
         await client.query('COMMIT');
+        client.off('error', ignore);
         client.release();
         if (tx.appended > 0) this.listener(tx.appended);
         return result;
       } catch (error) {
         const broken = isUnavailable(error) || isUnavailable((error as { cause?: unknown })?.cause);
         if (!broken) await client.query('ROLLBACK').catch(() => {});
+        client.off('error', ignore);
         // A connection that broke is dropped from the pool rather than handed to the next request.
         client.release(broken ? (error as Error) : undefined);
         if (RETRYABLE.has(codeOf(error) ?? '') && attempt < MAX_ATTEMPTS) continue;
