@@ -4,9 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import { formatErrorLine, type LogFormat } from './http/access-log.ts';
 import { SYSTEM_CLOCK, type Clock } from './clock.ts';
-import type { AppServices, Caller, Reply, RequestContext, Route } from './http/context.ts';
+import type { AppServices, Caller, Reply, RequestContext, Route } from './resources/context.ts';
 import { corsHeaders, preflightMethods, type CorsRequest } from './http/cors.ts';
-import { HttpError } from './http/http-error.ts';
+import { HttpError, httpErrorOf } from './http/http-error.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from './http/negotiate.ts';
 import { observeExchange, type ExchangeLabels } from './http/observe-exchange.ts';
 import { toProblem } from './http/problem.ts';
@@ -53,10 +53,11 @@ function problemReply(error: unknown, requestId: string, clientGone: boolean, lo
     process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, `database unavailable: ${String((error.cause as Error | undefined)?.message ?? error.message).split('\n', 1)[0]}`));
     error = new HttpError('ERR_DATABASE_UNAVAILABLE', 'The database cannot be reached right now; nothing was changed, try again shortly', { headers: { 'Retry-After': String(DATABASE_RETRY_SECONDS) } });
   }
-  const known = error instanceof HttpError ? error : new HttpError('ERR_INTERNAL', 'The server could not complete the request');
-  if (clientGone && !(error instanceof HttpError)) {
+  const expected = httpErrorOf(error);
+  const known = expected ?? new HttpError('ERR_INTERNAL', 'The server could not complete the request');
+  if (clientGone && expected === undefined) {
     process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, 'client closed the connection before the answer'));
-  } else if (!(error instanceof HttpError)) {
+  } else if (expected === undefined) {
     process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, error));
   }
   return { status: known.status, headers: { ...known.headers }, representation: { kind: 'problem', data: toProblem(known) } };

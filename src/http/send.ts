@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { renderRepresentation } from '../representations/render.ts';
 import { HTML_CONTENT_SECURITY_POLICY } from '../representations/html.ts';
 import { etagOf, isNotModified } from './conditional.ts';
-import type { Reply } from './context.ts';
+import type { Reply } from './reply.ts';
 import { HttpError } from './http-error.ts';
 import { toProblem } from './problem.ts';
 import { openEventStream } from './sse.ts';

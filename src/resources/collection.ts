@@ -1,5 +1,5 @@
 // Answers a page of any collection: query conventions, meta, and next/prev links (RFC 8288).
-import type { Reply, RequestContext } from '../http/context.ts';
+import type { Reply, RequestContext } from './context.ts';
 import { parseQuery, type CollectionSpec, type ParsedQuery } from '../parsers/query.ts';
 import type { Link, Resource } from '../representations/representation.ts';
 import type { Page } from '../storage/store.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { Route } from '../../src/http/context.ts';
+import type { Route } from '../../src/resources/context.ts';
 import type { RunningServer } from '../../src/index.ts';
 import { ALL_ROUTES } from '../../src/resources/all-routes.ts';
 import { LIVE_SCRIPT } from '../../src/representations/live-script.ts';

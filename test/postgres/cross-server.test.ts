@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { startServer, type RunningServer, type StartOptions } from '../../src/index.ts';
-import { createChat, postMessage } from '../http/chat-fixtures.ts';
+import { createChat, postMessage, type Chat } from '../http/chat-fixtures.ts';
 import { call, registerAndLogIn, runSql } from '../http/client.ts';
 import { openReady } from '../http/event-stream.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -64,7 +64,7 @@ test('concurrent writers on two servers: each stream sees every event once, gap-
   for (let i = 0; i < 6; i++) writers.push(await registerAndLogIn(i % 2 === 0 ? a : b));
   // A chat per writer: posts to one chat queue behind its kept message count anyway; across chats only the event
   // log's own ordering keeps commits in id order.
-  const chats = [];
+  const chats: Chat[] = [];
   for (const writer of writers) chats.push(await createChat(a, writer, { title: 'Busy', members: [owner.userId] }));
   const streams = [await openReady(a, { token: owner.token }), await openReady(b, { token: owner.token })];
   t.after(() => streams.forEach((stream) => stream.close()));

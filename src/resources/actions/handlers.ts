@@ -1,5 +1,5 @@
 // The actions a caller may take on a message right now (CONTRACT §4): a collection of {id, method, href}.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicAction } from '../../representations/public-fields.ts';
 import type { PublicAction } from '../../representations/schemas.ts';

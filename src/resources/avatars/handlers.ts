@@ -1,5 +1,5 @@
 // Avatars (CONTRACT §3): upload in either form, list (current first), read, delete, and the public image bytes.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf, etagOfBytes } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { JSON_TYPES, limitBody, mediaTypeOf, readJsonObject } from '../../http/read-body.ts';

@@ -1,5 +1,5 @@
 // Who may see and change a chat: members see it, the owner changes it; anyone else gets the 404 of a missing chat.
-import type { RequestContext } from '../../http/context.ts';
+import type { RequestContext } from '../context.ts';
 import { HttpError } from '../../http/http-error.ts';
 import type { ChatAccess, Repositories } from '../../storage/store.ts';
 

@@ -1,5 +1,5 @@
 // Chats (CONTRACT §4): create, list the caller's, read, replace or create under a chosen id, patch, delete.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';

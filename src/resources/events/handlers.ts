@@ -1,6 +1,6 @@
 // GET /events (CONTRACT §9): a Server-Sent Events stream, or a long-poll in JSON, XML or HTML, over the event log.
 import { formatErrorLine } from '../../http/access-log.ts';
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import type { SseWriter } from '../../http/sse.ts';
 import type { Subscriber } from '../../events/hub.ts';

@@ -1,5 +1,5 @@
 // Members of a chat (CONTRACT §4): list and read for members; the owner adds and removes; a member may leave.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';

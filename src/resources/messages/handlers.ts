@@ -1,6 +1,6 @@
 // Messages of a chat (CONTRACT §4): post and read for members, edit by the author, delete by the author or owner.
 import { randomUUID } from 'node:crypto';
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';

@@ -1,5 +1,5 @@
 // A chat's history (CONTRACT §6): the query conventions, plus keyset paging with after/before, oldest first.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { invalidField } from '../../http/http-error.ts';
 import type { CollectionSpec, ParsedQuery } from '../../parsers/query.ts';
 import { publicMessage } from '../../representations/public-fields.ts';

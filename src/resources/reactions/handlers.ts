@@ -1,5 +1,5 @@
 // Reactions to a message (CONTRACT §10): any member adds or removes their own; everyone reads them.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { HttpError } from '../../http/http-error.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicReaction } from '../../representations/public-fields.ts';

@@ -1,5 +1,5 @@
 // A member's read marker of a chat (CONTRACT §10): read it, or move it forward or back ("mark as unread").
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';

@@ -1,5 +1,5 @@
 // The edit history of a message (CONTRACT §10): every version of its text, oldest first, the last one current.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicRevision } from '../../representations/public-fields.ts';
 import { HttpError } from '../../http/http-error.ts';

@@ -1,5 +1,5 @@
 // GET /search?q=: full-text search over the caller's messages and chats and over logins (CONTRACT §5), paged like any collection.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import type { CollectionSpec, FieldSpec } from '../../parsers/query.ts';
 import { parseSearchTerms } from '../../parsers/search-terms.ts';
 import { publicChatForCaller, publicMessage, publicUser } from '../../representations/public-fields.ts';

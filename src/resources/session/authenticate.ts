@@ -1,6 +1,6 @@
 // Finds the caller from a bearer token or the session cookie; 401 with WWW-Authenticate, 403 for cross-site writes.
 import type { IncomingMessage } from 'node:http';
-import type { AppServices, Caller } from '../../http/context.ts';
+import type { AppServices, Caller } from '../context.ts';
 import { isAllowedOrigin } from '../../http/cors.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { hashToken, readCookie, SESSION_COOKIE } from './tokens.ts';

@@ -1,5 +1,5 @@
 // Login (POST /session), the caller's session (GET), prolonging it (PATCH) and logout (DELETE): CONTRACT §2.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { mediaTypeOf, readBody, readJsonObject } from '../../http/read-body.ts';

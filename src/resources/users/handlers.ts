@@ -1,7 +1,7 @@
 // Registration, reading and updating users (CONTRACT §2, §3).
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
-import { HttpError, invalidField } from '../../http/http-error.ts';
+import { HttpError, httpErrorOf, invalidField } from '../../http/http-error.ts';
 import { mediaTypeOf, readBody, readJsonObject } from '../../http/read-body.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicUser } from '../../representations/public-fields.ts';
@@ -83,9 +83,10 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
     return read.form ? { status: 303, headers: { Location: ctx.href('/session') } } : created;
   } catch (error) {
     await decision?.undo();
-    if (read?.form && ctx.mediaType === 'text/html' && error instanceof HttpError && error.errors !== undefined) {
+    const problem = httpErrorOf(error);
+    if (read?.form && ctx.mediaType === 'text/html' && problem?.errors !== undefined) {
       const login = typeof read.body['login'] === 'string' ? read.body['login'] : undefined;
-      return indexReply(ctx, error.status, { login, errors: error.errors, status: error.status, title: error.title });
+      return indexReply(ctx, problem.status, { login, errors: problem.errors, status: problem.status, title: problem.title });
     }
     throw error;
   }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { HttpError } from '../../../src/http/http-error.ts';
+import { ParseFailure } from '../../../src/parsers/parse-failure.ts';
 import { parseQuery, type CollectionSpec } from '../../../src/parsers/query.ts';
 import { addCondition, buildQuerySql, type SqlColumns } from '../../../src/storage/sqlite/query-sql.ts';
 import { ITEMS, ITEMS_SCHEMA, ITEMS_SQL, answerQuery, itemsArb, queryArb, renderQuery, type Item } from './query-reference.ts';
@@ -76,7 +76,7 @@ describe('buildQuerySql: the SQL', () => {
 
   test('columns without the id field, a field or the contains SQL of a list are a programming error', () => {
     const title: CollectionSpec = { fields: [{ name: 'title', type: 'string' }] };
-    assert.throws(() => sqlFor('', title, { idField: 'id', columns: { title: 't.title' } }), (error) => error instanceof Error && !(error instanceof HttpError));
+    assert.throws(() => sqlFor('', title, { idField: 'id', columns: { title: 't.title' } }), (error) => error instanceof Error && !(error instanceof ParseFailure));
     assert.throws(() => sqlFor('title=x', title, { idField: 'id', columns: { id: 't.id' } }), /no column for field title/);
     const tags: CollectionSpec = { fields: [{ name: 'id', type: 'id' }, { name: 'tags', type: 'id-list' }] };
     assert.throws(() => sqlFor('tags=a', tags, { idField: 'id', columns: { id: 't.id' } }), /contains SQL/);
@@ -166,7 +166,7 @@ describe('buildQuerySql: injection', () => {
       if (field === undefined) {
         assert.deepEqual(runQuery(db, input).ids, ids);
       } else {
-        assert.throws(() => runQuery(db, input), (error) => error instanceof HttpError && error.status === 400 && error.errors?.[0]?.field === field);
+        assert.throws(() => runQuery(db, input), (error) => error instanceof ParseFailure && error.kind === 'bad-query' && error.problem?.field === field);
       }
       assert.deepEqual(db.prepare('SELECT name FROM sqlite_master ORDER BY name').pluck().all(), schema);
       assert.equal(db.prepare('SELECT COUNT(*) FROM items').pluck().get(), hostile.length);
@@ -195,7 +195,7 @@ describe('buildQuerySql: injection', () => {
       try {
         built = sqlFor(pairs.join('&'));
       } catch (error) {
-        assert.ok(error instanceof HttpError && error.status === 400, String(error));
+        assert.ok(error instanceof ParseFailure && error.kind === 'bad-query', String(error));
         return;
       }
       let rest = `${built.where} ${built.orderBy}`;
