@@ -83,7 +83,12 @@ function stopAllOnExit(): void {
   }
 }
 
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+export interface ThrowawayOptions {
+  /** true keeps PostgreSQL's durable defaults (fsync, synchronous_commit): for benchmarks against SQLite's FULL sync. */
+  durable?: boolean;
+}
+
+export async function startThrowawayPostgres(options: ThrowawayOptions = {}): Promise<ThrowawayPostgres> {
   const binDir = ensureInstalled();
   const dir = mkdtempSync(join(tmpdir(), 'chat-pg-'));
   if (IS_ROOT) {
@@ -102,11 +107,9 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   }
   let port = 0;
   // Test data need not survive a crash: no fsync makes CREATE DATABASE and commits cheap.
-  const startServer = (): { status: number | null; output: string } => runAsPostgres(binDir, 'pg_ctl', [
-    '-D', data, '-l', log, '-w', '-t', '60', '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
-    'start',
-  ]);
+  const durability = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const serverOptions = (): string => `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=400${durability}`;
+  const startServer = (): { status: number | null; output: string } => runAsPostgres(binDir, 'pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', serverOptions(), 'start']);
   let started = { status: 1 as number | null, output: '' };
   for (let attempt = 0; attempt < 5 && started.status !== 0; attempt++) {
     port = await freePort();
@@ -128,7 +131,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       removeDir();
     },
     restart() {
-      const result = runAsPostgres(binDir, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', '-l', log, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`, 'restart']);
+      const result = runAsPostgres(binDir, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', '-l', log, '-o', serverOptions(), 'restart']);
       if (result.status !== 0) throw new Error(`throwaway-postgres: restart failed: ${result.output}`);
     },
     pause() {

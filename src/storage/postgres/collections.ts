@@ -85,7 +85,7 @@ const ACTION_SELECT = 'SELECT a.id, a.method, a.href FROM (SELECT x.id COLLATE "
   + ' FROM jsonb_to_recordset(?::jsonb) AS x(id text, method text, href text)) a';
 const ACTION_COLUMNS: PgColumns = { idField: 'id', columns: { id: 'a.id', method: 'a.method', href: 'a.href' } };
 
-/** The page and meta.total of one collection (both statements at once: on the pool they use two connections). */
+/** The page and meta.total of one collection. */
 async function listPage<T>(sql: Sql, source: PgPageSource, query: ParsedQuery): Promise<Page<T>> {
   const built = buildPgQuerySql(query, source.columns);
   const where = source.scope ? `(${source.scope}) AND (${built.where})` : built.where;
@@ -95,11 +95,14 @@ async function listPage<T>(sql: Sql, source: PgPageSource, query: ParsedQuery): 
     : { sql: `SELECT count(*) AS n FROM (${source.select} WHERE ${where}) counted`, params };
   const pageWhere = source.bounds ? `(${where}) AND (${source.bounds.sql})` : where;
   const pageParams = source.bounds ? [...params, ...source.bounds.params] : params;
-  const [counted, rows] = await Promise.all([
-    sql.one<{ n: number }>(total.sql, total.params),
-    built.limit === 0 ? [] : sql.rows<T>(`${source.select} WHERE ${pageWhere} ORDER BY ${built.orderBy} LIMIT ? OFFSET ?`, [...pageParams, built.limit, built.offset]),
-  ]);
-  return { rows, total: counted?.n ?? 0 };
+  if (built.limit === 0) return { rows: [], total: (await sql.one<{ n: number }>(total.sql, total.params))?.n ?? 0 };
+  // One statement, one round trip: the total and the page as a JSON array (json_agg keeps the order of its sorted
+  // subquery; every value the rows hold is text, a number below 2^53, null or an array of text).
+  const row = await sql.one<{ n: number | null; page: string }>(
+    `SELECT (${total.sql}) AS n, (SELECT coalesce(json_agg(p), '[]')::text FROM (${source.select} WHERE ${pageWhere} ORDER BY ${built.orderBy} LIMIT ? OFFSET ?) p) AS page`,
+    [...total.params, ...pageParams, built.limit, built.offset],
+  );
+  return { rows: JSON.parse(row!.page) as T[], total: row!.n ?? 0 };
 }
 
 export class PgCollections implements CollectionRepository {
