@@ -15,8 +15,12 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+// A module hook that makes `pg` impossible to find, as on an install without optional dependencies.
+const WITHOUT_PG = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent('export async function resolve(specifier, context, next) { if (specifier === "pg") throw Object.assign(new Error("Cannot find package pg"), { code: "ERR_MODULE_NOT_FOUND" }); return next(specifier, context); }'));`)}`;
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}, preload: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...preload, '--import', 'tsx', MAIN, '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
@@ -32,4 +36,21 @@ test('an unreachable PostgreSQL, by flag or by DATABASE_URL, is exit 2 with one 
     assert.match(result.stderr, /^chat-server: cannot open the database postgres:\/\/chat:\*\*\*@127\.0\.0\.1:\d+\/chat: connection refused[^\n]*\n$/);
     assert.doesNotMatch(result.stderr + result.stdout, /hunter2/);
   }
+});
+
+test('without the optional pg driver, a PostgreSQL URL is exit 2 naming the missing driver; SQLite still starts', async () => {
+  const missing = await run(['--db', 'postgres://chat:hunter2-secret@127.0.0.1:1/chat'], {}, ['--import', WITHOUT_PG]);
+  assert.equal(missing.code, 2, missing.stderr);
+  assert.match(missing.stderr, /^chat-server: [^\n]*the PostgreSQL driver is not installed[^\n]*\n$/);
+  assert.doesNotMatch(missing.stderr, /hunter2/);
+  const sqlite = spawn(process.execPath, ['--import', WITHOUT_PG, '--import', 'tsx', MAIN, '--port', '0', '--db', ':memory:'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => {
+    let out = '';
+    sqlite.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(out);
+    });
+  });
+  sqlite.kill('SIGTERM');
+  assert.match(line, /listening on http:\/\/127\.0\.0\.1:\d+/);
 });
