@@ -109,6 +109,8 @@ export class SqliteStore implements Store {
   /** The repositories a transaction's work uses: straight to the connection, which the transaction holds. */
   private readonly tx: Tx;
   private readonly group: GroupCommit;
+  /** BEGIN, COMMIT and ROLLBACK, prepared once rather than parsed for every transaction. */
+  private readonly control;
   private eventsCommitted: (count: number) => void = () => {};
   private closed = false;
 
@@ -116,6 +118,12 @@ export class SqliteStore implements Store {
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path, undefined, options);
     this.eventLog = new EventStore(this.db, options.recordEvents ?? true);
+    this.control = {
+      beginImmediate: this.db.prepare('BEGIN IMMEDIATE'),
+      beginDeferred: this.db.prepare('BEGIN DEFERRED'),
+      commit: this.db.prepare('COMMIT'),
+      rollback: this.db.prepare('ROLLBACK'),
+    };
     const stores: SyncRepositories = {
       users: new UserStore(this.db),
       sessions: new SessionStore(this.db),
@@ -173,15 +181,15 @@ export class SqliteStore implements Store {
    */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.gate.hold(async () => {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.control.beginImmediate.run();
       let committed = false;
       try {
         const result = await work(this.tx);
-        this.db.exec('COMMIT');
+        this.control.commit.run();
         committed = true;
         return result;
       } catch (error) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        if (this.db.inTransaction) this.control.rollback.run();
         throw toStoreError(error);
       } finally {
         this.signalEvents(committed);
@@ -209,12 +217,12 @@ export class SqliteStore implements Store {
   /** A read transaction: one snapshot of the file, whatever other processes commit meanwhile. */
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.gate.hold(async () => {
-      this.db.exec('BEGIN DEFERRED');
+      this.control.beginDeferred.run();
       try {
         return await work(this.tx);
       } finally {
         // Nothing was written: COMMIT and ROLLBACK both just end the read.
-        if (this.db.inTransaction) this.db.exec('COMMIT');
+        if (this.db.inTransaction) this.control.commit.run();
       }
     });
   }

@@ -13,7 +13,7 @@ interface Fixture {
   db: Database.Database;
   /** A second connection to the same file: it sees only what was committed. */
   reader: Database.Database;
-  /** Every statement given to db.exec, in order (BEGIN, SAVEPOINT, COMMIT, ...). */
+  /** Every statement run on db, in order (BEGIN, SAVEPOINT, COMMIT, ...). */
   log: string[];
   insert(text: string): void;
   committedTexts(): string[];
@@ -37,6 +37,17 @@ function openFixture(t: TestContext): Fixture {
     log.push(sql);
     return exec(sql);
   };
+  // The group prepares its BEGIN, SAVEPOINT, COMMIT...: each run of a prepared statement is logged too.
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    const statement = prepare(sql);
+    const run = statement.run.bind(statement);
+    statement.run = ((...params: unknown[]) => {
+      log.push(sql);
+      return run(...params);
+    }) as typeof statement.run;
+    return statement;
+  }) as typeof db.prepare;
   const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
   const select = reader.prepare('SELECT text FROM notes ORDER BY id').pluck();
   return { db, reader, log, insert: (text) => void insert.run(text), committedTexts: () => select.all() as string[] };
