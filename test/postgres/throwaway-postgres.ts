@@ -12,8 +12,6 @@ export interface ThrowawayPostgres {
   port: number;
   /** Fast shutdown, then the data directory is removed. Idempotent. */
   stop(): void;
-  /** pg_ctl restart (fast mode): every connection is cut, the server comes back on the same port. */
-  restart(): void;
   /** Stops the server but keeps its data (start() brings it back), for outage tests. */
   pause(): void;
   start(): void;
@@ -129,10 +127,6 @@ export async function startThrowawayPostgres(options: ThrowawayOptions = {}): Pr
       live.delete(server);
       runAsPostgres(binDir, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       removeDir();
-    },
-    restart() {
-      const result = runAsPostgres(binDir, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', '-l', log, '-o', serverOptions(), 'restart']);
-      if (result.status !== 0) throw new Error(`throwaway-postgres: restart failed: ${result.output}`);
     },
     pause() {
       const result = runAsPostgres(binDir, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
