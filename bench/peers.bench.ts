@@ -94,7 +94,7 @@ const stopAll = async (servers: Partial<Record<Peer, ServerChild>>): Promise<voi
 export async function runPeersBench(options: { rounds?: number; seconds?: number; searchMessages?: number; only?: string } = {}): Promise<PeerScenario[]> {
   const rounds = options.rounds ?? 3;
   const seconds = options.seconds ?? 3;
-  const wanted = (name: string): boolean => options.only === undefined || name.includes(options.only);
+  const wanted = (name: string): boolean => options.only === undefined || options.only.split(',').some((part) => name.includes(part));
   const dir = mkdtempSync(join(tmpdir(), 'bench-peers-'));
   const scenarios: PeerScenario[] = [];
   try {

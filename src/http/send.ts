@@ -4,8 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { renderRepresentation } from '../representations/render.ts';
 import { HTML_CONTENT_SECURITY_POLICY } from '../representations/html.ts';
-import { etagOf, isNotModified } from './conditional.ts';
+import { etagOf, etagOfJson, isNotModified } from './conditional.ts';
 import type { Reply } from './context.ts';
+import type { Representation } from '../representations/representation.ts';
 import { HttpError } from './http-error.ts';
 import { toProblem } from './problem.ts';
 import { openEventStream } from './sse.ts';
@@ -24,6 +25,28 @@ function linkHeader(reply: Reply): string | undefined {
   if (links.length === 0) return undefined;
   // RFC 8288 §3: <target>; rel="relation"
   return links.map((link) => `<${link.href}>; rel="${link.rel}"`).join(', ');
+}
+
+/**
+ * A page of a collection is validated like a single resource: its items, meta and page links are its state,
+ * so any change to what the page shows changes the tag (RFC 9110 §8.8.3). The state's JSON text is
+ * {"data":…,"meta":…,"links":…} for a page, the resource itself for a single one.
+ */
+export function stateEtag(rep: Representation, variant: string): string | undefined {
+  if (rep.kind === 'single') return etagOf(rep.data, variant);
+  if (rep.kind === 'collection') return etagOf({ data: rep.data, meta: rep.meta, links: rep.links ?? [] }, variant);
+  return undefined;
+}
+
+/**
+ * The same tag as stateEtag, from the JSON body already written (render.ts toJson) rather than a second
+ * JSON.stringify of the state: a page's body is {"data":…,"meta":…}, so its state text is that body with the
+ * links added before the closing brace; an enveloped single body is {"data":…} around the resource's text.
+ */
+export function stateEtagFromJson(rep: Representation, json: string): string | undefined {
+  if (rep.kind === 'collection') return etagOfJson(`${json.slice(0, -1)},"links":${JSON.stringify(rep.links ?? [])}}`);
+  if (rep.kind === 'single') return etagOfJson(rep.enveloped ? json.slice(8, -1) : json);
+  return undefined;
 }
 
 /** Accept added to a Vary set before (CORS sets Vary: Origin on the response first). */
@@ -51,10 +74,8 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     if (link) headers['Link'] = link;
     if (status < 300 && !headers['ETag']) {
       const rep = reply.representation;
-      // A page of a collection is validated like a single resource: its items, meta and page links
-      // are its state, so any change to what the page shows changes the tag (RFC 9110 §8.8.3).
-      if (rep.kind === 'single') headers['ETag'] = etagOf(rep.data, rendered.variant);
-      else if (rep.kind === 'collection') headers['ETag'] = etagOf({ data: rep.data, meta: rep.meta, links: rep.links ?? [] }, rendered.variant);
+      const etag = rendered.json === undefined ? stateEtag(rep, rendered.variant) : stateEtagFromJson(rep, rendered.json);
+      if (etag !== undefined) headers['ETag'] = etag;
     }
     headers['Cache-Control'] ??= 'private, no-cache';
   } else if (reply.bytes) {

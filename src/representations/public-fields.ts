@@ -8,11 +8,10 @@ import type { ReactionRow } from '../storage/reaction-store.ts';
 import type { RevisionRow } from '../storage/revision-store.ts';
 import type { SessionRow } from '../storage/session-store.ts';
 import type { UserRow } from '../storage/user-store.ts';
+import { isoTime } from './iso-time.ts';
 import type { PublicAction, PublicAvatar, PublicChat, PublicMember, PublicMessage, PublicSession, PublicUser } from './schemas.ts';
 
-export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
-}
+export { isoTime };
 
 /** Never the password hash. */
 export function publicUser(row: UserRow): PublicUser {
