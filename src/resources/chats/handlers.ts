@@ -8,6 +8,7 @@ import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicChat, publicChatForCaller, publicMember } from '../../representations/public-fields.ts';
 import { CHAT_FOR_CALLER_SELECT, chatFromRecord, isForeignKeyViolation, type ChatForCallerRecord, type ChatRow, type MemberRow } from '../../storage/chat-store.ts';
 import { newId } from '../../storage/ids.ts';
+import type { ReadMarkerRow } from '../../storage/read-marker-store.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { collectionReply } from '../collection.ts';
 import { USER_PATH } from '../users/handlers.ts';
@@ -32,12 +33,12 @@ export const CHAT_FIELDS: CollectionSpec = {
 };
 
 /** The chat as the caller reads it: with their read marker and unread count (the caller is a member). */
-function chatForCaller(ctx: RequestContext, row: ChatRow): Record<string, unknown> {
-  const marker = ctx.services.storage.readMarkers.findMarker(row.id, ctx.caller!.userId);
-  return publicChatForCaller(row, marker ?? { lastReadId: null, unreadCount: 0 });
+function chatForCaller(ctx: RequestContext, row: ChatRow, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Record<string, unknown> {
+  return publicChatForCaller(row, marker ?? ctx.services.storage.readMarkers.findMarker(row.id, ctx.caller!.userId) ?? { lastReadId: null, unreadCount: 0 });
 }
 
-export function chatReply(ctx: RequestContext, row: ChatRow, status = 200, headers: Record<string, string> = {}): Reply {
+/** `marker`: the caller's, when it was read with the chat (else it is looked up). */
+export function chatReply(ctx: RequestContext, row: ChatRow, status = 200, headers: Record<string, string> = {}, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Reply {
   const params = { chatId: row.id };
   return {
     status,
@@ -46,7 +47,7 @@ export function chatReply(ctx: RequestContext, row: ChatRow, status = 200, heade
       kind: 'single',
       type: 'chat',
       enveloped: true,
-      data: chatForCaller(ctx, row),
+      data: chatForCaller(ctx, row, marker),
       links: [
         { rel: 'read', href: ctx.href(READ_PATH, params) },
         { rel: 'messages', href: ctx.href(MESSAGES_PATH, params) },
@@ -140,9 +141,12 @@ export function listChats(ctx: RequestContext): Reply {
   });
 }
 
+/** One statement finds the chat, checks the membership and reads the caller's marker (issue #22: it was four). */
 export function getChat(ctx: RequestContext): Reply {
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
-  return chatReply(ctx, ctx.services.storage.chats.findChat(access.id)!);
+  const chatId = ctx.params['chatId']!;
+  const found = ctx.services.storage.chats.findChatForCaller(chatId, ctx.caller!.userId);
+  if (!found) throw chatNotFound(chatId);
+  return chatReply(ctx, found, 200, {}, found);
 }
 
 /** The chat at the path if the caller may see it, undefined if there is none; 404 if it is someone else's. */
