@@ -64,10 +64,11 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     if (writer) reply.eventStream(writer);
     return;
   }
-  let body: Buffer | undefined;
+  // JSON goes out as its text: Node writes the head and a string body in one write, a Buffer body in two (writev).
+  let body: Buffer | string | undefined;
   if (reply.representation) {
     const rendered = renderRepresentation(reply.representation, options.mediaType, { basePath: options.basePath, status });
-    body = rendered.body;
+    body = rendered.json ?? rendered.body;
     headers['Content-Type'] = rendered.contentType;
     if (options.mediaType === 'text/html') headers['Content-Security-Policy'] = HTML_CONTENT_SECURITY_POLICY;
     const link = linkHeader(reply);
@@ -95,7 +96,7 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   }
   // RFC 9110 §6.4.1: 204 and 304 have no content; HEAD gets the GET's length without the bytes.
   if (status === 204 || status === 304) body = undefined;
-  if (body !== undefined) headers['Content-Length'] = body.length;
+  if (body !== undefined) headers['Content-Length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   else if (status !== 204 && status !== 304) headers['Content-Length'] = 0;
   res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
