@@ -68,7 +68,7 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   let body: Buffer | string | undefined;
   if (reply.representation) {
     const rendered = renderRepresentation(reply.representation, options.mediaType, { basePath: options.basePath, status });
-    body = rendered.json ?? rendered.body;
+    body = rendered.body;
     headers['Content-Type'] = rendered.contentType;
     if (options.mediaType === 'text/html') headers['Content-Security-Policy'] = HTML_CONTENT_SECURITY_POLICY;
     const link = linkHeader(reply);

@@ -5,7 +5,8 @@ import { renderXml } from './xml.ts';
 
 export interface RenderedBody {
   contentType: string;
-  body: Buffer;
+  /** JSON stays text: the socket write encodes it (one copy fewer than a Buffer made here). */
+  body: Buffer | string;
   /** The suffix that makes this representation's ETag differ from the others' (RFC 9110 §8.8.3). */
   variant: string;
   /** The JSON text of the body, when the body is JSON: the ETag is hashed from it instead of a second JSON.stringify. */
@@ -37,7 +38,7 @@ export function renderRepresentation(
     }
     default: {
       const json = JSON.stringify(toJson(rep));
-      return { contentType: problem ? 'application/problem+json' : 'application/json', body: Buffer.from(json), variant: '', json };
+      return { contentType: problem ? 'application/problem+json' : 'application/json', body: json, variant: '', json };
     }
   }
 }
