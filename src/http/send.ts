@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { renderRepresentation } from '../representations/render.ts';
+import { renderRepresentation, type RenderedBody } from '../representations/render.ts';
 import { HTML_CONTENT_SECURITY_POLICY } from '../representations/html.ts';
 import { etagOf, etagOfJson, isNotModified } from './conditional.ts';
 import type { Reply } from './context.ts';
@@ -49,6 +49,32 @@ export function stateEtagFromJson(rep: Representation, json: string): string | u
   return undefined;
 }
 
+/** etag: undefined until asked for (tagOf), null for a representation without one (a problem). */
+type RenderedWithTag = RenderedBody & { etag?: string | null };
+
+function tagOf(rep: Representation, rendered: RenderedWithTag): string | null {
+  rendered.etag ??= (rendered.json === undefined ? stateEtag(rep, rendered.variant) : stateEtagFromJson(rep, rendered.json)) ?? null;
+  return rendered.etag;
+}
+
+/** The renderings of shared representations (a cached page), by media type and status: made once, kept as long as the object. */
+const renderings = new WeakMap<Representation, Map<string, RenderedWithTag>>();
+
+/** Renders and tags a representation; a shared one (never changed once made) only the first time per media type. */
+function renderOnce(rep: Representation, mediaType: string, options: { basePath: string; status: number }): RenderedWithTag {
+  const shared = rep.kind === 'collection' && rep.shared === true;
+  const key = `${mediaType} ${options.status}`;
+  const kept = shared ? renderings.get(rep)?.get(key) : undefined;
+  if (kept) return kept;
+  const made: RenderedWithTag = renderRepresentation(rep, mediaType, options);
+  if (shared) {
+    let byType = renderings.get(rep);
+    if (!byType) renderings.set(rep, byType = new Map());
+    byType.set(key, made);
+  }
+  return made;
+}
+
 /** Accept added to a Vary set before (CORS sets Vary: Origin on the response first). */
 function varyWithAccept(res: ServerResponse): string {
   const vary = res.getHeader('Vary');
@@ -67,16 +93,15 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   // JSON goes out as its text: Node writes the head and a string body in one write, a Buffer body in two (writev).
   let body: Buffer | string | undefined;
   if (reply.representation) {
-    const rendered = renderRepresentation(reply.representation, options.mediaType, { basePath: options.basePath, status });
+    const rendered = renderOnce(reply.representation, options.mediaType, { basePath: options.basePath, status });
     body = rendered.body;
     headers['Content-Type'] = rendered.contentType;
     if (options.mediaType === 'text/html') headers['Content-Security-Policy'] = HTML_CONTENT_SECURITY_POLICY;
     const link = linkHeader(reply);
     if (link) headers['Link'] = link;
     if (status < 300 && !headers['ETag']) {
-      const rep = reply.representation;
-      const etag = rendered.json === undefined ? stateEtag(rep, rendered.variant) : stateEtagFromJson(rep, rendered.json);
-      if (etag !== undefined) headers['ETag'] = etag;
+      const etag = tagOf(reply.representation, rendered);
+      if (etag !== null) headers['ETag'] = etag;
     }
     headers['Cache-Control'] ??= 'private, no-cache';
   } else if (reply.bytes) {

@@ -44,6 +44,11 @@ export interface CollectionRepresentation {
    * shows the chat's new, edited and deleted messages as they happen (CONTRACT §9).
    */
   live?: { events: string; chatId: string; messages: string; users: string };
+  /**
+   * The same object answers many requests (a cached page, resources/messages/page-cache.ts): never changed once
+   * made, so its rendering and ETag are kept with it, per media type.
+   */
+  shared?: boolean;
 }
 
 /** An RFC 9457 problem. */

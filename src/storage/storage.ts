@@ -32,6 +32,7 @@ export class Storage {
   readonly pages: PageRunner;
   readonly events: EventStore;
   private readonly group: GroupCommit;
+  private readonly stamp;
   /** Called after a commit that appended events, with how many: a wake-up for the hub, never the data itself. */
   onEventsCommitted: (count: number) => void = () => {};
 
@@ -55,6 +56,17 @@ export class Storage {
     this.revisions = new RevisionStore(this.db);
     this.pages = new PageRunner(this.db);
     this.events = new EventStore(this.db, options.recordEvents ?? true);
+    this.stamp = this.db.prepare("SELECT total_changes() || '.' || data_version FROM pragma_data_version").pluck();
+  }
+
+  /**
+   * Changes whenever anything may have been written to the database since the last call: by this connection
+   * (SQLite's total_changes(), triggers and rolled-back writes included) or by any other one, in this process
+   * or another (--workers: PRAGMA data_version). Undefined inside a transaction, whose writes are not final.
+   * What was read after a stamp is still current while the stamp is the same (issue #22's page cache).
+   */
+  changeStamp(): string | undefined {
+    return this.db.inTransaction ? undefined : this.stamp.get() as string;
   }
 
   /** Only after the outermost commit: a nested transaction's events are not durable yet. */
