@@ -62,7 +62,7 @@ const renderings = new WeakMap<Representation, Map<string, RenderedWithTag>>();
 
 /** Renders and tags a representation; a shared one (never changed once made) only the first time per media type. */
 function renderOnce(rep: Representation, mediaType: string, options: { basePath: string; status: number }): RenderedWithTag {
-  const shared = rep.kind === 'collection' && rep.shared === true;
+  const shared = rep.kind !== 'problem' && rep.shared === true;
   const key = `${mediaType} ${options.status}`;
   const kept = shared ? renderings.get(rep)?.get(key) : undefined;
   if (kept) return kept;

@@ -27,6 +27,8 @@ export interface SingleRepresentation {
   data: Resource;
   /** Related resources, for the HTML page (and XML link elements). Hrefs are complete paths. */
   links?: Link[];
+  /** The same object answers every request (a constant such as /health): rendered and tagged once per media type. */
+  shared?: boolean;
 }
 
 /** A page of a collection: {"data": [...], "meta": {...}}. `type` names one item. */
