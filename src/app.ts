@@ -113,7 +113,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     mediaType: string;
     negotiated: boolean;
     responseHeaders: Record<string, string>;
-    readonly signal: AbortSignal;
+    signal: AbortSignal;
   }
 
   async function route(req: IncomingMessage, requestId: string, state: RequestState, labels: ExchangeLabels): Promise<Reply> {
@@ -176,7 +176,7 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       mediaType: state.mediaType,
       services,
       caller,
-      get signal() { return state.signal; },
+      signal: state.signal,
       clientAddress: clientAddress(req, config.trustProxy),
       responseHeaders: state.responseHeaders,
       href: (pattern, params = {}, query = '') => `${basePath}${buildPath(pattern, params)}${query ? `?${query}` : ''}`,
@@ -199,32 +199,17 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
     if (draining) res.setHeader('Connection', 'close');
     const cors: CorsRequest = { origin: req.headers.origin, method: req.method ?? 'GET', requestMethod: req.headers['access-control-request-method'] };
     for (const [name, value] of Object.entries(corsHeaders(config.corsOrigins, cors))) res.setHeader(name, value);
+    const aborted = new AbortController();
     // 'close' before the answer is finished: the client is gone (req's own 'close' also fires once its body is read).
-    // The AbortController is made only for a handler that asks for the signal (most never do).
-    let aborted: AbortController | undefined;
-    let gone = false;
     res.once('close', () => {
-      if (res.writableFinished) return;
-      gone = true;
-      aborted?.abort();
+      if (!res.writableFinished) aborted.abort();
     });
-    const state: RequestState = {
-      mediaType: 'application/json',
-      negotiated: false,
-      responseHeaders: {},
-      get signal() {
-        if (!aborted) {
-          aborted = new AbortController();
-          if (gone) aborted.abort();
-        }
-        return aborted.signal;
-      },
-    };
+    const state: RequestState = { mediaType: 'application/json', negotiated: false, responseHeaders: {}, signal: aborted.signal };
     let reply: Reply;
     try {
       reply = await route(req, requestId, state, labels);
     } catch (error) {
-      const clientGone = gone || req.errored !== null || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET';
+      const clientGone = aborted.signal.aborted || req.errored !== null || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET';
       reply = problemReply(error, requestId, clientGone, config.logFormat);
     }
     const preflight = preflightMethods(config.corsOrigins, cors, reply.headers?.['Allow']);
