@@ -75,9 +75,9 @@ function renderOnce(rep: Representation, mediaType: string, options: { basePath:
   return made;
 }
 
-/** Accept added to a Vary the answer has already (CORS's Vary: Origin). */
-function varyWithAccept(headers: Record<string, unknown>): string {
-  const vary = headers['Vary'];
+/** Accept added to a Vary set before (CORS sets Vary: Origin on the response first). */
+function varyWithAccept(res: ServerResponse): string {
+  const vary = res.getHeader('Vary');
   return vary ? `${String(vary)}, Accept` : 'Accept';
 }
 
@@ -85,7 +85,7 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   let status = reply.status;
   const headers: Record<string, string | string[] | number> = { ...reply.headers };
   if (reply.eventStream) {
-    if (options.negotiated) headers['Vary'] = varyWithAccept(headers);
+    if (options.negotiated) headers['Vary'] = varyWithAccept(res);
     const writer = openEventStream(req, res, headers);
     if (writer) reply.eventStream(writer);
     return;
@@ -108,7 +108,7 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     body = reply.bytes.data;
     headers['Content-Type'] = reply.bytes.contentType;
   }
-  if (options.negotiated) headers['Vary'] = varyWithAccept(headers);
+  if (options.negotiated) headers['Vary'] = varyWithAccept(res);
   headers['X-Content-Type-Options'] = 'nosniff';
 
   const etag = headers['ETag'];
