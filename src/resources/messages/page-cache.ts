@@ -7,8 +7,11 @@
 import type { Reply } from '../../http/context.ts';
 import type { Storage } from '../../storage/storage.ts';
 
-/** Pages kept per storage: a few hot chats and their query variants (each entry ~15 KiB for a page of 50). */
-const MAX_ENTRIES = 256;
+/**
+ * Pages kept per storage: the hot chats and their query variants. A page of 50 holds its rows (~30 KiB) and its
+ * renderings (~15 KiB each for JSON, more for HTML), so at most a few MiB in all.
+ */
+const MAX_ENTRIES = 64;
 
 class PageCache {
   private readonly entries = new Map<string, Reply>();
