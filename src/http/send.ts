@@ -75,9 +75,9 @@ function renderOnce(rep: Representation, mediaType: string, options: { basePath:
   return made;
 }
 
-/** Accept added to a Vary set before (CORS sets Vary: Origin on the response first). */
-function varyWithAccept(res: ServerResponse): string {
-  const vary = res.getHeader('Vary');
+/** Accept added to a Vary the answer has already (CORS's Vary: Origin). */
+function varyWithAccept(headers: Record<string, unknown>): string {
+  const vary = headers['Vary'];
   return vary ? `${String(vary)}, Accept` : 'Accept';
 }
 
@@ -85,7 +85,7 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   let status = reply.status;
   const headers: Record<string, string | string[] | number> = { ...reply.headers };
   if (reply.eventStream) {
-    if (options.negotiated) headers['Vary'] = varyWithAccept(res);
+    if (options.negotiated) headers['Vary'] = varyWithAccept(headers);
     const writer = openEventStream(req, res, headers);
     if (writer) reply.eventStream(writer);
     return;
@@ -108,7 +108,7 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     body = reply.bytes.data;
     headers['Content-Type'] = reply.bytes.contentType;
   }
-  if (options.negotiated) headers['Vary'] = varyWithAccept(res);
+  if (options.negotiated) headers['Vary'] = varyWithAccept(headers);
   headers['X-Content-Type-Options'] = 'nosniff';
 
   const etag = headers['ETag'];
@@ -123,7 +123,10 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   if (status === 204 || status === 304) body = undefined;
   if (body !== undefined) headers['Content-Length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   else if (status !== 204 && status !== 304) headers['Content-Length'] = 0;
-  res.writeHead(status, headers);
+  // One flat list of name, value pairs: Node's writeHead takes it in one pass (nothing was set on res before).
+  const flat: (string | number | string[])[] = [];
+  for (const name of Object.keys(headers)) flat.push(name, headers[name]!);
+  res.writeHead(status, flat as unknown as Record<string, string>);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
