@@ -6,15 +6,22 @@ import { ALL_ROUTES } from '../src/resources/all-routes.ts';
 import { CHAT_FIELDS } from '../src/resources/chats/handlers.ts';
 import { CHAT_PATH } from '../src/resources/chats/paths.ts';
 import { collectionReply } from '../src/resources/collection.ts';
-import { CHAT_SELECT, chatFromRecord, type ChatRecord } from '../src/storage/chat-store.ts';
+import { CHAT_SELECT, chatFromRecord, type ChatRecord } from '../src/storage/sqlite/chat-store.ts';
+import { CHAT_COLUMNS } from '../src/storage/sqlite/collections.ts';
+import { PageRunner } from '../src/storage/sqlite/list-page.ts';
+import type { SqliteStore } from '../src/storage/sqlite/sqlite-store.ts';
 
 const FIELDS_WITHOUT_COUNTS = { ...CHAT_FIELDS, fields: CHAT_FIELDS.fields.filter((field) => field.name !== 'lastReadId' && field.name !== 'unreadCount') };
 
 export async function start(options: StartOptions): Promise<{ url: string; close(): Promise<void> }> {
   const route = ALL_ROUTES.find((candidate) => candidate.method === 'GET' && candidate.pattern === '/chats')!;
+  let pages: PageRunner | undefined;
   route.handler = (ctx) => collectionReply<ChatRecord>(ctx, {
     type: 'chat',
-    source: { select: CHAT_SELECT, scope: 'c.id IN (SELECT chat_id FROM chat_members WHERE user_id = ?)', scopeParams: [ctx.caller!.userId], spec: FIELDS_WITHOUT_COUNTS },
+    spec: FIELDS_WITHOUT_COUNTS,
+    // The bench's own SQL, on the SQLite store's connection (the yardstick runs on SQLite only).
+    list: async (query) => (pages ??= new PageRunner((ctx.services.storage as SqliteStore).db)).listPage<ChatRecord>(
+      { select: CHAT_SELECT, scope: 'c.id IN (SELECT chat_id FROM chat_members WHERE user_id = ?)', scopeParams: [ctx.caller!.userId], columns: CHAT_COLUMNS }, query),
     toPublic: (record) => publicChat(chatFromRecord(record)),
     itemHref: (chat) => ctx.href(CHAT_PATH, { chatId: String(chat['id']) }),
   });

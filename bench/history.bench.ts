@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseQuery } from '../src/parsers/query.ts';
 import { historyPage, MESSAGE_FIELDS } from '../src/resources/messages/history.ts';
-import { buildPageSql } from '../src/storage/list-page.ts';
+import { historySource } from '../src/storage/sqlite/collections.ts';
+import { buildPageSql } from '../src/storage/sqlite/list-page.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { seedHistory, type SeededHistory } from './seed-history.ts';
 import { startChild } from './server-process.ts';
@@ -63,9 +64,9 @@ function explain(db: Database.Database, sql: string, params: unknown[]): string[
 function plansFor(db: Database.Database, seeded: SeededHistory): QueryPlan[] {
   return HISTORY_SCENARIOS.map((scenario) => {
     const parsed = parseQuery(queryOf(scenario, seeded), MESSAGE_FIELDS, { reserved: ['after', 'before'] });
-    // Exactly the source listMessages (src/resources/messages/history.ts) builds for these parameters.
-    const { source, query } = historyPage(seeded.chatId, parsed, parsed.extra.get('after'), parsed.extra.get('before'));
-    const sql = buildPageSql(source, query);
+    // Exactly the query listMessages (src/resources/messages/history.ts) asks the SQLite store for, as its source runs it.
+    const { query, bounds } = historyPage(parsed, parsed.extra.get('after'), parsed.extra.get('before'));
+    const sql = buildPageSql(historySource(seeded.chatId, bounds), query);
     return { scenario: scenario.name, page: explain(db, sql.page.sql, sql.page.params), total: explain(db, sql.total.sql, sql.total.params) };
   });
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PasswordHasher } from '../src/resources/session/password-hasher.ts';
 import { hashToken, newToken } from '../src/resources/session/tokens.ts';
-import { openDatabase } from '../src/storage/database.ts';
+import { openDatabase } from '../src/storage/sqlite/database.ts';
 import { newId } from '../src/storage/ids.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { startChild, type ServerChild } from './server-process.ts';

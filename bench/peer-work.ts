@@ -6,13 +6,13 @@
 import { parseQuery } from '../src/parsers/query.ts';
 import { SEARCH_FIELDS } from '../src/resources/search/handlers.ts';
 import { hashToken } from '../src/resources/session/tokens.ts';
-import { CHAT_FOR_CALLER_SELECT, CHAT_SELECT, type ChatForCallerRecord, type ChatRecord } from '../src/storage/chat-store.ts';
-import { openDatabase } from '../src/storage/database.ts';
+import { CHAT_FOR_CALLER_SELECT, CHAT_SELECT, type ChatForCallerRecord, type ChatRecord } from '../src/storage/sqlite/chat-store.ts';
+import { openDatabase } from '../src/storage/sqlite/database.ts';
 import { newId } from '../src/storage/ids.ts';
-import { buildPageSql } from '../src/storage/list-page.ts';
-import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT, type MessageRow } from '../src/storage/message-store.ts';
-import { searchSource, type SearchHit } from '../src/storage/search-store.ts';
-import type { UserRow } from '../src/storage/user-store.ts';
+import { buildPageSql } from '../src/storage/sqlite/list-page.ts';
+import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT } from '../src/storage/sqlite/message-store.ts';
+import type { MessageRow, SearchHit, UserRow } from '../src/storage/store.ts';
+import { searchSource } from '../src/storage/sqlite/search-store.ts';
 
 export interface PeerWork {
   /** The caller's user id for an Authorization header, or undefined (401). */
@@ -59,7 +59,7 @@ export function openPeerWork(path: string): PeerWork {
   // The search's statements exactly as our server builds them for `?q=<word>` (newest first, default limit).
   const query = parseQuery('q=x', SEARCH_FIELDS, { reserved: ['q'] });
   query.sort.push({ field: SEARCH_FIELDS.fields.find((field) => field.name === 'createdAt')!, direction: 'DESC' });
-  const searchSql = buildPageSql(searchSource('u', ['x'], SEARCH_FIELDS), query);
+  const searchSql = buildPageSql(searchSource('u', ['x']), query);
   const searchPage = db.prepare(searchSql.page.sql);
   const searchTotal = db.prepare(searchSql.total.sql).pluck();
   const messageById = db.prepare(`${MESSAGE_SELECT} WHERE m.id = ?`);

@@ -1,7 +1,7 @@
 // Bench only: writes one chat with N messages straight into a new database file, in the schema the server uses.
 import Database from 'better-sqlite3';
 import { PasswordHasher } from '../src/resources/session/password-hasher.ts';
-import { loadMigrations, migrate } from '../src/storage/database.ts';
+import { loadMigrations, migrate } from '../src/storage/sqlite/database.ts';
 import { newId } from '../src/storage/ids.ts';
 
 export interface SeededHistory {

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADDON_ASSET } from '../src/binary/native-addon.ts';
-import { loadMigrations } from '../src/storage/database.ts';
+import { loadMigrations } from '../src/storage/sqlite/database.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUTPUT = join(ROOT, 'dist', 'chat-server');

@@ -3,16 +3,16 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import { formatErrorLine, type LogFormat } from './http/access-log.ts';
-import type { AppServices, Caller, Clock, Reply, RequestContext, Route } from './http/context.ts';
+import { SYSTEM_CLOCK, type Clock } from './clock.ts';
+import type { AppServices, Caller, Reply, RequestContext, Route } from './resources/context.ts';
 import { corsHeaders, preflightMethods, type CorsRequest } from './http/cors.ts';
-import { HttpError } from './http/http-error.ts';
+import { HttpError, httpErrorOf } from './http/http-error.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from './http/negotiate.ts';
 import { observeExchange, type ExchangeLabels } from './http/observe-exchange.ts';
 import { toProblem } from './http/problem.ts';
 import { sendReply } from './http/send.ts';
 import { clientAddress } from './http/client-address.ts';
-import { MemoryRateCounters, RateLimit } from './resources/limits/rate-limit.ts';
-import { SqliteRateCounters } from './storage/rate-counter-store.ts';
+import { RateLimit } from './resources/limits/rate-limit.ts';
 import { authenticate } from './resources/session/authenticate.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
@@ -21,7 +21,7 @@ import { ALL_ROUTES } from './resources/all-routes.ts';
 import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
-import { Storage, type StorageOptions } from './storage/storage.ts';
+import { openStore, type StoreConfig } from './storage/open-store.ts';
 
 export interface App {
   services: AppServices;
@@ -31,10 +31,12 @@ export interface App {
   stopAccepting(): void;
   /** Tells the app where it listens: the default public origin (--public-url unset). */
   setListenUrl(url: string): void;
-  close(): void;
+  /** Stops the hub and the metrics, finishes queued writes and closes the store. */
+  close(): Promise<void>;
 }
 
-const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
+/** Internal store options (benchmarks compare synchronous=NORMAL, no group commit, no events); they are not flags. */
+export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters'>;
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -43,10 +45,11 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * A client that went away is one log line, not a stack: nothing is wrong with the server.
  */
 function problemReply(error: unknown, requestId: string, clientGone: boolean, logFormat: LogFormat): Reply {
-  const known = error instanceof HttpError ? error : new HttpError('ERR_INTERNAL', 'The server could not complete the request');
-  if (clientGone && !(error instanceof HttpError)) {
+  const expected = httpErrorOf(error);
+  const known = expected ?? new HttpError('ERR_INTERNAL', 'The server could not complete the request');
+  if (clientGone && expected === undefined) {
     process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, 'client closed the connection before the answer'));
-  } else if (!(error instanceof HttpError)) {
+  } else if (expected === undefined) {
     process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, error));
   }
   return { status: known.status, headers: { ...known.headers }, representation: { kind: 'problem', data: toProblem(known) } };
@@ -71,27 +74,33 @@ export interface EventTimings {
 }
 
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
-export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): App {
+export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): Promise<App> {
   // Always there, so any code may count; requests are recorded only when a metrics port is set.
   const metrics = new ServerMetrics();
-  const storage = new Storage(config.db, { ...storageOptions, onCommit: (writes) => metrics.observeWriteBatch(writes) });
+  const storage = await openStore({
+    ...storageOptions,
+    db: config.db,
+    onCommit: (writes) => metrics.observeWriteBatch(writes),
+    // One process counts in memory; several processes on one database (--workers) count in it, together.
+    sharedRateCounters: config.workers > 1,
+  });
   const { onEventsCommitted, ...timings } = eventTimings;
-  // One process counts in memory; several processes on one file (--workers) count in the database, together.
-  const sharedCounters = config.workers > 1 && config.db !== ':memory:' ? new SqliteRateCounters(config.db) : undefined;
-  const rateCounters = sharedCounters ?? new MemoryRateCounters();
+  const rateCounters = storage.rateCounters;
   let listenOrigin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   const events = new EventHub({
     log: storage.events,
+    snapshot: (work) => storage.snapshot((tx) => work(tx.events)),
+    startAfter: await storage.events.newestId(),
     now: () => clock.now(),
     retentionSeconds: config.eventRetention,
     liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
     ...timings,
   });
-  storage.onEventsCommitted = (count) => {
+  storage.onEventsCommitted((count) => {
     metrics.eventsWritten.inc(count);
     events.wake();
     onEventsCommitted?.();
-  };
+  });
   metrics.streamsOpen.readFrom(() => events.streamCount());
   const services: AppServices = {
     config,
@@ -160,11 +169,11 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       state.negotiated = true;
     }
     const caller: Caller | undefined = definition.auth === 'public' ? undefined
-      : authenticate(req, services, definition.auth === 'optional' ? 'optional' : 'required');
+      : await authenticate(req, services, definition.auth === 'optional' ? 'optional' : 'required');
     labels.userId = caller?.userId;
     // CONTRACT §11: a signed-in user's writes are counted before any work; over the quota nothing is written.
     if (caller && UNSAFE_METHODS.has(method) && definition.writeLimited !== false && services.writeLimit.enabled) {
-      Object.assign(state.responseHeaders, services.writeLimit.take(caller.userId).headers);
+      Object.assign(state.responseHeaders, (await services.writeLimit.take(caller.userId)).headers);
     }
     const ctx: RequestContext = {
       req,
@@ -233,11 +242,10 @@ export function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOp
       events.stop();
     },
     setListenUrl: (url) => { listenOrigin = new URL(url).origin; },
-    close: () => {
+    close: async () => {
       events.stop();
-      sharedCounters?.close();
       metrics.stop();
-      storage.close();
+      await storage.close();
     },
   };
 }

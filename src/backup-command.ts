@@ -1,6 +1,6 @@
 // `chat-server backup <file>`: an online copy of the configured database, for operators and `make backup`.
 import { ConfigError, parseConfig } from './config.ts';
-import { BackupError, backupDatabase } from './storage/backup.ts';
+import { BackupError, backupDatabase } from './storage/sqlite/backup.ts';
 
 const USAGE = 'usage: chat-server backup <file> [--db <path>]';
 

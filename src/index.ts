@@ -3,16 +3,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type App, type EventTimings } from './app.ts';
 import { DEFAULT_CONFIG, type Config } from './config.ts';
-import type { Clock } from './http/context.ts';
+import type { Clock } from './clock.ts';
 import { HttpError } from './http/http-error.ts';
 import { sendSocketProblem } from './http/send.ts';
 import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
 import { listenFailure, StartupError } from './startup-error.ts';
-import { DatabaseOpenError } from './storage/database.ts';
+import { DatabaseOpenError } from './storage/store.ts';
 
 export { StartupError } from './startup-error.ts';
 export type { Config } from './config.ts';
-export type { Clock } from './http/context.ts';
+export type { Clock } from './clock.ts';
 
 export interface StartOptions extends Partial<Config> {
   /** A clock for tests that move time instead of sleeping. */
@@ -48,7 +48,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
   let app: App;
   try {
-    app = createApp(config, clock, { synchronous, groupCommit, recordEvents }, { ...eventTimings, onEventsCommitted });
+    app = await createApp(config, clock, { synchronous, groupCommit, recordEvents }, { ...eventTimings, onEventsCommitted });
   } catch (error) {
     if (error instanceof DatabaseOpenError) throw new StartupError(error.message);
     throw error;
@@ -81,7 +81,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       });
     });
   } catch (error) {
-    app.close();
+    await app.close();
     throw listenFailure(error, config.host, config.port);
   }
   let metricsListener: MetricsListener | undefined;
@@ -91,7 +91,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       metricsListener = await listenForMetrics(app.services.metrics, config.metricsPort, config.host);
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      app.close();
+      await app.close();
       throw listenFailure(error, config.host, config.metricsPort, '--metrics-port');
     }
   }
@@ -104,8 +104,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       app.stopAccepting();
       const metricsClosed = metricsListener?.close();
       server.close(() => {
-        app.close();
-        void Promise.resolve(metricsClosed).then(() => resolve());
+        void Promise.all([app.close(), metricsClosed]).then(() => resolve());
       });
       // Idle keep-alive connections would hold close() open; requests in flight still finish.
       server.closeIdleConnections();

@@ -5,7 +5,7 @@ import { startServer, type RunningServer } from './index.ts';
 import { answerMetricsRequests, clusterMetricsSource } from './metrics/cluster-metrics.ts';
 import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
 import { listenFailure, StartupError } from './startup-error.ts';
-import { DatabaseOpenError } from './storage/database.ts';
+import { DatabaseOpenError } from './storage/store.ts';
 import { serverVersion } from './version.ts';
 import { isWorkerProcess, onPrimaryMessage, startPrimary, tellPrimary, workerConfig } from './workers.ts';
 
@@ -61,7 +61,7 @@ function exitOnStartupError(error: unknown): never {
 async function runPrimary(config: Config): Promise<void> {
   // One metrics port for all workers: each scrape merges what every worker counted.
   let metricsListener: MetricsListener | undefined;
-  let primary: ReturnType<typeof startPrimary>;
+  let primary: Awaited<ReturnType<typeof startPrimary>>;
   try {
     if (config.metricsPort !== null) {
       const port = config.metricsPort;
@@ -70,7 +70,7 @@ async function runPrimary(config: Config): Promise<void> {
       });
     }
     // The primary opens the database once to migrate it: the same one-line exit 2 as a single process.
-    primary = startPrimary(config, {
+    primary = await startPrimary(config, {
       listening: (url) => {
         process.stdout.write(`chat-server listening on ${describeAddress(url, `${config.workers} workers, database ${config.db}`)}\n`);
         if (metricsListener) process.stdout.write(`chat-server metrics on ${metricsListener.url}\n`);

@@ -3,7 +3,7 @@
 // (a hint only: every worker also reads the log on a timer), and on SIGTERM drains them all.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
-import { openDatabase } from './storage/database.ts';
+import { openStore } from './storage/open-store.ts';
 
 const CONFIG_ENV = 'CHAT_SERVER_WORKER_CONFIG';
 /** More deaths than this within CRASH_WINDOW_MS is a crash loop: the primary gives up instead of forking forever. */
@@ -50,11 +50,11 @@ export interface Primary {
   stop(): Promise<void>;
 }
 
-export function startPrimary(config: Config, hooks: PrimaryHooks): Primary {
+export async function startPrimary(config: Config, hooks: PrimaryHooks): Promise<Primary> {
   // Connections are handed to the workers in turn by the primary (node:cluster's round-robin, the default on
   // Linux): with SCHED_NONE one busy worker accepts nearly every keep-alive connection and the other idles.
   // Migrations run once, here, before any worker opens the file.
-  openDatabase(config.db).close();
+  await (await openStore({ db: config.db })).close();
   const env = { [CONFIG_ENV]: JSON.stringify(config) };
   const listened = new Set<number>();
   const crashes: number[] = [];

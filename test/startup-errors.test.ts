@@ -6,7 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openDatabase } from '../src/storage/database.ts';
+import { openDatabase } from '../src/storage/sqlite/database.ts';
 
 interface Exit {
   status: number | null;

@@ -1,18 +1,15 @@
 // The event hub: tails the durable log by id and hands each event to the open streams allowed to see it.
 // It knows nothing of HTTP or SQL: the log is an interface, a subscriber is anything that takes events.
-import type { EventRecord } from '../storage/event-store.ts';
+import type { EventRecord } from '../storage/rows.ts';
 import { toLoggedEvent, type LoggedEvent } from './logged-event.ts';
 import { Membership } from './membership.ts';
 
-/** What the hub reads: the storage's event store implements it. */
+/** What the hub reads: the store's event repository implements it. */
 export interface EventLog {
-  readAfter(afterId: number, limit: number): EventRecord[];
-  newestId(): number;
-  prunedThrough(): number;
-  chatIdsOfUser(userId: string): string[];
-  snapshot<T>(fn: () => T): T;
-  inTransaction(): boolean;
-  pruneChunk(cutoff: number, chunk: number): number;
+  readAfter(afterId: number, limit: number): Promise<EventRecord[]>;
+  prunedThrough(): Promise<number>;
+  chatIdsOfUser(userId: string): Promise<string[]>;
+  pruneChunk(cutoff: number, chunk: number): Promise<number>;
 }
 
 /** An open stream or a waiting long-poll. */
@@ -35,6 +32,10 @@ export interface Subscriber {
 
 export interface HubOptions {
   log: EventLog;
+  /** Runs work on one consistent snapshot of the log (the store's snapshot): membership and ids then agree. */
+  snapshot<T>(work: (log: EventLog) => Promise<T>): Promise<T>;
+  /** The newest event id when the hub starts: events up to it are history, read only by replay. */
+  startAfter: number;
   now: () => number;
   /** Seconds an event stays in the log. */
   retentionSeconds: number;
@@ -45,7 +46,7 @@ export interface HubOptions {
   /** How often old events are pruned. */
   pruneMs?: number;
   /** Which of these session ids still hold (exist, not expired): streams of the others are closed. */
-  liveSessions(sessionIds: readonly string[]): Set<string>;
+  liveSessions(sessionIds: readonly string[]): Promise<Set<string>>;
 }
 
 /** How a resume id relates to the log: fine to replay, or the client must re-read (reset / 410). */
@@ -68,21 +69,37 @@ export class EventHub {
   private streamsOpen = 0;
   private readonly membership: Membership;
   private pumpScheduled = false;
+  /** The pump that is reading the log now, if any: one at a time, so events are dispatched once, in id order. */
+  private pumping: Promise<void> | undefined;
+  private pumpAgain = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private pruning = false;
+  private stopped = false;
 
   constructor(private readonly options: HubOptions) {
-    this.cursor = options.log.newestId();
+    this.cursor = options.startAfter;
     this.recentFloor = this.cursor;
-    this.membership = new Membership((userId) => options.log.chatIdsOfUser(userId));
-    const every = (ms: number, fn: () => void): void => {
-      const timer = setInterval(fn, ms);
+    this.membership = new Membership();
+    const every = (ms: number, fn: () => Promise<void> | void): void => {
+      const timer = setInterval(() => void this.guard(fn()), ms);
       timer.unref();
       this.timers.push(timer);
     };
     every(options.pingMs ?? 15_000, () => this.tick());
     every(options.pollMs ?? 1000, () => this.wake());
     every(options.pruneMs ?? 60_000, () => this.prune());
+  }
+
+  /**
+   * Work the hub starts on its own (a timer, a wake-up) has no caller to tell of a failure: once stopped, a
+   * read cut short by the closing store is expected; before, it stays an unhandled rejection, as a bug should.
+   */
+  private async guard(work: Promise<void> | void): Promise<void> {
+    try {
+      await work;
+    } catch (error) {
+      if (!this.stopped) throw error;
+    }
   }
 
   /** The newest event id the hub has read. */
@@ -106,23 +123,46 @@ export class EventHub {
     return this.byUser.get(subscriber.userId)?.has(subscriber) === true;
   }
 
-  /** A commit appended events: read them soon (coalesced; never inside a transaction). */
+  /**
+   * A commit appended events: read them soon (coalesced). The store's reads never see another request's
+   * uncommitted writes (a read waits for an open transaction to end), so the pump reads only committed events.
+   */
   wake(): void {
     if (this.pumpScheduled) return;
     this.pumpScheduled = true;
     queueMicrotask(() => {
       this.pumpScheduled = false;
-      // Inside a write transaction the log may hold events that are not committed yet.
-      if (this.options.log.inTransaction()) setImmediate(() => this.wake());
-      else this.pump();
+      void this.guard(this.pumpInTurn());
     });
   }
 
-  /** Reads every event after the cursor, in id order, and hands each to the live subscribers that may see it. */
-  private pump(): void {
+  /** Runs the pump, or asks the running one to go round once more: never two reading the log at once. */
+  private pumpInTurn(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return this.pumping;
+    }
+    this.pumping = (async () => {
+      try {
+        do {
+          this.pumpAgain = false;
+          await this.pump(this.options.log);
+        } while (this.pumpAgain);
+      } finally {
+        this.pumping = undefined;
+      }
+    })();
+    return this.pumping;
+  }
+
+  /**
+   * Reads every event after the cursor, in id order, and hands each to the live subscribers that may see it.
+   * An event at or below the cursor was dispatched meanwhile (by attach's own read): skipped, never sent twice.
+   */
+  private async pump(log: EventLog): Promise<void> {
     for (;;) {
-      const batch = this.options.log.readAfter(this.cursor, READ_BATCH);
-      for (const record of batch) this.dispatch(toLoggedEvent(record));
+      const batch = await log.readAfter(this.cursor, READ_BATCH);
+      for (const record of batch) if (record.id > this.cursor) this.dispatch(toLoggedEvent(record));
       if (batch.length < READ_BATCH) break;
     }
   }
@@ -142,27 +182,36 @@ export class EventHub {
   }
 
   /** Where a resume id stands: after the newest or below what was pruned, the client must start over. */
-  resumePoint(after: number): ResumePoint {
+  async resumePoint(after: number): Promise<ResumePoint> {
     if (after > this.cursor) return { kind: 'reset', reason: `Event ${after} is unknown: the newest is ${this.cursor}` };
-    const pruned = this.options.log.prunedThrough();
+    const pruned = await this.options.log.prunedThrough();
     if (after < pruned) return { kind: 'reset', reason: `Events after ${after} are no longer kept: the log starts after ${pruned}` };
     return { kind: 'ok', after };
   }
 
   /**
-   * Registers a subscriber and catches the hub up first, in one read snapshot, so the subscriber's
-   * membership and the newest id agree. Answers the newest id at that moment.
+   * Registers a subscriber (at once, so it counts against the stream limits and detach() works from now on)
+   * and catches the hub up, in one read snapshot, so the user's membership and the newest id agree. Answers
+   * the newest id at that moment.
    */
-  attach(subscriber: Subscriber): number {
-    this.options.log.snapshot(() => {
-      // Our own read transaction holds no uncommitted writes: safe to read the log inside it.
-      this.pump();
-      this.membership.track(subscriber.userId);
-    });
+  async attach(subscriber: Subscriber): Promise<number> {
     let mine = this.byUser.get(subscriber.userId);
     if (!mine) this.byUser.set(subscriber.userId, mine = new Set());
     mine.add(subscriber);
     if (subscriber.kind === 'stream') this.streamsOpen++;
+    try {
+      await this.options.snapshot(async (log) => {
+        await this.pump(log);
+        // Detached meanwhile (the client left): its user may have no subscriber left to follow.
+        if (this.isAttached(subscriber) && !this.membership.isTracked(subscriber.userId)) {
+          const chatIds = await log.chatIdsOfUser(subscriber.userId);
+          if (this.isAttached(subscriber)) this.membership.track(subscriber.userId, chatIds);
+        }
+      });
+    } catch (error) {
+      this.detach(subscriber);
+      throw error;
+    }
     return this.cursor;
   }
 
@@ -178,11 +227,11 @@ export class EventHub {
   }
 
   /** Events after `after` the user may see, at most `limit`, and the id up to which the log was read. */
-  readVisible(userId: string, after: number, limit: number): { events: LoggedEvent[]; through: number } {
+  async readVisible(userId: string, after: number, limit: number): Promise<{ events: LoggedEvent[]; through: number }> {
     const events: LoggedEvent[] = [];
     let through = after;
     while (events.length < limit && through < this.cursor) {
-      const batch = this.eventsAfter(through);
+      const batch = await this.eventsAfter(through);
       for (const event of batch) {
         through = event.id;
         if (this.membership.canSee(userId, event)) events.push(event);
@@ -195,14 +244,15 @@ export class EventHub {
 
   /**
    * Sends every visible event after `after` (waiting while the client is behind), then makes the subscriber
-   * live: from then on the hub pushes events to it. Both happen without a turn of the loop between the last
-   * read and going live, so no event is skipped or sent twice; ready() tells the subscriber the newest id then.
+   * live: from then on the hub pushes events to it. Going live follows the check that the replay reached the
+   * cursor with no await between, and the cursor moves only as events are dispatched to the live subscribers,
+   * so no event is skipped or sent twice; ready() tells the subscriber the newest id then.
    */
   async replayThenGoLive(subscriber: Subscriber, after: number): Promise<void> {
     let through = after;
     while (through < this.cursor) {
       if (!this.isAttached(subscriber)) return;
-      const page = this.readVisible(subscriber.userId, through, READ_BATCH);
+      const page = await this.readVisible(subscriber.userId, through, READ_BATCH);
       through = page.through;
       // Written a slice at a time (one write for many events), at the client's pace: a page can be megabytes.
       for (let start = 0; start < page.events.length; start += REPLAY_SLICE) {
@@ -220,21 +270,24 @@ export class EventHub {
     this.live.add(subscriber);
   }
 
-  private eventsAfter(after: number): LoggedEvent[] {
+  private async eventsAfter(after: number): Promise<LoggedEvent[]> {
     if (after >= this.recentFloor) {
       const start = firstIndexAfter(this.recent, after);
       return this.recent.slice(start, start + READ_BATCH);
     }
-    // Another process may have appended past the cursor: those come through pump(), never twice.
-    return this.options.log.readAfter(after, READ_BATCH).filter((record) => record.id <= this.cursor).map(toLoggedEvent);
+    const records = await this.options.log.readAfter(after, READ_BATCH);
+    // Past the cursor (as it stands once the read is back) come through pump(), never twice.
+    return records.filter((record) => record.id <= this.cursor).map(toLoggedEvent);
   }
 
   /** Pings every stream, and ends the streams whose session has ended (logout, expiry, password change). */
-  private tick(): void {
+  private async tick(): Promise<void> {
     const streams = this.subscribers();
     if (streams.length === 0) return;
-    const live = this.options.liveSessions([...new Set(streams.map((subscriber) => subscriber.sessionId))]);
+    const live = await this.options.liveSessions([...new Set(streams.map((subscriber) => subscriber.sessionId))]);
     for (const subscriber of streams) {
+      // Detached while the sessions were read: nothing to ping or end.
+      if (!this.isAttached(subscriber)) continue;
       if (!live.has(subscriber.sessionId)) this.end(subscriber, 'session ended');
       else if (subscriber.kind === 'stream') subscriber.ping();
     }
@@ -251,23 +304,23 @@ export class EventHub {
   }
 
   /** Prunes events older than the retention, a chunk per turn of the loop so requests go on meanwhile. */
-  prune(): void {
+  async prune(): Promise<void> {
     if (this.pruning) return;
     this.pruning = true;
     const cutoff = this.options.now() - this.options.retentionSeconds * 1000;
-    const step = (): void => {
-      if (this.options.log.inTransaction()) {
-        setImmediate(step);
-        return;
+    try {
+      // Each chunk is its own transaction; the turn of the loop between chunks lets requests go on.
+      while (!this.stopped && await this.options.log.pruneChunk(cutoff, PRUNE_CHUNK) === PRUNE_CHUNK) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      if (this.options.log.pruneChunk(cutoff, PRUNE_CHUNK) === PRUNE_CHUNK) setImmediate(step);
-      else this.pruning = false;
-    };
-    step();
+    } finally {
+      this.pruning = false;
+    }
   }
 
   /** Shutdown: timers stop and every subscriber ends. */
   stop(): void {
+    this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
     for (const subscriber of this.subscribers()) this.end(subscriber, 'shutdown');
   }

@@ -1,5 +1,5 @@
 // One event of the log as it goes out: the public event object as JSON text and its SSE frame, made once per event.
-import type { EventRecord } from '../storage/event-store.ts';
+import type { EventRecord } from '../storage/rows.ts';
 import { formatSseEvent } from './sse-frame.ts';
 
 export interface LoggedEvent {

@@ -8,13 +8,15 @@ export class Membership {
   /** Chat -> its tracked members: who an event of the chat goes to, without looking at every stream. */
   private readonly membersOf = new Map<string, Set<string>>();
 
-  constructor(private readonly loadChats: (userId: string) => string[]) {}
+  isTracked(userId: string): boolean {
+    return this.chatsOf.has(userId);
+  }
 
-  /** Starts following a user's membership (read once from storage); a no-op when already followed. */
-  track(userId: string): void {
+  /** Starts following a user's membership from their chats as storage has them now; a no-op when already followed. */
+  track(userId: string, chatIds: readonly string[]): void {
     if (this.chatsOf.has(userId)) return;
     this.chatsOf.set(userId, new Set());
-    for (const chatId of this.loadChats(userId)) this.join(userId, chatId);
+    for (const chatId of chatIds) this.join(userId, chatId);
   }
 
   untrack(userId: string): void {

@@ -1,4 +1,5 @@
 // The one error type handlers throw; app.ts turns it into an RFC 9457 problem answer.
+import { ParseFailure, type ParseFailureKind } from '../parsers/parse-failure.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.ts';
 
 export interface FieldError {
@@ -34,4 +35,25 @@ export class HttpError extends Error {
 /** A 400 that names the offending field, the shape every validator uses. */
 export function invalidField(field: string, message: string, code: ErrorCode = 'ERR_VALIDATION'): HttpError {
   return new HttpError(code, `${field}: ${message}`, { errors: [{ field, message }] });
+}
+
+/** The problem each kind of a parser's failure is answered with. */
+const PARSE_FAILURE_CODES: Record<ParseFailureKind, ErrorCode> = {
+  'invalid': 'ERR_VALIDATION',
+  'bad-query': 'ERR_BAD_QUERY',
+  'bad-multipart': 'ERR_BAD_MULTIPART',
+  'too-large': 'ERR_BODY_TOO_LARGE',
+  'unsupported-type': 'ERR_UNSUPPORTED_MEDIA_TYPE',
+};
+
+/**
+ * The HttpError an error is answered with: itself, or a parser's failure mapped to its code (parsers know
+ * nothing of HTTP); undefined for anything else, which is the server's own fault (a 500).
+ */
+export function httpErrorOf(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof ParseFailure) {
+    return new HttpError(PARSE_FAILURE_CODES[error.kind], error.detail, error.problem ? { errors: [error.problem] } : {});
+  }
+  return undefined;
 }

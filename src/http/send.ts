@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { renderRepresentation, type RenderedBody } from '../representations/render.ts';
 import { HTML_CONTENT_SECURITY_POLICY } from '../representations/html.ts';
 import { etagOf, etagOfJson, isNotModified } from './conditional.ts';
-import type { Reply } from './context.ts';
+import type { Reply } from './reply.ts';
 import type { Representation } from '../representations/representation.ts';
 import { HttpError } from './http-error.ts';
 import { toProblem } from './problem.ts';

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document, generated from the route table and the resource schemas, so it cannot drift.
-import type { Route } from '../http/context.ts';
+import type { Route } from '../resources/context.ts';
 import { PAGE_META, PROBLEM_FIELD, RESOURCES, SEARCH_RESULT } from '../representations/schemas.ts';
 import { operation, tagOf, toOpenApiPath, type Components } from './operation.ts';
 import { PROBLEM, problemResponses, problemStatuses } from './problems.ts';

@@ -1,5 +1,5 @@
 // One operation of the OpenAPI document, from one route: parameters, request body, answers by status.
-import type { Route } from '../http/context.ts';
+import type { Route } from '../resources/context.ts';
 import { RESOURCES, type ResourceName } from '../representations/schemas.ts';
 import { responseHeaders, withHeaders } from './headers.ts';
 import { problemStatuses } from './problems.ts';

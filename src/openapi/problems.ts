@@ -1,7 +1,7 @@
 // Which problem answers (RFC 9457) an operation can give, by rule from what the route is, and how each
 // is described once in components.responses.
 import { ERROR_CATALOGUE } from '../http/error-catalogue.ts';
-import type { Route } from '../http/context.ts';
+import type { Route } from '../resources/context.ts';
 import { responseHeaders, withHeaders } from './headers.ts';
 import type { HeaderName } from './route-doc.ts';
 import { arrayOf, integer, object, ref, text, type JsonSchema } from './schema.ts';

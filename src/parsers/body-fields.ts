@@ -1,12 +1,12 @@
 // Checks the fields of a parsed JSON body: no unknown fields, and each known one of the right type and size.
-import { invalidField } from '../http/http-error.ts';
+import { fieldFailure } from './parse-failure.ts';
 
 export type Body = Record<string, unknown>;
 
 /** CONTRACT §1: an unknown field is a 400 that names it. */
 export function rejectUnknownFields(body: Body, allowed: readonly string[], prefix = ''): void {
   for (const field of Object.keys(body)) {
-    if (!allowed.includes(field)) throw invalidField(`${prefix}${field}`, 'is not a known field');
+    if (!allowed.includes(field)) throw fieldFailure(`${prefix}${field}`, 'is not a known field');
   }
 }
 
@@ -19,24 +19,24 @@ export interface StringRule {
 
 /** Length counts characters (code points), not UTF-16 units or bytes. */
 export function checkString(value: unknown, field: string, rule: StringRule): string {
-  if (typeof value !== 'string') throw invalidField(field, 'must be a string');
+  if (typeof value !== 'string') throw fieldFailure(field, 'must be a string');
   const length = [...value].length;
   if (length < rule.min || length > rule.max) {
-    throw invalidField(field, rule.min === rule.max ? `must be ${rule.min} characters` : `must be ${rule.min} to ${rule.max} characters`);
+    throw fieldFailure(field, rule.min === rule.max ? `must be ${rule.min} characters` : `must be ${rule.min} to ${rule.max} characters`);
   }
-  if (rule.pattern && !rule.pattern.test(value)) throw invalidField(field, rule.patternMessage ?? 'has an invalid format');
+  if (rule.pattern && !rule.pattern.test(value)) throw fieldFailure(field, rule.patternMessage ?? 'has an invalid format');
   return value;
 }
 
 export function requireString(body: Body, field: string, rule: StringRule, prefix = ''): string {
-  if (!(field in body)) throw invalidField(`${prefix}${field}`, 'is required');
+  if (!(field in body)) throw fieldFailure(`${prefix}${field}`, 'is required');
   return checkString(body[field], `${prefix}${field}`, rule);
 }
 
 /** A finite JSON number (or, from multipart text parts, a decimal string). */
 export function checkNumber(value: unknown, field: string): number {
   const number = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isFinite(number)) throw invalidField(field, 'must be a number');
+  if (typeof number !== 'number' || !Number.isFinite(number)) throw fieldFailure(field, 'must be a number');
   return number;
 }
 
@@ -46,10 +46,10 @@ export function unwrapEnvelope(body: Body): Body {
     // The resource's fields sent bare are the common first mistake: say so, and show the shape to send.
     const names = Object.keys(body);
     const fields = names.slice(0, 4).map((field) => `${JSON.stringify(field.slice(0, 64))}: …`).concat(names.length > 4 ? ['…'] : []).join(', ');
-    throw invalidField('data', `is missing: this body must be wrapped in an envelope, {"data": {${fields}}}`);
+    throw fieldFailure('data', `is missing: this body must be wrapped in an envelope, {"data": {${fields}}}`);
   }
   rejectUnknownFields(body, ['data']);
   const data = body['data'];
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalidField('data', 'must be an object');
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw fieldFailure('data', 'must be an object');
   return data as Body;
 }

@@ -1,5 +1,5 @@
 // Scans MIME header values without backtracking regexes: media types, `; name=value` parameters, a part's headers.
-import { HttpError } from '../http/http-error.ts';
+import { ParseFailure } from './parse-failure.ts';
 
 /** A part as its headers describe it; `filename` is set only for file parts. */
 export interface PartInfo {
@@ -11,7 +11,7 @@ export interface PartInfo {
 // RFC 9110 §5.6.2: tchar, as a lookup table so header values are scanned without regexes.
 const TOKEN_CHARS = new Uint8Array(128).map((_, code) => Number(/[!#$%&'*+.^_`|~0-9A-Za-z-]/.test(String.fromCharCode(code))));
 
-const malformed = (detail: string): HttpError => new HttpError('ERR_BAD_MULTIPART', detail);
+const malformed = (detail: string): ParseFailure => new ParseFailure('bad-multipart', detail);
 
 /** Where the token starting at `at` ends (`at` itself when there is none). */
 function skipToken(text: string, at: number): number {

@@ -1,5 +1,5 @@
 // Decodes the JSON avatar form: plain base64 or a base64 data: URL, validated strictly.
-import { invalidField } from '../http/http-error.ts';
+import { fieldFailure } from './parse-failure.ts';
 
 // RFC 2397: data:[<mediatype>][;base64],<data>. The media type is ignored: the image is
 // recognised by its bytes. Only the base64 form is accepted; percent-encoded binary is not.
@@ -17,13 +17,13 @@ const WHITESPACE = /[\t\n\r ]+/g;
  */
 export function decodeImageData(value: string): Buffer {
   const text = value.replace(DATA_URL, '').replace(WHITESPACE, '');
-  if (text === '') throw invalidField('avatar', 'is empty');
-  if (!STANDARD.test(text) && !URL_SAFE.test(text)) throw invalidField('avatar', 'is not valid base64');
+  if (text === '') throw fieldFailure('avatar', 'is empty');
+  if (!STANDARD.test(text) && !URL_SAFE.test(text)) throw fieldFailure('avatar', 'is not valid base64');
   const unpadded = text.replace(/=+$/, '');
   const isPaddingRight = unpadded.length === text.length || text.length % 4 === 0;
   const bytes = Buffer.from(unpadded, 'base64');
   // Re-encoding catches what the alphabet test cannot: lengths of 4n+1 and stray bits.
   const canonical = bytes.toString(text.includes('-') || text.includes('_') ? 'base64url' : 'base64').replace(/=+$/, '');
-  if (!isPaddingRight || canonical !== unpadded) throw invalidField('avatar', 'is not valid base64');
+  if (!isPaddingRight || canonical !== unpadded) throw fieldFailure('avatar', 'is not valid base64');
   return bytes;
 }

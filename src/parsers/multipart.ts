@@ -1,5 +1,5 @@
 // Streaming multipart/form-data parser (RFC 7578 over RFC 2046 §5.1): an explicit state machine, memory bounded by named limits.
-import { HttpError } from '../http/http-error.ts';
+import { ParseFailure } from './parse-failure.ts';
 import { parseParameters, parsePartHeaders, readMediaType, type PartInfo } from './header-parameters.ts';
 
 export type { PartInfo } from './header-parameters.ts';
@@ -53,14 +53,14 @@ const EMPTY = Buffer.alloc(0);
 // RFC 2046 §5.1.1: 1 to 70 bchars, the last not a space.
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
 
-const malformed = (detail: string): HttpError => new HttpError('ERR_BAD_MULTIPART', detail);
-const tooLarge = (detail: string): HttpError => new HttpError('ERR_BODY_TOO_LARGE', detail);
+const malformed = (detail: string): ParseFailure => new ParseFailure('bad-multipart', detail);
+const tooLarge = (detail: string): ParseFailure => new ParseFailure('too-large', detail);
 
 /** The boundary of a `multipart/form-data` Content-Type (RFC 7578 §4.1). */
 export function parseBoundary(contentType: string): string {
   const media = readMediaType(contentType);
   if (media?.type !== 'multipart/form-data') {
-    throw new HttpError('ERR_UNSUPPORTED_MEDIA_TYPE', 'expected multipart/form-data');
+    throw new ParseFailure('unsupported-type', 'expected multipart/form-data');
   }
   const boundary = parseParameters(contentType, media.end).get('boundary');
   if (boundary === undefined || !BOUNDARY.test(boundary)) {
@@ -92,7 +92,7 @@ export class MultipartParser {
     this.partLimit = limits.maxHeaderBytes;
   }
 
-  /** Consumes a chunk; throws an HttpError as soon as the body is malformed or too large. */
+  /** Consumes a chunk; throws a ParseFailure as soon as the body is malformed or too large. */
   write(chunk: Buffer): void {
     this.guard(() => {
       let offset = 0;

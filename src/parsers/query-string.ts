@@ -1,5 +1,5 @@
 // Splits a raw query string into decoded name/value pairs, keeping the order and every repetition.
-import { invalidField } from '../http/http-error.ts';
+import { fieldFailure } from './parse-failure.ts';
 
 export interface QueryPair {
   /** The decoded name, as the client wrote it (`createdAt>` for `createdAt>=5`). */
@@ -26,11 +26,11 @@ export function splitQueryString(rawQuery: string): QueryPair[] {
     const rawValue = equals === -1 ? '' : segment.slice(equals + 1);
     const name = decodeFormComponent(rawName);
     if (name === undefined) {
-      throw invalidField(rawName, 'the parameter name is not valid percent-encoded UTF-8', 'ERR_BAD_QUERY');
+      throw fieldFailure(rawName, 'the parameter name is not valid percent-encoded UTF-8', 'bad-query');
     }
     const value = decodeFormComponent(rawValue);
     if (value === undefined) {
-      throw invalidField(name, 'the value is not valid percent-encoded UTF-8 (write % as %25)', 'ERR_BAD_QUERY');
+      throw fieldFailure(name, 'the value is not valid percent-encoded UTF-8 (write % as %25)', 'bad-query');
     }
     pairs.push({ name, value });
   }

@@ -1,5 +1,7 @@
 // Typed values of query parameters: numbers, ISO 8601 timestamps as epoch milliseconds, ids, text and LIKE patterns.
-import type { FieldType } from './query.ts';
+
+/** The type of a collection's field, which decides how its values in a query are read. */
+export type FieldType = 'string' | 'number' | 'timestamp' | 'id' | 'id-list';
 
 /** A named result rather than a throw, so the range split can try many candidates cheaply. */
 export type ValueResult = { ok: true; value: string | number } | { ok: false; message: string };

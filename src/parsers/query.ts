@@ -1,18 +1,14 @@
 // Parses the query conventions every collection shares (CONTRACT §6) into typed filters, sort keys and a page.
-import { invalidField, type HttpError } from '../http/http-error.ts';
+import { fieldFailure, type ParseFailure } from './parse-failure.ts';
 import { splitQueryString } from './query-string.ts';
-import { parseFieldValue, parseLikePattern, splitRange } from './query-values.ts';
+import { parseFieldValue, parseLikePattern, splitRange, type FieldType } from './query-values.ts';
 
-export type FieldType = 'string' | 'number' | 'timestamp' | 'id' | 'id-list';
+export type { FieldType } from './query-values.ts';
 
 export interface FieldSpec {
   /** API field name (camelCase), e.g. `createdAt`. */
   name: string;
   type: FieldType;
-  /** Trusted SQL expression from our own code, e.g. `m.created_at`; never built from a request. */
-  column: string;
-  /** For `id-list` fields: SQL, with exactly one `?`, that is true when the row's list holds the bound id. */
-  containsSql?: string;
   /**
    * Not a field of the resource, so the query string cannot name it: only the collection's idField, the
    * default order and tie-breaker of a resource that has no id of its own (a reaction).
@@ -77,7 +73,7 @@ const VALUE_OPERATORS: readonly (readonly [string, FilterOp])[] = [['>', 'gt'], 
 // Parameters that may appear only once; fields and filters may repeat (all filters AND together).
 const SINGLE_PARAMETERS: ReadonlySet<string> = new Set(['limit', 'offset', 'sort', 'order']);
 
-/** Parses the part of a URL after `?`; every problem is a 400 ERR_BAD_QUERY naming the parameter. */
+/** Parses the part of a URL after `?`; every problem is a bad-query ParseFailure naming the parameter (a 400 ERR_BAD_QUERY). */
 export function parseQuery(rawQuery: string, spec: CollectionSpec, options: ParseQueryOptions = {}): ParsedQuery {
   const fields = new Map(spec.fields.filter((field) => field.hidden !== true).map((field) => [field.name, field]));
   const reserved = new Set(options.reserved ?? []);
@@ -235,8 +231,8 @@ function parsePageNumber(param: 'limit' | 'offset', text: string | undefined): n
   return Number(text);
 }
 
-function badQuery(param: string, message: string): HttpError {
-  return invalidField(param, message, 'ERR_BAD_QUERY');
+function badQuery(param: string, message: string): ParseFailure {
+  return fieldFailure(param, message, 'bad-query');
 }
 
 /** Client text inside a message: JSON-quoted so control characters show, and cut short. */

@@ -1,5 +1,5 @@
 // Splits the text a client searches for (`GET /search?q=`) into words; no character of it is ever search syntax.
-import { invalidField } from '../http/http-error.ts';
+import { fieldFailure, type ParseFailure } from './parse-failure.ts';
 
 export const MAX_SEARCH_LENGTH = 1000;
 export const MAX_SEARCH_TERMS = 32;
@@ -22,6 +22,6 @@ export function parseSearchTerms(q: string | undefined): string[] {
   return terms;
 }
 
-function badSearch(message: string) {
-  return invalidField('q', message, 'ERR_BAD_QUERY');
+function badSearch(message: string): ParseFailure {
+  return fieldFailure('q', message, 'bad-query');
 }

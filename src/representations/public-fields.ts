@@ -1,13 +1,6 @@
 // Row -> public fields: the one place that picks what a client sees of each stored row. The return types
 // come from the schemas of the OpenAPI document (schemas.ts): a field added to one and not the other fails tsc.
-import type { AvatarRow } from '../storage/avatar-store.ts';
-import type { ChatRow, MemberRow } from '../storage/chat-store.ts';
-import type { ReadMarkerRow } from '../storage/read-marker-store.ts';
-import type { MessageRow } from '../storage/message-store.ts';
-import type { ReactionRow } from '../storage/reaction-store.ts';
-import type { RevisionRow } from '../storage/revision-store.ts';
-import type { SessionRow } from '../storage/session-store.ts';
-import type { UserRow } from '../storage/user-store.ts';
+import type { AvatarRow, ChatRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
 import { isoTime } from './iso-time.ts';
 import type { PublicAction, PublicAvatar, PublicChat, PublicMember, PublicMessage, PublicSession, PublicUser } from './schemas.ts';
 

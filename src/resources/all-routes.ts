@@ -1,5 +1,5 @@
 // The whole route table, in order: each resource folder contributes its routes.
-import type { Route } from '../http/context.ts';
+import type { Route } from './context.ts';
 import { ACTION_ROUTES } from './actions/routes.ts';
 import { AVATAR_ROUTES } from './avatars/routes.ts';
 import { CHAT_ROUTES } from './chats/routes.ts';
@@ -10,8 +10,8 @@ import { REACTION_ROUTES } from './reactions/routes.ts';
 import { READ_MARKER_ROUTES } from './read-markers/routes.ts';
 import { REVISION_ROUTES } from './revisions/routes.ts';
 import { SEARCH_ROUTES } from './search/routes.ts';
-import { SERVICE_ROUTES } from './service/routes.ts';
+import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...SERVICE_ROUTES, ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES, ...EVENT_ROUTES];
+export const ALL_ROUTES: readonly Route[] = [...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES, ...EVENT_ROUTES];

@@ -1,12 +1,15 @@
 // Answers a page of any collection: query conventions, meta, and next/prev links (RFC 8288).
-import type { Reply, RequestContext } from '../http/context.ts';
+import type { Reply, RequestContext } from './context.ts';
 import { parseQuery, type CollectionSpec, type ParsedQuery } from '../parsers/query.ts';
 import type { Link, Resource } from '../representations/representation.ts';
-import type { PageSource } from '../storage/list-page.ts';
+import type { Page } from '../storage/store.ts';
 
 export interface CollectionOptions<T> {
   type: string;
-  source: PageSource;
+  /** The collection's fields, as the query may name them. */
+  spec: CollectionSpec;
+  /** Reads one page of the collection for the parsed query: a CollectionRepository method with its scope. */
+  list(query: ParsedQuery): Promise<Page<T>>;
   toPublic(row: T): Resource;
   /** Parameters the handler reads itself (after, before, q), returned in query.extra. */
   reserved?: readonly string[];
@@ -44,9 +47,9 @@ export function parseCollectionQuery(ctx: RequestContext, spec: CollectionSpec, 
   return parseQuery(ctx.rawQuery, spec, { reserved });
 }
 
-export function collectionReply<T>(ctx: RequestContext, options: CollectionOptions<T>): Reply {
-  const query = parseCollectionQuery(ctx, options.source.spec, options.reserved);
-  const { rows, total } = ctx.services.storage.pages.listPage<T>(options.source, query);
+export async function collectionReply<T>(ctx: RequestContext, options: CollectionOptions<T>): Promise<Reply> {
+  const query = parseCollectionQuery(ctx, options.spec, options.reserved);
+  const { rows, total } = await options.list(query);
   return {
     status: 200,
     representation: {

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { makePng } from '../../bench/png.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from '../../src/http/negotiate.ts';
-import { startServer, type RunningServer } from '../../src/index.ts';
+import type { RunningServer } from '../../src/index.ts';
+import { startTestServer } from '../http/client.ts';
 import { ALL_ROUTES } from '../../src/resources/all-routes.ts';
 import { checkExchange } from '../http/openapi-check.ts';
 import { requestArbitrary, type FuzzRequest, type IdPools } from './fuzz-requests.ts';
@@ -120,7 +121,7 @@ test(`${RUNS} fuzzed requests: no 5xx, no crash, a problem document for every 4x
     process.off('unhandledRejection', onUnhandled);
     process.off('uncaughtException', onUnhandled);
   });
-  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, loginMaxFailures: 1_000_000, maxBodyBytes: MAX_BODY_BYTES, maxAvatarBytes: 4 * MAX_BODY_BYTES });
+  const server = await startTestServer({ loginMaxFailures: 1_000_000, maxBodyBytes: MAX_BODY_BYTES, maxAvatarBytes: 4 * MAX_BODY_BYTES });
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   t.after(async () => {
     agent.destroy();
@@ -141,7 +142,7 @@ test(`${RUNS} fuzzed requests: no 5xx, no crash, a problem document for every 4x
   const relogin = (role: keyof typeof accounts): Promise<void> => {
     const running = reloggingIn.get(role) ?? (async () => {
       // A fuzzed PATCH may have changed the login: read the current one from the server's own storage.
-      const login = server.app.services.storage.users.findUserById(accounts[role].userId)?.login ?? accounts[role].login;
+      const login = (await server.app.services.storage.users.findUserById(accounts[role].userId))?.login ?? accounts[role].login;
       const credentials = Buffer.from(JSON.stringify({ login, password: PASSWORD }));
       const session = await send(server, agent, 'POST', '/session', { 'content-type': 'application/json' }, credentials);
       if (session.status === 201) {

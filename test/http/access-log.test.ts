@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatAccessLine, formatErrorLine } from '../../src/http/access-log.ts';
-import { call, withServer } from './client.ts';
+import { call, sqliteDbOf, withServer } from './client.ts';
 import { startExecutable } from './executable.ts';
 
 const record = { time: Date.UTC(2026, 10, 21, 9, 30), requestId: 'r-1', method: 'GET', route: '/chats/:chatId', path: '/chats/01X?limit=2', status: 200, bytes: 321, durationMs: 4.04 };
@@ -38,7 +38,7 @@ test('a 5xx logs its stack with the request id the client saw', async (t) => {
     const written: string[] = [];
     t.mock.method(process.stderr, 'write', (chunk: string) => { written.push(String(chunk)); return true; });
     // A closed database makes the next read throw an unexpected error.
-    server.app.services.storage.db.close();
+    sqliteDbOf(server).close();
     const res = await call(server, 'POST', '/session', {
       json: { login: 'nobody', password: 'whatever it is' },
       unchecked: 'the database is closed on purpose: a 500 is a bug, never a documented answer',

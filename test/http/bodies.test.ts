@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { test } from 'node:test';
-import { call, rawExchange, registerAndLogIn, withServer } from './client.ts';
+import { call, rawExchange, registerAndLogIn, sqliteDbOf, withServer } from './client.ts';
 
 test('a JSON body with another Content-Type is a 415', async (t) => {
   const server = await withServer(t);
@@ -73,7 +73,7 @@ test('a 5xx says only its status text: no stack, no SQL', async (t) => {
   const logged: string[] = [];
   process.stderr.write = ((chunk: string) => { logged.push(String(chunk)); return true; }) as typeof process.stderr.write;
   t.after(() => { process.stderr.write = original; });
-  server.app.services.storage.db.exec('DROP TABLE sessions');
+  sqliteDbOf(server).exec('DROP TABLE sessions');
   const res = await call(server, 'POST', '/session', {
     json: { login: 'broken', password: 'long enough pw' },
     unchecked: 'the database is broken on purpose: a 500 is a bug, never a documented answer',

@@ -3,6 +3,8 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import type { TestContext } from 'node:test';
 import { startServer, type RunningServer, type StartOptions } from '../../src/index.ts';
+import type { Db } from '../../src/storage/sqlite/database.ts';
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.ts';
 import { checkExchange } from './openapi-check.ts';
 
 export interface TestResponse {
@@ -41,11 +43,28 @@ export class TestClock {
   }
 }
 
-/** Rate limits are off unless a test is about them (it passes writeRate / registerRate). */
+/**
+ * The one place tests start a server, so that which database backs the suite is chosen here, not in each test:
+ * a fresh in-memory SQLite database unless TEST_DATABASE_URL names another backend's database (a test that
+ * passes its own `db`, a SQLite file it inspects, keeps it). Rate limits are off unless a test is about them
+ * (it passes writeRate / registerRate).
+ */
+export async function startTestServer(options: StartOptions = {}): Promise<RunningServer> {
+  const url = process.env['TEST_DATABASE_URL'];
+  return startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...(url ? { db: url } : {}), ...options });
+}
+
 export async function withServer(t: TestContext, options: StartOptions = {}): Promise<RunningServer> {
-  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...options });
+  const server = await startTestServer(options);
   t.after(() => server.close());
   return server;
+}
+
+/** The SQLite connection behind a server, for the few tests that break or inspect the database itself. */
+export function sqliteDbOf(server: RunningServer): Db {
+  const { storage } = server.app.services;
+  if (!(storage instanceof SqliteStore)) throw new Error('this test reaches into SQLite itself: it needs the SQLite backend');
+  return storage.db;
 }
 
 export function call(server: RunningServer | string, method: string, path: string, options: CallOptions = {}): Promise<TestResponse> {

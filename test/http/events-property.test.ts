@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { startServer } from '../../src/index.ts';
-import { call, registerAndLogIn } from './client.ts';
+import { call, startTestServer, registerAndLogIn } from './client.ts';
 import { createChat, postMessage } from './chat-fixtures.ts';
 import { openReady, type EventStream } from './event-stream.ts';
 
@@ -21,7 +20,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 
 test('random interleavings of writes and reconnects never lose, duplicate or reorder an event', { timeout: 240_000 }, async () => {
   await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 25 }), async (actions) => {
-    const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0 });
+    const server = await startTestServer();
     try {
       const [alice, bob, carol] = [await registerAndLogIn(server), await registerAndLogIn(server), await registerAndLogIn(server)];
       const shared = await createChat(server, alice, { title: 'Shared', members: [bob.userId] });

@@ -60,7 +60,7 @@ test('past the queue cap a registration is 503 with Retry-After; a login during 
   assert.deepEqual(gate.started, ['flood1 password', 'alice password', 'flood2 password', 'flood3 password']);
   assert.equal((await login).status, 201);
   assert.deepEqual((await Promise.all(queued)).map((res) => res.status), [201, 201]);
-  assert.equal(server.app.services.storage.users.findUserByLogin('flood4'), undefined, 'the refused registration created nothing');
+  assert.equal(await server.app.services.storage.users.findUserByLogin('flood4'), undefined, 'the refused registration created nothing');
 });
 
 test('a registration whose client leaves while it waits is never hashed, and the abort is one log line', async (t) => {
@@ -86,7 +86,7 @@ test('a registration whose client leaves while it waits is never hashed, and the
   await gate.releaseNext();
   assert.equal((await first).status, 201);
   assert.deepEqual(gate.started, ['stays password'], 'the abandoned registration was never hashed');
-  assert.equal(server.app.services.storage.users.findUserByLogin('leaves'), undefined);
+  assert.equal(await server.app.services.storage.users.findUserByLogin('leaves'), undefined);
   process.stderr.write = write;
   assert.equal(lines.length, 1);
   assert.match(lines[0]!, /^\S+ [0-9a-f-]{36} client closed the connection before the answer\n$/);

@@ -81,7 +81,7 @@ test('--register-rate counts registrations per address before any hashing; a fai
   assert.equal(over.headers['retry-after'], '3600');
   assertRateFields(over, 'registrations', 2, 3600, 0, 3600);
   assert.equal(hasher.hashesComputed, hashes, 'no hash was spent on the refused registration');
-  assert.equal(server.app.services.storage.users.findUserByLogin('carol'), undefined);
+  assert.equal(await server.app.services.storage.users.findUserByLogin('carol'), undefined);
   // X-Forwarded-For is ignored unless --trust-proxy: a client cannot pick a fresh address.
   assert.equal((await register('carol', { 'x-forwarded-for': '203.0.113.9' })).status, 429);
   clock.advance(3600 * 1000);

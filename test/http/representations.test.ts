@@ -2,12 +2,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { Route } from '../../src/http/context.ts';
+import type { Route } from '../../src/resources/context.ts';
 import type { RunningServer } from '../../src/index.ts';
 import { ALL_ROUTES } from '../../src/resources/all-routes.ts';
 import { LIVE_SCRIPT } from '../../src/representations/live-script.ts';
-import { startServer } from '../../src/index.ts';
-import { call, registerAndLogIn, type LoggedIn, type TestResponse } from './client.ts';
+import { call, startTestServer, registerAndLogIn, type LoggedIn, type TestResponse } from './client.ts';
 
 const XSS = '<script>alert(1)</script>';
 const BREAKOUT = '"><img src=x onerror=alert(1)>';
@@ -133,7 +132,7 @@ async function created(res: Promise<TestResponse>, what: string): Promise<any> {
 
 /** Three of everything the route table can create, so every collection has a previous and a next page. */
 async function buildFixture(): Promise<Fixture> {
-  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0 });
+  const server = await startTestServer();
   const owner = await registerAndLogIn(server);
   const others = [await registerAndLogIn(server), await registerAndLogIn(server)];
   const params: Record<string, string> = { userId: owner.userId };

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { HttpError } from '../../src/http/http-error.ts';
+import { ParseFailure } from '../../src/parsers/parse-failure.ts';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, parseSearchTerms } from '../../src/parsers/search-terms.ts';
 
 const VALID: { what: string; input: string; expected: string[] }[] = [
@@ -45,9 +45,9 @@ describe('parseSearchTerms', () => {
   for (const { what, input } of INVALID) {
     test(`400 naming q: ${what}`, () => {
       assert.throws(() => parseSearchTerms(input), (error) => {
-        assert.ok(error instanceof HttpError);
-        assert.equal(error.status, 400);
-        assert.deepEqual(error.errors?.map((e) => e.field), ['q']);
+        assert.ok(error instanceof ParseFailure);
+        assert.equal(error.kind, 'bad-query');
+        assert.equal(error.problem?.field, 'q');
         return true;
       });
     });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { Storage } from '../../src/storage/storage.ts';
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.ts';
 
 const USERS = ['ua', 'ub', 'uc'];
 
@@ -21,15 +21,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('leave-and-join' as const), user: fc.integer({ min: 1, max: 2 }) }) },
 );
 
-test('after any sequence of posts, deletes, marker moves, delete-all and re-joins, every kept count is the recount', () => {
-  fc.assert(fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
-    const storage = new Storage(':memory:');
+test('after any sequence of posts, deletes, marker moves, delete-all and re-joins, every kept count is the recount', async () => {
+  await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 60 }), async (ops) => {
+    const storage = new SqliteStore(':memory:');
     try {
       let now = 1;
       let sequence = 0;
-      for (const user of USERS) storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
-      storage.chats.insertChat({ id: 'c', title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
-      for (const user of USERS) storage.chats.addMember('c', user, 1);
+      for (const user of USERS) await storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
+      await storage.chats.insertChat({ id: 'c', title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
+      for (const user of USERS) await storage.chats.addMember('c', user, 1);
       const ids = (): string[] => (storage.db.prepare("SELECT id FROM messages WHERE chat_id = 'c' ORDER BY id").pluck().all() as string[]);
       for (const step of ops) {
         now += 1;
@@ -37,49 +37,49 @@ test('after any sequence of posts, deletes, marker moves, delete-all and re-join
         switch (step.kind) {
           case 'post':
             sequence += 1;
-            storage.messages.insertMessage({ id: `m${String(sequence).padStart(4, '0')}`, chatId: 'c', authorId: USERS[step.author]!, text: 'x', replyTo: null, createdAt: now, updatedAt: now });
+            await storage.messages.insertMessage({ id: `m${String(sequence).padStart(4, '0')}`, chatId: 'c', authorId: USERS[step.author]!, text: 'x', replyTo: null, createdAt: now, updatedAt: now });
             break;
           case 'delete':
-            if (present.length > 0) storage.transaction(() => storage.messages.deleteMessage(present[step.pick % present.length]!, now));
+            if (present.length > 0) await storage.transaction((tx) => tx.messages.deleteMessage(present[step.pick % present.length]!, now));
             break;
           case 'mark':
-            storage.readMarkers.setMarker('c', USERS[step.user]!, step.pick === null || present.length === 0 ? null : present[step.pick % present.length]!);
+            await storage.readMarkers.setMarker('c', USERS[step.user]!, step.pick === null || present.length === 0 ? null : present[step.pick % present.length]!);
             break;
           case 'clear':
-            storage.messages.deleteChatMessages('c');
+            await storage.messages.deleteChatMessages('c');
             break;
           case 'leave-and-join':
-            storage.chats.removeMember('c', USERS[step.user]!);
-            storage.chats.addMember('c', USERS[step.user]!, now);
+            await storage.chats.removeMember('c', USERS[step.user]!);
+            await storage.chats.addMember('c', USERS[step.user]!, now);
             break;
         }
         const after = ids();
         for (const user of USERS) {
-          const marker = storage.readMarkers.findMarker('c', user)!;
+          const marker = (await storage.readMarkers.findMarker('c', user))!;
           if (marker.lastReadId !== null) assert.ok(after.includes(marker.lastReadId), `${user}'s marker names a message of the chat`);
           const recount = storage.db.prepare("SELECT count(*) FROM messages WHERE chat_id = 'c' AND id > coalesce(?, '') AND author_id <> ?").pluck().get(marker.lastReadId, user);
           assert.equal(marker.unreadCount, recount, `${user} after ${JSON.stringify(step)}`);
         }
       }
     } finally {
-      storage.close();
+      await storage.close();
     }
   }), { numRuns: 150 });
 });
 
-test('a new member\'s marker starts on the newest message; a member\'s own post moves theirs', () => {
-  const storage = new Storage(':memory:');
+test('a new member\'s marker starts on the newest message; a member\'s own post moves theirs', async () => {
+  const storage = new SqliteStore(':memory:');
   try {
-    for (const user of USERS) storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
-    storage.chats.insertChat({ id: 'c', title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
-    storage.chats.addMember('c', 'ua', 1);
-    assert.deepEqual(storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: null, unreadCount: 0 });
-    storage.messages.insertMessage({ id: 'm1', chatId: 'c', authorId: 'ua', text: 'x', replyTo: null, createdAt: 2, updatedAt: 2 });
-    assert.deepEqual(storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: 'm1', unreadCount: 0 });
-    storage.chats.addMember('c', 'ub', 3);
-    assert.deepEqual(storage.readMarkers.findMarker('c', 'ub'), { chatId: 'c', userId: 'ub', lastReadId: 'm1', unreadCount: 0 });
-    assert.equal(storage.readMarkers.findMarker('c', 'uc'), undefined);
+    for (const user of USERS) await storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
+    await storage.chats.insertChat({ id: 'c', title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
+    await storage.chats.addMember('c', 'ua', 1);
+    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: null, unreadCount: 0 });
+    await storage.messages.insertMessage({ id: 'm1', chatId: 'c', authorId: 'ua', text: 'x', replyTo: null, createdAt: 2, updatedAt: 2 });
+    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: 'm1', unreadCount: 0 });
+    await storage.chats.addMember('c', 'ub', 3);
+    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ub'), { chatId: 'c', userId: 'ub', lastReadId: 'm1', unreadCount: 0 });
+    assert.equal(await storage.readMarkers.findMarker('c', 'uc'), undefined);
   } finally {
-    storage.close();
+    await storage.close();
   }
 });

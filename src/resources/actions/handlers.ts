@@ -1,33 +1,26 @@
 // The actions a caller may take on a message right now (CONTRACT §4): a collection of {id, method, href}.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicAction } from '../../representations/public-fields.ts';
 import type { PublicAction } from '../../representations/schemas.ts';
-import type { ChatAccess } from '../../storage/chat-store.ts';
-import type { MessageRow } from '../../storage/message-store.ts';
+import type { ChatAccess, MessageRow } from '../../storage/store.ts';
 import { MESSAGE_PATH, MESSAGES_PATH, REACTIONS_PATH } from '../chats/paths.ts';
 import { collectionReply } from '../collection.ts';
 import { findChatMessage, findTopLevelMessage } from '../messages/handlers.ts';
 
 export interface ActionRow {
   id: string;
-  method: PublicAction['method'];
+  method: NonNullable<PublicAction['method']>;
   href: string;
 }
 
 export const ACTION_FIELDS: CollectionSpec = {
   fields: [
-    { name: 'id', type: 'id', column: 'a.id' },
-    { name: 'method', type: 'string', column: 'a.method' },
-    { name: 'href', type: 'string', column: 'a.href' },
+    { name: 'id', type: 'id' },
+    { name: 'method', type: 'string' },
+    { name: 'href', type: 'string' },
   ],
 };
-
-/**
- * The list is computed, not stored; it is read through json_each so that it answers the same query
- * conventions (filter, sort, limit, meta, Link) as every stored collection, with no second implementation.
- */
-const ACTION_SELECT = "SELECT a.id, a.method, a.href FROM (SELECT value ->> 'id' AS id, value ->> 'method' AS method, value ->> 'href' AS href FROM json_each(?)) a";
 
 /** The same rules the write handlers enforce: reply and react for members, edit for the author, delete for the author or owner. */
 export function actionsFor(ctx: RequestContext, access: ChatAccess, message: MessageRow): ActionRow[] {
@@ -42,18 +35,22 @@ export function actionsFor(ctx: RequestContext, access: ChatAccess, message: Mes
   return actions;
 }
 
-function actionsReply(ctx: RequestContext, found: { access: ChatAccess; message: MessageRow }): Reply {
+function actionsReply(ctx: RequestContext, found: { access: ChatAccess; message: MessageRow }): Promise<Reply> {
+  const actions = actionsFor(ctx, found.access, found.message);
   return collectionReply<ActionRow>(ctx, {
     type: 'action',
-    source: { select: ACTION_SELECT, selectParams: [JSON.stringify(actionsFor(ctx, found.access, found.message))], spec: ACTION_FIELDS },
+    spec: ACTION_FIELDS,
+    // Computed, not stored: paged by the store so that it answers the same query conventions (filter, sort,
+    // limit, meta, Link) as every stored collection, with no second implementation of them.
+    list: (query) => ctx.services.storage.collections.listActions(actions, query),
     toPublic: publicAction,
   });
 }
 
-export function listMessageActions(ctx: RequestContext): Reply {
-  return actionsReply(ctx, findChatMessage(ctx));
+export async function listMessageActions(ctx: RequestContext): Promise<Reply> {
+  return actionsReply(ctx, await findChatMessage(ctx));
 }
 
-export function listTopLevelMessageActions(ctx: RequestContext): Reply {
-  return actionsReply(ctx, findTopLevelMessage(ctx));
+export async function listTopLevelMessageActions(ctx: RequestContext): Promise<Reply> {
+  return actionsReply(ctx, await findTopLevelMessage(ctx));
 }

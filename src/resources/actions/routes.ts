@@ -1,5 +1,5 @@
 // Routes of message actions.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { page } from '../../openapi/route-doc.ts';
 import { MESSAGE_ACTIONS_PATH, TOP_MESSAGE_ACTIONS_PATH } from '../chats/paths.ts';
 import { ACTION_FIELDS, listMessageActions, listTopLevelMessageActions } from './handlers.ts';

@@ -1,14 +1,13 @@
 // Avatars (CONTRACT §3): upload in either form, list (current first), read, delete, and the public image bytes.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf, etagOfBytes } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { JSON_TYPES, limitBody, mediaTypeOf, readJsonObject } from '../../http/read-body.ts';
 import type { CollectionSpec, FieldSpec } from '../../parsers/query.ts';
 import { publicAvatar } from '../../representations/public-fields.ts';
 import type { Resource } from '../../representations/representation.ts';
-import { AVATAR_IS_CURRENT, AVATAR_LIST_SELECT, type AvatarRow } from '../../storage/avatar-store.ts';
 import { newId } from '../../storage/ids.ts';
-import type { UserRow } from '../../storage/user-store.ts';
+import type { AvatarRow, UserRow } from '../../storage/store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
 import { USER_PATH } from '../users/handlers.ts';
 import { avatarTooLarge, jsonBodyLimit, multipartBodyLimit, readMultipartUpload, unsupportedUploadType, validateJsonUpload, type AvatarUpload } from './validate.ts';
@@ -18,21 +17,21 @@ export const AVATAR_PATH = '/users/:userId/avatar/:avatarId';
 export const AVATAR_IMAGE_PATH = '/users/:userId/avatar/:avatarId/image';
 export const UPLOAD_TYPES = ['multipart/form-data', 'application/json'] as const;
 
-const CREATED_AT: FieldSpec = { name: 'createdAt', type: 'timestamp', column: 'a.created_at' };
+const CREATED_AT: FieldSpec = { name: 'createdAt', type: 'timestamp' };
 // Not a public field: only the default order uses it.
-const IS_CURRENT: FieldSpec = { name: 'current', type: 'number', column: AVATAR_IS_CURRENT };
+const IS_CURRENT: FieldSpec = { name: 'current', type: 'number' };
 
 export const AVATAR_FIELDS: CollectionSpec = {
   fields: [
-    { name: 'id', type: 'id', column: 'a.id' },
-    { name: 'userId', type: 'id', column: 'a.user_id' },
-    { name: 'contentType', type: 'string', column: 'a.content_type' },
-    { name: 'imageWidth', type: 'number', column: 'a.image_width' },
-    { name: 'imageHeight', type: 'number', column: 'a.image_height' },
-    { name: 'x', type: 'number', column: 'a.x' },
-    { name: 'y', type: 'number', column: 'a.y' },
-    { name: 'width', type: 'number', column: 'a.width' },
-    { name: 'height', type: 'number', column: 'a.height' },
+    { name: 'id', type: 'id' },
+    { name: 'userId', type: 'id' },
+    { name: 'contentType', type: 'string' },
+    { name: 'imageWidth', type: 'number' },
+    { name: 'imageHeight', type: 'number' },
+    { name: 'x', type: 'number' },
+    { name: 'y', type: 'number' },
+    { name: 'width', type: 'number' },
+    { name: 'height', type: 'number' },
     CREATED_AT,
   ],
 };
@@ -64,17 +63,17 @@ function avatarReply(ctx: RequestContext, row: AvatarRow, status = 200, headers:
   };
 }
 
-function findUserOr404(ctx: RequestContext): UserRow {
+async function findUserOr404(ctx: RequestContext): Promise<UserRow> {
   const userId = ctx.params['userId']!;
-  const user = ctx.services.storage.users.findUserById(userId);
+  const user = await ctx.services.storage.users.findUserById(userId);
   if (!user) throw new HttpError('ERR_NOT_FOUND', `No user ${userId}`);
   return user;
 }
 
 /** An avatar addressed under another user's path does not exist there: 404, like an unknown id. */
-function findAvatarOr404(ctx: RequestContext): AvatarRow {
+async function findAvatarOr404(ctx: RequestContext): Promise<AvatarRow> {
   const { userId, avatarId } = ctx.params as { userId: string; avatarId: string };
-  const row = ctx.services.storage.avatars.findAvatarById(avatarId);
+  const row = await ctx.services.storage.avatars.findAvatarById(avatarId);
   if (row?.userId !== userId) throw new HttpError('ERR_NOT_FOUND', `No avatar ${avatarId} of user ${userId}`);
   return row;
 }
@@ -85,7 +84,7 @@ function requireSelf(ctx: RequestContext, userId: string, action: string): void 
 
 export async function createAvatar(ctx: RequestContext): Promise<Reply> {
   const { storage, clock, config } = ctx.services;
-  const user = findUserOr404(ctx);
+  const user = await findUserOr404(ctx);
   requireSelf(ctx, user.id, 'upload');
   const upload = await readUpload(ctx, config.maxAvatarBytes);
   const now = clock.now();
@@ -100,7 +99,7 @@ export async function createAvatar(ctx: RequestContext): Promise<Reply> {
     createdAt: now,
   };
   // Committed together with concurrent writes (group commit); answered only after the commit.
-  await storage.writeTogether(() => storage.avatars.insertAvatar({ ...row, bytes: upload.bytes }));
+  await storage.writeTogether((tx) => tx.avatars.insertAvatar({ ...row, bytes: upload.bytes }));
   return avatarReply(ctx, row, 201, { Location: ctx.href(AVATAR_PATH, { userId: user.id, avatarId: row.id }) });
 }
 
@@ -118,12 +117,11 @@ async function readUpload(ctx: RequestContext, maxAvatarBytes: number): Promise<
 }
 
 /** CONTRACT §3: the current avatar first, then newest first; an explicit sort replaces that order. */
-export function listAvatars(ctx: RequestContext): Reply {
-  const user = findUserOr404(ctx);
+export async function listAvatars(ctx: RequestContext): Promise<Reply> {
+  const user = await findUserOr404(ctx);
   const query = parseCollectionQuery(ctx, AVATAR_FIELDS);
   if (query.sort.length === 0) query.sort.push({ field: IS_CURRENT, direction: 'DESC' }, { field: CREATED_AT, direction: 'DESC' });
-  const source = { select: AVATAR_LIST_SELECT, scope: 'a.user_id = ?', scopeParams: [user.id], spec: AVATAR_FIELDS };
-  const { rows, total } = ctx.services.storage.pages.listPage<AvatarRow>(source, query);
+  const { rows, total } = await ctx.services.storage.collections.listAvatars(user.id, query);
   return {
     status: 200,
     representation: {
@@ -137,28 +135,28 @@ export function listAvatars(ctx: RequestContext): Reply {
   };
 }
 
-export function getAvatar(ctx: RequestContext): Reply {
-  return avatarReply(ctx, findAvatarOr404(ctx));
+export async function getAvatar(ctx: RequestContext): Promise<Reply> {
+  return avatarReply(ctx, await findAvatarOr404(ctx));
 }
 
 /** The owner only. Deleting the current avatar resets the user's `avatar` to null, which is a change of the user. */
-export function deleteAvatar(ctx: RequestContext): Reply {
+export async function deleteAvatar(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
-  const row = findAvatarOr404(ctx);
+  const row = await findAvatarOr404(ctx);
   requireSelf(ctx, row.userId, 'delete');
   checkPreconditions(ctx.req.headers, etagOf(toPublic(ctx, row)));
-  storage.transaction(() => {
-    const user = storage.users.findUserById(row.userId)!;
-    if (user.avatarId === row.id) storage.users.updateUser({ ...user, avatarId: null, updatedAt: clock.now() });
-    storage.avatars.deleteAvatar(row.id);
+  await storage.transaction(async (tx) => {
+    const user = (await tx.users.findUserById(row.userId))!;
+    if (user.avatarId === row.id) await tx.users.updateUser({ ...user, avatarId: null, updatedAt: clock.now() });
+    await tx.avatars.deleteAvatar(row.id);
   });
   return { status: 204 };
 }
 
 /** No token needed (CONTRACT §2). send.ts answers 304 for a matching If-None-Match and strips the body of HEAD. */
-export function getAvatarImage(ctx: RequestContext): Reply {
+export async function getAvatarImage(ctx: RequestContext): Promise<Reply> {
   const { userId, avatarId } = ctx.params as { userId: string; avatarId: string };
-  const image = ctx.services.storage.avatars.findAvatarBytes(avatarId);
+  const image = await ctx.services.storage.avatars.findAvatarBytes(avatarId);
   if (image?.userId !== userId) throw new HttpError('ERR_NOT_FOUND', `No avatar ${avatarId} of user ${userId}`);
   return {
     status: 200,

@@ -1,5 +1,5 @@
 // Routes of avatars; the image bytes answer without a token and are never negotiated.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { number, object, text } from '../../openapi/schema.ts';
 import {

@@ -1,5 +1,5 @@
 // The two forms of an avatar upload (CONTRACT §3), read into image bytes and a zone that lies inside the image.
-import { HttpError, invalidField } from '../../http/http-error.ts';
+import { HttpError, httpErrorOf, invalidField } from '../../http/http-error.ts';
 import { checkNumber, rejectUnknownFields, type Body } from '../../parsers/body-fields.ts';
 import { decodeImageData } from '../../parsers/image-data.ts';
 import { inspectImage, type ImageInfo } from '../../parsers/image-info.ts';
@@ -78,7 +78,7 @@ export async function readMultipartUpload(body: AsyncIterable<Buffer>, contentTy
   };
   const { fields, files } = await parseMultipart(body, contentType, multipartLimits(limits.maxAvatarBytes), { checkPart: checkAndTrack }).catch((error: unknown) => {
     // The file part passing maxFileBytes is the image passing its limit: say so in those words.
-    throw inImage && error instanceof HttpError && error.code === 'ERR_BODY_TOO_LARGE' ? avatarTooLarge(limits.maxAvatarBytes) : error;
+    throw inImage && httpErrorOf(error)?.code === 'ERR_BODY_TOO_LARGE' ? avatarTooLarge(limits.maxAvatarBytes) : error;
   });
   // checkPart lets through one file part at most, and only as `avatar`.
   const file = files[0]?.data;

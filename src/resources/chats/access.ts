@@ -1,7 +1,7 @@
 // Who may see and change a chat: members see it, the owner changes it; anyone else gets the 404 of a missing chat.
-import type { RequestContext } from '../../http/context.ts';
+import type { RequestContext } from '../context.ts';
 import { HttpError } from '../../http/http-error.ts';
-import type { ChatAccess } from '../../storage/chat-store.ts';
+import type { ChatAccess, Repositories } from '../../storage/store.ts';
 
 /**
  * CONTRACT §4: a chat the caller may not see answers exactly like one that does not exist. Both come
@@ -11,9 +11,9 @@ export function chatNotFound(chatId: string): HttpError {
   return new HttpError('ERR_NOT_FOUND', `No chat ${chatId}`);
 }
 
-/** The chat if the caller is a member, else that 404. */
-export function findVisibleChat(ctx: RequestContext, chatId: string): ChatAccess {
-  const access = ctx.services.storage.chats.findChatForMember(chatId, ctx.caller!.userId);
+/** The chat if the caller is a member, else that 404; read through `db`, the store or an open transaction. */
+export async function findVisibleChat(ctx: RequestContext, chatId: string, db: Repositories = ctx.services.storage): Promise<ChatAccess> {
+  const access = await db.chats.findChatForMember(chatId, ctx.caller!.userId);
   if (!access) throw chatNotFound(chatId);
   return access;
 }

@@ -1,15 +1,13 @@
 // Chats (CONTRACT §4): create, list the caller's, read, replace or create under a chosen id, patch, delete.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';
 import { checkString } from '../../parsers/body-fields.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicChat, publicChatForCaller, publicMember } from '../../representations/public-fields.ts';
-import { CHAT_FOR_CALLER_SELECT, chatFromRecord, isForeignKeyViolation, type ChatForCallerRecord, type ChatRow, type MemberRow } from '../../storage/chat-store.ts';
 import { newId } from '../../storage/ids.ts';
-import type { ReadMarkerRow } from '../../storage/read-marker-store.ts';
-import type { Storage } from '../../storage/storage.ts';
+import { isForeignKeyViolation, type ChatForCallerRow, type ChatRow, type MemberRow, type ReadMarkerRow, type Repositories } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
 import { USER_PATH } from '../users/handlers.ts';
 import { chatNotFound, findVisibleChat, requireOwner } from './access.ts';
@@ -20,25 +18,28 @@ export const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] 
 
 export const CHAT_FIELDS: CollectionSpec = {
   fields: [
-    { name: 'id', type: 'id', column: 'c.id' },
-    { name: 'title', type: 'string', column: 'c.title' },
-    { name: 'ownerId', type: 'id', column: 'c.owner_id' },
-    { name: 'members', type: 'id-list', column: 'c.id', containsSql: 'EXISTS (SELECT 1 FROM chat_members f WHERE f.chat_id = c.id AND f.user_id = ?)' },
-    { name: 'createdAt', type: 'timestamp', column: 'c.created_at' },
-    { name: 'updatedAt', type: 'timestamp', column: 'c.updated_at' },
-    // The caller's own (CONTRACT §10), columns of the caller's membership row in CHAT_FOR_CALLER_SELECT.
-    { name: 'lastReadId', type: 'id', column: 'me.last_read_id' },
-    { name: 'unreadCount', type: 'number', column: 'me.unread_count' },
+    { name: 'id', type: 'id' },
+    { name: 'title', type: 'string' },
+    { name: 'ownerId', type: 'id' },
+    { name: 'members', type: 'id-list' },
+    { name: 'createdAt', type: 'timestamp' },
+    { name: 'updatedAt', type: 'timestamp' },
+    // The caller's own (CONTRACT §10): their read marker and unread count.
+    { name: 'lastReadId', type: 'id' },
+    { name: 'unreadCount', type: 'number' },
   ],
 };
 
-/** The chat as the caller reads it: with their read marker and unread count (the caller is a member). */
-function chatForCaller(ctx: RequestContext, row: ChatRow, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Record<string, unknown> {
-  return publicChatForCaller(row, marker ?? ctx.services.storage.readMarkers.findMarker(row.id, ctx.caller!.userId) ?? { lastReadId: null, unreadCount: 0 });
+/**
+ * The chat as the caller reads it: with their read marker and unread count (the caller is a member). `db` is
+ * the store, or the transaction the chat was just written in; `marker` the caller's, when it was read with the chat.
+ */
+async function chatForCaller(ctx: RequestContext, db: Repositories, row: ChatRow, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Promise<Record<string, unknown>> {
+  const found = marker ?? await db.readMarkers.findMarker(row.id, ctx.caller!.userId);
+  return publicChatForCaller(row, found ?? { lastReadId: null, unreadCount: 0 });
 }
 
-/** `marker`: the caller's, when it was read with the chat (else it is looked up). */
-export function chatReply(ctx: RequestContext, row: ChatRow, status = 200, headers: Record<string, string> = {}, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Reply {
+export async function chatReply(ctx: RequestContext, db: Repositories, row: ChatRow, status = 200, headers: Record<string, string> = {}, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Promise<Reply> {
   const params = { chatId: row.id };
   return {
     status,
@@ -47,7 +48,7 @@ export function chatReply(ctx: RequestContext, row: ChatRow, status = 200, heade
       kind: 'single',
       type: 'chat',
       enveloped: true,
-      data: chatForCaller(ctx, row, marker),
+      data: await chatForCaller(ctx, db, row, marker),
       links: [
         { rel: 'read', href: ctx.href(READ_PATH, params) },
         { rel: 'messages', href: ctx.href(MESSAGES_PATH, params) },
@@ -60,21 +61,21 @@ export function chatReply(ctx: RequestContext, row: ChatRow, status = 200, heade
 }
 
 /** The current ETag of a chat, exactly as GET would send it to the caller, or null when there is none (RFC 9110 §13.1). */
-export function chatEtag(ctx: RequestContext, row: ChatRow | undefined): string | null {
-  return row ? etagOf(chatForCaller(ctx, row)) : null;
+export async function chatEtag(ctx: RequestContext, db: Repositories, row: ChatRow | undefined): Promise<string | null> {
+  return row ? etagOf(await chatForCaller(ctx, db, row)) : null;
 }
 
 /**
  * Makes the member list exactly the owner plus memberIds; answers whether anything changed. Call inside a
  * transaction: an unknown id throws 400 after earlier rows were written, and the rollback undoes them.
  */
-export function writeMembers(storage: Storage, chatId: string, ownerId: string, memberIds: readonly string[], now: number): boolean {
+export async function writeMembers(tx: Repositories, chatId: string, ownerId: string, memberIds: readonly string[], now: number): Promise<boolean> {
   const wanted = [...new Set([ownerId, ...memberIds])];
-  const unknown = storage.chats.findUnknownUsers(wanted);
+  const unknown = await tx.chats.findUnknownUsers(wanted);
   if (unknown.length > 0) throw invalidField('data.members', `holds ids that name no user: ${unknown.join(', ')}`);
-  let changed = storage.chats.keepOnlyMembers(chatId, wanted) > 0;
+  let changed = await tx.chats.keepOnlyMembers(chatId, wanted) > 0;
   try {
-    for (const userId of wanted) changed = storage.chats.addMember(chatId, userId, now) || changed;
+    for (const userId of wanted) changed = await tx.chats.addMember(chatId, userId, now) || changed;
   } catch (error) {
     // A user deleted between the check and the insert: still the client's 400, never a 500.
     if (isForeignKeyViolation(error)) throw invalidField('data.members', 'holds an id that names no user');
@@ -88,70 +89,71 @@ export function writeMembers(storage: Storage, chatId: string, ownerId: string, 
  * who went (sent to them too, as the last event they get of the chat), member.added for each who came, then
  * chat.updated with the chat as it is now. `before` is the member list read before the change.
  */
-export function appendChatChangeEvents(storage: Storage, chatId: string, before: readonly MemberRow[], now: number, titleChanged = false): void {
-  const after = storage.chats.findMembers(chatId);
+export async function appendChatChangeEvents(tx: Repositories, chatId: string, before: readonly MemberRow[], now: number, titleChanged = false): Promise<void> {
+  const after = await tx.chats.findMembers(chatId);
   const stayed = new Set(after.map((member) => member.userId));
   const was = new Set(before.map((member) => member.userId));
   let changed = titleChanged;
   for (const member of before) {
     if (!stayed.has(member.userId)) {
-      storage.events.append({ type: 'member.removed', chatId, createdAt: now, data: publicMember(member), alsoUserIds: [member.userId] });
+      await tx.events.append({ type: 'member.removed', chatId, createdAt: now, data: publicMember(member), alsoUserIds: [member.userId] });
       changed = true;
     }
   }
   for (const member of after) {
     if (!was.has(member.userId)) {
-      storage.events.append({ type: 'member.added', chatId, createdAt: now, data: publicMember(member) });
+      await tx.events.append({ type: 'member.added', chatId, createdAt: now, data: publicMember(member) });
       changed = true;
     }
   }
-  if (changed) storage.events.append({ type: 'chat.updated', chatId, createdAt: now, data: publicChat(storage.chats.findChat(chatId)!) });
+  if (changed) await tx.events.append({ type: 'chat.updated', chatId, createdAt: now, data: publicChat((await tx.chats.findChat(chatId))!) });
 }
 
-function createChat(ctx: RequestContext, id: string, title: string, members: readonly string[]): Reply {
-  const { storage, clock } = ctx.services;
+/** Creates the chat inside the caller's transaction `tx`, its event included. */
+async function createChat(ctx: RequestContext, tx: Repositories, id: string, title: string, members: readonly string[]): Promise<Reply> {
   const ownerId = ctx.caller!.userId;
-  const now = clock.now();
-  const row = storage.transaction(() => {
-    storage.chats.insertChat({ id, title, ownerId, createdAt: now, updatedAt: now });
-    writeMembers(storage, id, ownerId, members, now);
-    const created = storage.chats.findChat(id)!;
-    storage.events.append({ type: 'chat.created', chatId: id, createdAt: now, data: publicChat(created) });
-    return created;
-  });
-  return chatReply(ctx, row, 201, { Location: ctx.href(CHAT_PATH, { chatId: id }) });
+  const now = ctx.services.clock.now();
+  await tx.chats.insertChat({ id, title, ownerId, createdAt: now, updatedAt: now });
+  await writeMembers(tx, id, ownerId, members, now);
+  const created = (await tx.chats.findChat(id))!;
+  await tx.events.append({ type: 'chat.created', chatId: id, createdAt: now, data: publicChat(created) });
+  return chatReply(ctx, tx, created, 201, { Location: ctx.href(CHAT_PATH, { chatId: id }) });
 }
 
 export async function postChat(ctx: RequestContext): Promise<Reply> {
   const input = validateChat(await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes));
-  return createChat(ctx, newId(ctx.services.clock.now()), input.title, input.members);
+  return ctx.services.storage.transaction((tx) => createChat(ctx, tx, newId(ctx.services.clock.now()), input.title, input.members));
 }
 
-export function listChats(ctx: RequestContext): Reply {
-  return collectionReply<ChatForCallerRecord>(ctx, {
+export function listChats(ctx: RequestContext): Promise<Reply> {
+  return collectionReply<ChatForCallerRow>(ctx, {
     type: 'chat',
-    source: {
-      select: CHAT_FOR_CALLER_SELECT,
-      scope: 'me.user_id = ?',
-      scopeParams: [ctx.caller!.userId],
-      spec: CHAT_FIELDS,
-    },
-    toPublic: (record) => publicChatForCaller(chatFromRecord(record), record),
+    spec: CHAT_FIELDS,
+    list: (query) => ctx.services.storage.collections.listChatsOfMember(ctx.caller!.userId, query),
+    toPublic: (row) => publicChatForCaller(row, row),
     itemHref: (chat) => ctx.href(CHAT_PATH, { chatId: String(chat['id']) }),
   });
 }
 
-/** One statement finds the chat, checks the membership and reads the caller's marker (issue #22: it was four). */
-export function getChat(ctx: RequestContext): Reply {
-  const chatId = ctx.params['chatId']!;
-  const found = ctx.services.storage.chats.findChatForCaller(chatId, ctx.caller!.userId);
-  if (!found) throw chatNotFound(chatId);
-  return chatReply(ctx, found, 200, {}, found);
+export async function getChat(ctx: RequestContext): Promise<Reply> {
+  const { storage } = ctx.services;
+  // One read finds the chat, checks the membership and reads the caller's marker, where the backend can (issue #22: it was three).
+  if (storage.chats.findChatForCaller) {
+    const chatId = ctx.params['chatId']!;
+    const found = await storage.chats.findChatForCaller(chatId, ctx.caller!.userId);
+    if (!found) throw chatNotFound(chatId);
+    return chatReply(ctx, storage, found, 200, {}, found);
+  }
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
+  const row = await storage.chats.findChat(access.id);
+  // Deleted since the membership was read (another request ran between the two reads): it is gone.
+  if (!row) throw chatNotFound(access.id);
+  return chatReply(ctx, storage, row);
 }
 
 /** The chat at the path if the caller may see it, undefined if there is none; 404 if it is someone else's. */
-function findChatToWrite(ctx: RequestContext, chatId: string): ChatRow | undefined {
-  const row = ctx.services.storage.chats.findChat(chatId);
+async function findChatToWrite(ctx: RequestContext, tx: Repositories, chatId: string): Promise<ChatRow | undefined> {
+  const row = await tx.chats.findChat(chatId);
   if (row && !row.members.includes(ctx.caller!.userId)) throw chatNotFound(chatId);
   return row;
 }
@@ -169,34 +171,30 @@ export async function putChat(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes);
   // Looked up and written in one IMMEDIATE transaction: two processes (--workers) putting the same new id at
   // once get one 201 and one 200, never a constraint error.
-  return ctx.services.storage.transaction(() => {
-    const current = findChatToWrite(ctx, chatId);
+  return ctx.services.storage.transaction(async (tx) => {
+    const current = await findChatToWrite(ctx, tx, chatId);
     if (current) requireOwner(ctx, current, 'replace it');
     const input = validateChat(body, chatId);
     // RFC 9110 §13.1: If-None-Match: * refuses an existing chat, If-Match: * a missing one, before any write.
-    checkPreconditions(ctx.req.headers, chatEtag(ctx, current));
-    if (!current) return createChat(ctx, chatId, input.title, input.members);
-    return replaceChat(ctx, current, { title: input.title, members: input.members });
+    checkPreconditions(ctx.req.headers, await chatEtag(ctx, tx, current));
+    if (!current) return createChat(ctx, tx, chatId, input.title, input.members);
+    return replaceChat(ctx, tx, current, { title: input.title, members: input.members });
   });
 }
 
-/** Applies changes in one transaction; updatedAt moves only when something really changed. */
-function replaceChat(ctx: RequestContext, current: ChatRow, changes: { title?: string; members?: string[] | null }): Reply {
-  const { storage, clock } = ctx.services;
-  const now = clock.now();
-  const row = storage.transaction(() => {
-    const before = storage.chats.findMembers(current.id);
-    let changed = false;
-    if (changes.members !== undefined) changed = writeMembers(storage, current.id, current.ownerId, changes.members ?? [], now);
-    const title = changes.title ?? current.title;
-    if (title !== current.title) changed = true;
-    if (changed) {
-      storage.chats.updateChatTitle(current.id, title, now);
-      appendChatChangeEvents(storage, current.id, before, now, title !== current.title);
-    }
-    return storage.chats.findChat(current.id)!;
-  });
-  return chatReply(ctx, row);
+/** Applies changes inside the caller's transaction `tx`; updatedAt moves only when something really changed. */
+async function replaceChat(ctx: RequestContext, tx: Repositories, current: ChatRow, changes: { title?: string; members?: string[] | null }): Promise<Reply> {
+  const now = ctx.services.clock.now();
+  const before = await tx.chats.findMembers(current.id);
+  let changed = false;
+  if (changes.members !== undefined) changed = await writeMembers(tx, current.id, current.ownerId, changes.members ?? [], now);
+  const title = changes.title ?? current.title;
+  if (title !== current.title) changed = true;
+  if (changed) {
+    await tx.chats.updateChatTitle(current.id, title, now);
+    await appendChatChangeEvents(tx, current.id, before, now, title !== current.title);
+  }
+  return chatReply(ctx, tx, (await tx.chats.findChat(current.id))!);
 }
 
 /**
@@ -208,28 +206,30 @@ export async function patchChat(ctx: RequestContext): Promise<Reply> {
   const chatId = ctx.params['chatId']!;
   const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes, PATCH_TYPES);
   // The If-Match check and the write in one transaction, so no other process changes the chat in between.
-  return ctx.services.storage.transaction(() => {
-    const current = findChatToWrite(ctx, chatId);
+  return ctx.services.storage.transaction(async (tx) => {
+    const current = await findChatToWrite(ctx, tx, chatId);
     if (!current) throw chatNotFound(chatId);
     requireOwner(ctx, current, 'change it');
     const changes = validateChatChanges(body, chatId);
-    checkPreconditions(ctx.req.headers, chatEtag(ctx, current));
-    return replaceChat(ctx, current, changes);
+    checkPreconditions(ctx.req.headers, await chatEtag(ctx, tx, current));
+    return replaceChat(ctx, tx, current, changes);
   });
 }
 
 /** DELETE /chats/{id}, owner only: the chat, its members and all its messages, in one transaction. */
-export function deleteChat(ctx: RequestContext): Reply {
+export async function deleteChat(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   requireOwner(ctx, access, 'delete it');
-  const chat = storage.chats.findChat(access.id);
-  checkPreconditions(ctx.req.headers, chatEtag(ctx, chat));
-  storage.transaction(() => {
-    storage.messages.deleteChatMessages(access.id);
-    storage.chats.deleteChat(access.id);
+  const chat = await storage.chats.findChat(access.id);
+  checkPreconditions(ctx.req.headers, await chatEtag(ctx, storage, chat));
+  // Deleted since the membership was read (another request ran between the two reads): it is gone.
+  if (!chat) throw chatNotFound(access.id);
+  await storage.transaction(async (tx) => {
+    await tx.messages.deleteChatMessages(access.id);
+    await tx.chats.deleteChat(access.id);
     // The members are gone with the chat: the event names them, so they still hear of it.
-    storage.events.append({ type: 'chat.deleted', chatId: access.id, createdAt: clock.now(), data: { id: access.id }, alsoUserIds: chat!.members });
+    await tx.events.append({ type: 'chat.deleted', chatId: access.id, createdAt: clock.now(), data: { id: access.id }, alsoUserIds: chat.members });
   });
   return { status: 204 };
 }

@@ -1,5 +1,5 @@
 // Routes of chats.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { arrayOf, id, text } from '../../openapi/schema.ts';
 import { envelopeSchema } from '../service/openapi.ts';

@@ -1,5 +1,6 @@
 // GET /events (CONTRACT §9): a Server-Sent Events stream, or a long-poll in JSON, XML or HTML, over the event log.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import { formatErrorLine } from '../../http/access-log.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import type { SseWriter } from '../../http/sse.ts';
 import type { Subscriber } from '../../events/hub.ts';
@@ -81,16 +82,23 @@ function openStream(ctx: RequestContext, query: EventsQuery): Reply {
         end: () => writer.end(),
       };
       writer.onClose(() => hub.detach(subscriber));
-      const newest = hub.attach(subscriber);
-      let from = newest;
-      if (typeof resumeId === 'string') {
-        writer.reset(`Last-Event-ID ${JSON.stringify(resumeId.slice(0, 40))} is not an event id of this server`);
-      } else if (resumeId !== undefined) {
-        const point = hub.resumePoint(resumeId);
-        if (point.kind === 'reset') writer.reset(point.reason);
-        else from = point.after;
-      }
-      void hub.replayThenGoLive(subscriber, from);
+      const start = async (): Promise<void> => {
+        let from = await hub.attach(subscriber);
+        if (typeof resumeId === 'string') {
+          writer.reset(`Last-Event-ID ${JSON.stringify(resumeId.slice(0, 40))} is not an event id of this server`);
+        } else if (resumeId !== undefined) {
+          const point = await hub.resumePoint(resumeId);
+          if (point.kind === 'reset') writer.reset(point.reason);
+          else from = point.after;
+        }
+        await hub.replayThenGoLive(subscriber, from);
+      };
+      // The headers are out: a failure can only end the stream (and be logged); the client reconnects with its id.
+      start().catch((error: unknown) => {
+        hub.detach(subscriber);
+        writer.end();
+        process.stderr.write(formatErrorLine(config.logFormat, Date.now(), ctx.requestId, error));
+      });
     },
   };
 }
@@ -119,12 +127,12 @@ async function longPoll(ctx: RequestContext, query: EventsQuery): Promise<Reply>
     ping: () => {},
     end: () => finish(),
   };
-  const newest = hub.attach(subscriber);
+  const newest = await hub.attach(subscriber);
   try {
     const after = query.after ?? newest;
-    const point = hub.resumePoint(after);
+    const point = await hub.resumePoint(after);
     if (point.kind === 'reset') throw new HttpError('ERR_EVENTS_GONE', `${point.reason}: re-read what you show, then poll without after`);
-    const page = hub.readVisible(userId, after, POLL_LIMIT);
+    const page = await hub.readVisible(userId, after, POLL_LIMIT);
     if (page.events.length > 0 || query.wait === 0) return pollReply(ctx, page.events, page.through);
     await hub.replayThenGoLive(subscriber, page.through);
     const timer = setTimeout(finish, query.wait * 1000);

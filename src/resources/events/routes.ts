@@ -1,5 +1,5 @@
 // Routes of real-time events: one path, answered as Server-Sent Events or as a long-poll.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { integer, text } from '../../openapi/schema.ts';
 import { EVENT_BATCH } from '../../representations/schemas.ts';
 import { getEvents } from './handlers.ts';

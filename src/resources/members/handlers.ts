@@ -1,12 +1,12 @@
 // Members of a chat (CONTRACT §4): list and read for members; the owner adds and removes; a member may leave.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';
 import { rejectUnknownFields, unwrapEnvelope } from '../../parsers/body-fields.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicMember } from '../../representations/public-fields.ts';
-import { MEMBER_SELECT, type MemberRow } from '../../storage/chat-store.ts';
+import type { MemberRow } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
 import { USER_PATH } from '../users/handlers.ts';
 import { findVisibleChat, requireOwner } from '../chats/access.ts';
@@ -16,10 +16,10 @@ import { CHAT_PATH, MEMBERS_PATH } from '../chats/paths.ts';
 export const MEMBER_FIELDS: CollectionSpec = {
   idField: 'userId',
   fields: [
-    { name: 'id', type: 'id', column: 'cm.user_id' },
-    { name: 'userId', type: 'id', column: 'cm.user_id' },
-    { name: 'login', type: 'string', column: 'u.login' },
-    { name: 'addedAt', type: 'timestamp', column: 'cm.added_at' },
+    { name: 'id', type: 'id' },
+    { name: 'userId', type: 'id' },
+    { name: 'login', type: 'string' },
+    { name: 'addedAt', type: 'timestamp' },
   ],
 };
 
@@ -31,20 +31,21 @@ function memberNotFound(chatId: string, userId: string): HttpError {
   return new HttpError('ERR_NOT_FOUND', `User ${userId} is not a member of chat ${chatId}`);
 }
 
-export function listMembers(ctx: RequestContext): Reply {
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+export async function listMembers(ctx: RequestContext): Promise<Reply> {
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   return collectionReply<MemberRow>(ctx, {
     type: 'member',
-    source: { select: MEMBER_SELECT, scope: 'cm.chat_id = ?', scopeParams: [access.id], spec: MEMBER_FIELDS },
+    spec: MEMBER_FIELDS,
+    list: (query) => ctx.services.storage.collections.listMembers(access.id, query),
     toPublic: publicMember,
     itemHref: (member) => ctx.href(USER_PATH, { userId: String(member['userId']) }),
   });
 }
 
-export function getMember(ctx: RequestContext): Reply {
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+export async function getMember(ctx: RequestContext): Promise<Reply> {
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   const userId = ctx.params['userId']!;
-  const row = ctx.services.storage.chats.findMember(access.id, userId);
+  const row = await ctx.services.storage.chats.findMember(access.id, userId);
   if (!row) throw memberNotFound(access.id, userId);
   return {
     status: 200,
@@ -79,18 +80,18 @@ export async function putMember(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
   const userId = ctx.params['userId']!;
   await readOptionalMemberBody(ctx, userId);
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   requireOwner(ctx, access, 'add members');
-  if (!storage.users.findUserById(userId)) throw invalidField('userId', 'names no user');
-  storage.transaction(() => {
-    const current = storage.chats.findMember(access.id, userId);
+  if (!(await storage.users.findUserById(userId))) throw invalidField('userId', 'names no user');
+  await storage.transaction(async (tx) => {
+    const current = await tx.chats.findMember(access.id, userId);
     checkPreconditions(ctx.req.headers, memberEtag(current));
     if (current) return;
     const now = clock.now();
-    const before = storage.chats.findMembers(access.id);
-    storage.chats.addMember(access.id, userId, now);
-    storage.chats.touchChat(access.id, now);
-    appendChatChangeEvents(storage, access.id, before, now);
+    const before = await tx.chats.findMembers(access.id);
+    await tx.chats.addMember(access.id, userId, now);
+    await tx.chats.touchChat(access.id, now);
+    await appendChatChangeEvents(tx, access.id, before, now);
   });
   return { status: 204 };
 }
@@ -100,22 +101,22 @@ export async function putMember(ctx: RequestContext): Promise<Reply> {
  * (leaves). The owner cannot leave: a chat always has its owner among its members (delete the chat
  * instead). The member's messages stay in the chat.
  */
-export function deleteMember(ctx: RequestContext): Reply {
+export async function deleteMember(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
   const callerId = ctx.caller!.userId;
   const userId = ctx.params['userId']!;
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   if (userId !== callerId) requireOwner(ctx, access, 'remove other members');
-  const current = storage.chats.findMember(access.id, userId);
+  const current = await storage.chats.findMember(access.id, userId);
   if (!current) throw memberNotFound(access.id, userId);
   if (userId === access.ownerId) throw new HttpError('ERR_FORBIDDEN', 'The owner cannot leave the chat; delete the chat instead');
   checkPreconditions(ctx.req.headers, memberEtag(current));
   const now = clock.now();
-  storage.transaction(() => {
-    const before = storage.chats.findMembers(access.id);
-    storage.chats.removeMember(access.id, userId);
-    storage.chats.touchChat(access.id, now);
-    appendChatChangeEvents(storage, access.id, before, now);
+  await storage.transaction(async (tx) => {
+    const before = await tx.chats.findMembers(access.id);
+    await tx.chats.removeMember(access.id, userId);
+    await tx.chats.touchChat(access.id, now);
+    await appendChatChangeEvents(tx, access.id, before, now);
   });
   return { status: 204 };
 }

@@ -1,5 +1,5 @@
 // Routes of a chat's members.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { noContent, one, page } from '../../openapi/route-doc.ts';
 import { id } from '../../openapi/schema.ts';
 import { MEMBER_PATH, MEMBERS_PATH } from '../chats/paths.ts';

@@ -1,14 +1,13 @@
 // Messages of a chat (CONTRACT §4): post and read for members, edit by the author, delete by the author or owner.
 import { randomUUID } from 'node:crypto';
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
 import type { Link } from '../../representations/representation.ts';
-import type { ChatAccess } from '../../storage/chat-store.ts';
 import { newId } from '../../storage/ids.ts';
-import { NO_REACTIONS, type MessageRow } from '../../storage/message-store.ts';
+import { NO_REACTIONS, type ChatAccess, type MessageRow, type Repositories } from '../../storage/store.ts';
 import { findVisibleChat, requireOwner } from '../chats/access.ts';
 import { PATCH_TYPES } from '../chats/handlers.ts';
 import { CHAT_PATH, MESSAGE_ACTIONS_PATH, MESSAGE_PATH, MESSAGES_PATH, REACTIONS_PATH, REVISIONS_PATH } from '../chats/paths.ts';
@@ -41,11 +40,11 @@ function messageEtag(row: MessageRow): string {
   return etagOf(publicMessage(row));
 }
 
-/** The chat (404 unless the caller is a member) and the message in it (404 unless it is there). */
-export function findChatMessage(ctx: RequestContext): { access: ChatAccess; message: MessageRow } {
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+/** The chat (404 unless the caller is a member) and the message in it (404 unless it is there), read through `db`. */
+export async function findChatMessage(ctx: RequestContext, db: Repositories = ctx.services.storage): Promise<{ access: ChatAccess; message: MessageRow }> {
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!, db);
   const messageId = ctx.params['messageId']!;
-  const message = ctx.services.storage.messages.findMessageInChat(access.id, messageId);
+  const message = await db.messages.findMessageInChat(access.id, messageId);
   if (!message) throw new HttpError('ERR_NOT_FOUND', `No message ${messageId} in chat ${access.id}`);
   return { access, message };
 }
@@ -54,18 +53,17 @@ export function findChatMessage(ctx: RequestContext): { access: ChatAccess; mess
  * GET /messages/{id}: the message wherever it lives; a message of a chat the caller cannot see answers
  * exactly like one that does not exist.
  */
-export function findTopLevelMessage(ctx: RequestContext): { access: ChatAccess; message: MessageRow } {
+export async function findTopLevelMessage(ctx: RequestContext, db: Repositories = ctx.services.storage): Promise<{ access: ChatAccess; message: MessageRow }> {
   const messageId = ctx.params['messageId']!;
-  const { storage } = ctx.services;
-  const message = storage.messages.findMessage(messageId);
-  const access = message && storage.chats.findChatForMember(message.chatId, ctx.caller!.userId);
+  const message = await db.messages.findMessage(messageId);
+  const access = message && await db.chats.findChatForMember(message.chatId, ctx.caller!.userId);
   if (!message || !access) throw new HttpError('ERR_NOT_FOUND', `No message ${messageId}`);
   return { access, message };
 }
 
 /** replyTo names a message of the same chat posted before this one (so replies never form a cycle). */
-function checkReplyTarget(ctx: RequestContext, chatId: string, replyTo: string | null, messageId: string | null): void {
-  if (replyTo !== null && !ctx.services.storage.messages.isEarlierMessageInChat(chatId, replyTo, messageId)) {
+async function checkReplyTarget(db: Repositories, chatId: string, replyTo: string | null, messageId: string | null): Promise<void> {
+  if (replyTo !== null && !(await db.messages.isEarlierMessageInChat(chatId, replyTo, messageId))) {
     throw invalidField('data.replyTo', 'must be the id of an earlier message of this chat');
   }
 }
@@ -78,33 +76,33 @@ function checkReplyTarget(ctx: RequestContext, chatId: string, replyTo: string |
 export async function postMessage(ctx: RequestContext): Promise<Reply> {
   const { storage, clock, config } = ctx.services;
   const body = await readJsonObject(ctx.req, config.maxBodyBytes);
-  const chatId = findVisibleChat(ctx, ctx.params['chatId']!).id;
+  const chatId = (await findVisibleChat(ctx, ctx.params['chatId']!)).id;
   const input = validateMessage(body, { chatId });
-  const row = await storage.writeTogether(() => {
-    findVisibleChat(ctx, chatId);
-    checkReplyTarget(ctx, chatId, input.replyTo, null);
+  const row = await storage.writeTogether(async (tx) => {
+    await findVisibleChat(ctx, chatId, tx);
+    await checkReplyTarget(tx, chatId, input.replyTo, null);
     const now = clock.now();
     const message: MessageRow = {
       id: newId(now), chatId, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now, editedAt: null, reactions: NO_REACTIONS,
     };
-    storage.messages.insertMessage(message);
-    storage.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message) });
+    await tx.messages.insertMessage(message);
+    await tx.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message) });
     return message;
   });
   return messageReply(ctx, row, 201, { Location: ctx.href(MESSAGE_PATH, { chatId, messageId: row.id }) });
 }
 
 /** A message under either of its addresses: /chats/{id}/messages/{mid}/... or /messages/{mid}/... (CONTRACT §10). */
-export function findAddressedMessage(ctx: RequestContext): { access: ChatAccess; message: MessageRow } {
-  return ctx.params['chatId'] === undefined ? findTopLevelMessage(ctx) : findChatMessage(ctx);
+export function findAddressedMessage(ctx: RequestContext, db: Repositories = ctx.services.storage): Promise<{ access: ChatAccess; message: MessageRow }> {
+  return ctx.params['chatId'] === undefined ? findTopLevelMessage(ctx, db) : findChatMessage(ctx, db);
 }
 
-export function getMessage(ctx: RequestContext): Reply {
-  return messageReply(ctx, findChatMessage(ctx).message);
+export async function getMessage(ctx: RequestContext): Promise<Reply> {
+  return messageReply(ctx, (await findChatMessage(ctx)).message);
 }
 
-export function getTopLevelMessage(ctx: RequestContext): Reply {
-  return messageReply(ctx, findTopLevelMessage(ctx).message);
+export async function getTopLevelMessage(ctx: RequestContext): Promise<Reply> {
+  return messageReply(ctx, (await findTopLevelMessage(ctx)).message);
 }
 
 function requireAuthor(ctx: RequestContext, message: MessageRow): void {
@@ -115,18 +113,15 @@ function requireAuthor(ctx: RequestContext, message: MessageRow): void {
  * Writes the changes; updatedAt moves only when text or replyTo really changed, editedAt only when the text
  * did (CONTRACT §10: a new replyTo is not an edit of what was said). The replaced text becomes a revision.
  */
-function editMessage(ctx: RequestContext, current: MessageRow, changes: Partial<MessageInput>): Reply {
-  checkReplyTarget(ctx, current.chatId, changes.replyTo ?? null, current.id);
+async function editMessage(ctx: RequestContext, tx: Repositories, current: MessageRow, changes: Partial<MessageInput>): Promise<Reply> {
+  await checkReplyTarget(tx, current.chatId, changes.replyTo ?? null, current.id);
   checkPreconditions(ctx.req.headers, messageEtag(current));
   const next: MessageRow = { ...current, ...changes };
   if (next.text !== current.text || next.replyTo !== current.replyTo) {
-    const { storage, clock } = ctx.services;
-    next.updatedAt = clock.now();
+    next.updatedAt = ctx.services.clock.now();
     if (next.text !== current.text) next.editedAt = next.updatedAt;
-    storage.transaction(() => {
-      storage.messages.updateMessage(next);
-      storage.events.append({ type: 'message.updated', chatId: next.chatId, createdAt: next.updatedAt, data: publicMessage(next) });
-    });
+    await tx.messages.updateMessage(next);
+    await tx.events.append({ type: 'message.updated', chatId: next.chatId, createdAt: next.updatedAt, data: publicMessage(next) });
   }
   return messageReply(ctx, next);
 }
@@ -138,40 +133,40 @@ function editMessage(ctx: RequestContext, current: MessageRow, changes: Partial<
 export async function putMessage(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes);
   // Read, If-Match and write in one transaction: no other process edits the message in between.
-  return ctx.services.storage.transaction(() => {
-    const { message } = findChatMessage(ctx);
+  return ctx.services.storage.transaction(async (tx) => {
+    const { message } = await findChatMessage(ctx, tx);
     requireAuthor(ctx, message);
-    return editMessage(ctx, message, validateMessage(body, { chatId: message.chatId, messageId: message.id }));
+    return editMessage(ctx, tx, message, validateMessage(body, { chatId: message.chatId, messageId: message.id }));
   });
 }
 
 export async function patchMessage(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes, PATCH_TYPES);
-  return ctx.services.storage.transaction(() => {
-    const { message } = findChatMessage(ctx);
+  return ctx.services.storage.transaction(async (tx) => {
+    const { message } = await findChatMessage(ctx, tx);
     requireAuthor(ctx, message);
-    return editMessage(ctx, message, validateMessageChanges(body, { chatId: message.chatId, messageId: message.id }));
+    return editMessage(ctx, tx, message, validateMessageChanges(body, { chatId: message.chatId, messageId: message.id }));
   });
 }
 
 /** The author or the chat's owner may delete a message; replies to it keep existing with replyTo null. */
-export function deleteMessage(ctx: RequestContext): Reply {
+export async function deleteMessage(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
-  const { access, message } = findChatMessage(ctx);
+  const { access, message } = await findChatMessage(ctx);
   const callerId = ctx.caller!.userId;
   if (message.authorId !== callerId && access.ownerId !== callerId) {
     throw new HttpError('ERR_FORBIDDEN', 'Only the author or the chat\'s owner may delete a message');
   }
   checkPreconditions(ctx.req.headers, messageEtag(message));
   const now = clock.now();
-  storage.transaction(() => {
-    const replies = storage.messages.findReplies(message.id);
-    storage.messages.deleteMessage(message.id, now);
-    storage.events.append({ type: 'message.deleted', chatId: message.chatId, createdAt: now, data: { id: message.id } });
+  await storage.transaction(async (tx) => {
+    const replies = await tx.messages.findReplies(message.id);
+    await tx.messages.deleteMessage(message.id, now);
+    await tx.events.append({ type: 'message.deleted', chatId: message.chatId, createdAt: now, data: { id: message.id } });
     // Its replies lose their replyTo: that changes them, so each is told as an update.
     for (const reply of replies) {
       const detached = { ...reply, replyTo: null, updatedAt: now };
-      storage.events.append({ type: 'message.updated', chatId: reply.chatId, createdAt: now, data: publicMessage(detached) });
+      await tx.events.append({ type: 'message.updated', chatId: reply.chatId, createdAt: now, data: publicMessage(detached) });
     }
   });
   return { status: 204 };
@@ -184,14 +179,14 @@ const COLLECTION_ETAG = etagOf(randomUUID());
  * DELETE /chats/{id}/messages: the owner empties the chat, in one transaction. A collection has no ETag,
  * so `If-Match: *` holds (the collection exists) and any other If-Match answers 412.
  */
-export function deleteAllMessages(ctx: RequestContext): Reply {
+export async function deleteAllMessages(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   requireOwner(ctx, access, 'delete all messages');
   checkPreconditions(ctx.req.headers, COLLECTION_ETAG);
-  storage.transaction(() => {
-    storage.messages.deleteChatMessages(access.id);
-    storage.events.append({ type: 'messages.cleared', chatId: access.id, createdAt: clock.now(), data: {} });
+  await storage.transaction(async (tx) => {
+    await tx.messages.deleteChatMessages(access.id);
+    await tx.events.append({ type: 'messages.cleared', chatId: access.id, createdAt: clock.now(), data: {} });
   });
   return { status: 204 };
 }

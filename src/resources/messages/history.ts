@@ -1,31 +1,30 @@
 // A chat's history (CONTRACT §6): the query conventions, plus keyset paging with after/before, oldest first.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { invalidField } from '../../http/http-error.ts';
 import type { CollectionSpec, ParsedQuery } from '../../parsers/query.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
 import { EVENTS_PATH } from '../events/paths.ts';
 import type { Link, Resource } from '../../representations/representation.ts';
 import { isValidId } from '../../storage/ids.ts';
-import type { PageSource } from '../../storage/list-page.ts';
-import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT, type MessageRow } from '../../storage/message-store.ts';
+import type { MessageBounds, MessageRow } from '../../storage/store.ts';
 import { hrefWithParams, pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
 import { CHAT_PATH, MESSAGES_PATH } from '../chats/paths.ts';
 import { cachedPage } from './page-cache.ts';
 
-const ID_FIELD = { name: 'id', type: 'id', column: 'm.id' } as const;
+const ID_FIELD = { name: 'id', type: 'id' } as const;
 
 export const MESSAGE_FIELDS: CollectionSpec = {
   fields: [
     ID_FIELD,
-    { name: 'chatId', type: 'id', column: 'm.chat_id' },
-    { name: 'authorId', type: 'id', column: 'm.author_id' },
-    { name: 'text', type: 'string', column: 'm.text' },
-    { name: 'replyTo', type: 'id', column: 'm.reply_to' },
-    { name: 'createdAt', type: 'timestamp', column: 'm.created_at' },
-    { name: 'updatedAt', type: 'timestamp', column: 'm.updated_at' },
+    { name: 'chatId', type: 'id' },
+    { name: 'authorId', type: 'id' },
+    { name: 'text', type: 'string' },
+    { name: 'replyTo', type: 'id' },
+    { name: 'createdAt', type: 'timestamp' },
+    { name: 'updatedAt', type: 'timestamp' },
     // null until the text changes: filter=editedAt|ne|null is not a timestamp, but editedAt=>2000-01-01 finds every edited message.
-    { name: 'editedAt', type: 'timestamp', column: 'm.edited_at' },
+    { name: 'editedAt', type: 'timestamp' },
   ],
 };
 
@@ -34,10 +33,10 @@ const KEYSET_PARAMS = ['after', 'before'] as const;
 type Anchor = (typeof KEYSET_PARAMS)[number];
 
 /** The id given to after/before, checked to be a message of this chat (else 400 naming the parameter). */
-function readAnchor(ctx: RequestContext, chatId: string, query: ParsedQuery, name: Anchor): string | undefined {
+async function readAnchor(ctx: RequestContext, chatId: string, query: ParsedQuery, name: Anchor): Promise<string | undefined> {
   const id = query.extra.get(name);
   if (id === undefined) return undefined;
-  if (!isValidId(id) || !ctx.services.storage.messages.findMessageInChat(chatId, id)) {
+  if (!isValidId(id) || !(await ctx.services.storage.messages.findMessageInChat(chatId, id))) {
     throw invalidField(name, `must be the id of a message of this chat, not ${JSON.stringify(id.slice(0, 64))}`, 'ERR_BAD_QUERY');
   }
   return id;
@@ -69,38 +68,19 @@ function keysetLinks(ctx: RequestContext, rows: readonly MessageRow[], more: boo
 }
 
 /**
- * The page source and query of a chat's history: the chat as scope, after/before as bounds (which narrow
- * the page, not meta.total), `before` alone read newest first, and one row more on keyset pages so the
- * caller can tell whether messages lie beyond. The benchmark explains exactly these statements.
+ * The query of a chat's history page and its keyset bounds: `before` alone is read newest first, and a keyset
+ * page reads one row more, so the caller can tell whether messages lie beyond. The bounds narrow the page, not
+ * meta.total (storage applies them). The benchmark explains exactly the statements this asks for.
  */
-export function historyPage(chatId: string, parsed: ParsedQuery, after?: string, before?: string): { source: PageSource; query: ParsedQuery } {
-  const bounds: string[] = [];
-  const boundParams: unknown[] = [];
-  if (after !== undefined) {
-    bounds.push('m.id > ?');
-    boundParams.push(after);
-  }
-  if (before !== undefined) {
-    bounds.push('m.id < ?');
-    boundParams.push(before);
-  }
-  const keyset = bounds.length > 0;
-  const source: PageSource = {
-    select: MESSAGE_SELECT,
-    scope: 'm.chat_id = ?',
-    scopeParams: [chatId],
-    ...(keyset ? { bounds: { sql: bounds.join(' AND '), params: boundParams } } : {}),
-    spec: MESSAGE_FIELDS,
-    // Without filters, meta.total is the chat's kept count: O(1) instead of O(messages).
-    unfilteredTotal: { sql: CHAT_MESSAGE_COUNT_SQL, params: [chatId] },
-  };
+export function historyPage(parsed: ParsedQuery, after?: string, before?: string): { query: ParsedQuery; bounds: MessageBounds } {
+  const keyset = after !== undefined || before !== undefined;
   const newestFirst = before !== undefined && after === undefined;
   const query: ParsedQuery = {
     ...parsed,
     ...(newestFirst ? { sort: [{ field: ID_FIELD, direction: 'DESC' as const }] } : {}),
     ...(keyset ? { limit: parsed.limit + 1 } : {}),
   };
-  return { source, query };
+  return { query, bounds: { ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}) } };
 }
 
 /** The page of one message: MESSAGE_PATH under the chat's messages path, the id encoded as buildPath encodes it. */
@@ -116,23 +96,23 @@ function itemHrefOf(messagesHref: string): (message: Resource) => string {
  * the collection: meta.total counts the chat's messages that match the filters, so an unfiltered total
  * stays O(1) at any depth of history; whether more lie beyond the page is found by reading one more row.
  */
-export function listMessages(ctx: RequestContext): Reply {
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+export async function listMessages(ctx: RequestContext): Promise<Reply> {
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   // The membership above is the caller's part, checked every time; the page is the same for every member.
   return cachedPage(ctx.services.storage, `${ctx.path}?${ctx.rawQuery}`, () => readMessagesPage(ctx, access.id));
 }
 
 /** The page itself: a function of the database, the path and the query only (what page-cache.ts may keep). */
-function readMessagesPage(ctx: RequestContext, chatId: string): Reply {
+async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Reply> {
   const access = { id: chatId };
   const parsed = parseCollectionQuery(ctx, MESSAGE_FIELDS, KEYSET_PARAMS);
-  const after = readAnchor(ctx, access.id, parsed, 'after');
-  const before = readAnchor(ctx, access.id, parsed, 'before');
+  const after = await readAnchor(ctx, access.id, parsed, 'after');
+  const before = await readAnchor(ctx, access.id, parsed, 'before');
   const keyset = after !== undefined || before !== undefined;
   if (keyset && parsed.sort.length > 0) throw invalidField('sort', 'cannot be combined with after or before, which page in the default order', 'ERR_BAD_QUERY');
   if (keyset && parsed.offset > 0) throw invalidField('offset', 'cannot be combined with after or before', 'ERR_BAD_QUERY');
-  const { source, query } = historyPage(access.id, parsed, after, before);
-  const { rows: read, total } = ctx.services.storage.pages.listPage<MessageRow>(source, query);
+  const { query, bounds } = historyPage(parsed, after, before);
+  const { rows: read, total } = await ctx.services.storage.collections.listMessages(access.id, query, bounds);
   const newestFirst = before !== undefined && after === undefined;
   const more = keyset && read.length > parsed.limit;
   const rows = keyset ? read.slice(0, parsed.limit) : read;

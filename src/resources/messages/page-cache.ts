@@ -1,11 +1,11 @@
 // Hot history pages answered again without reading or rendering them again (issue #22), honestly: an entry holds
-// while the database's change stamp is the one read before its rows were (storage.changeStamp), so a write of any
+// while the database's change stamp is the one read before its rows were (Store.changeStamp), so a write of any
 // kind (a post, an edit, a delete, a reaction, a member change, anything else), by this process or another
 // (--workers), retires every entry. A page holds nothing of the caller's own (the membership is checked on every
 // request, before the cache), so one entry serves every member. Its representation is marked shared, so
 // http/send.ts renders it and hashes its ETag once per media type.
-import type { Reply } from '../../http/context.ts';
-import type { Storage } from '../../storage/storage.ts';
+import type { Reply } from '../../http/reply.ts';
+import type { Store } from '../../storage/store.ts';
 
 /**
  * Pages kept per storage: the hot chats and their query variants. A page of 50 holds its rows (~30 KiB) and its
@@ -34,15 +34,15 @@ class PageCache {
   }
 }
 
-const caches = new WeakMap<Storage, PageCache>();
+const caches = new WeakMap<Store, PageCache>();
 
 /**
- * The page for `key` (the chat and the request's query) if nothing was written since it was read; else reads it
- * with `read` and keeps it. `read` must answer the same for every member of the chat and depend on nothing else
- * than the database, the chat and the key.
+ * The page for `key` (the chat's path and the request's query) if nothing was written since it was read; else
+ * reads it with `read` and keeps it. `read` must answer the same for every member of the chat and depend on
+ * nothing but the database, the path and the query. A backend without a change stamp keeps nothing.
  */
-export function cachedPage(storage: Storage, key: string, read: () => Reply): Reply {
-  const stamp = storage.changeStamp();
+export async function cachedPage(storage: Store, key: string, read: () => Promise<Reply>): Promise<Reply> {
+  const stamp = storage.changeStamp ? await storage.changeStamp() : undefined;
   if (stamp === undefined) return read();
   let cache = caches.get(storage);
   if (!cache) {
@@ -51,7 +51,8 @@ export function cachedPage(storage: Storage, key: string, read: () => Reply): Re
   }
   const kept = cache.get(stamp, key);
   if (kept) return kept;
-  const reply = read();
+  // Read after the stamp: if anything is written meanwhile, the page is newer than its stamp, never older.
+  const reply = await read();
   if (reply.representation?.kind === 'collection') {
     reply.representation.shared = true;
     cache.set(stamp, key, reply);

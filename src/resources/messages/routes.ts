@@ -1,5 +1,5 @@
 // Routes of messages: under their chat, and the top-level address of one message.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { id, nullable, text } from '../../openapi/schema.ts';
 import { envelopeSchema } from '../service/openapi.ts';

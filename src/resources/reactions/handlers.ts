@@ -1,10 +1,9 @@
 // Reactions to a message (CONTRACT §10): any member adds or removes their own; everyone reads them.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { HttpError } from '../../http/http-error.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicReaction } from '../../representations/public-fields.ts';
-import type { MessageRow } from '../../storage/message-store.ts';
-import { REACTION_SELECT, type ReactionRow } from '../../storage/reaction-store.ts';
+import type { MessageRow, ReactionRow } from '../../storage/store.ts';
 import { MESSAGE_PATH, REACTION_PATH, REACTIONS_PATH } from '../chats/paths.ts';
 import { collectionReply } from '../collection.ts';
 import { findAddressedMessage } from '../messages/handlers.ts';
@@ -14,11 +13,11 @@ import { validateEmoji } from './validate.ts';
 export const REACTION_FIELDS: CollectionSpec = {
   idField: 'seq',
   fields: [
-    { name: 'emoji', type: 'string', column: 'r.emoji' },
-    { name: 'userId', type: 'id', column: 'r.user_id' },
-    { name: 'createdAt', type: 'timestamp', column: 'r.created_at' },
+    { name: 'emoji', type: 'string' },
+    { name: 'userId', type: 'id' },
+    { name: 'createdAt', type: 'timestamp' },
     // A reaction has no id: the order it was made in is the default order and breaks ties.
-    { name: 'seq', type: 'number', column: 'r.seq', hidden: true },
+    { name: 'seq', type: 'number', hidden: true },
   ],
 };
 
@@ -49,10 +48,10 @@ function reactionNotFound(messageId: string, emoji: string): HttpError {
 }
 
 /** GET …/reactions/{emoji}: the caller's own reaction with that emoji (the resource PUT creates), or 404. */
-export function getReaction(ctx: RequestContext): Reply {
+export async function getReaction(ctx: RequestContext): Promise<Reply> {
   const emoji = validateEmoji(ctx.params['emoji']!);
-  const { message } = findAddressedMessage(ctx);
-  const row = ctx.services.storage.reactions.findReaction(message.id, emoji, ctx.caller!.userId);
+  const { message } = await findAddressedMessage(ctx);
+  const row = await ctx.services.storage.reactions.findReaction(message.id, emoji, ctx.caller!.userId);
   if (!row) throw reactionNotFound(message.id, emoji);
   return reactionReply(ctx, message, row, 200);
 }
@@ -62,39 +61,40 @@ export function getReaction(ctx: RequestContext): Reply {
  * (PUT is idempotent: the second one changes nothing and sends no event). The unique index decides, so two
  * concurrent PUTs of one user count once.
  */
-export function putReaction(ctx: RequestContext): Reply {
+export async function putReaction(ctx: RequestContext): Promise<Reply> {
   const emoji = validateEmoji(ctx.params['emoji']!);
   const { storage, clock } = ctx.services;
-  const { message } = findAddressedMessage(ctx);
+  const { message } = await findAddressedMessage(ctx);
   const row: ReactionRow = { messageId: message.id, emoji, userId: ctx.caller!.userId, createdAt: clock.now() };
-  const added = storage.transaction(() => {
-    if (!storage.reactions.addReaction(row)) return false;
-    storage.events.append({ type: 'reaction.added', chatId: message.chatId, createdAt: row.createdAt, data: publicReaction(row, true) });
+  const added = await storage.transaction(async (tx) => {
+    if (!(await tx.reactions.addReaction(row))) return false;
+    await tx.events.append({ type: 'reaction.added', chatId: message.chatId, createdAt: row.createdAt, data: publicReaction(row, true) });
     return true;
   });
   return added ? reactionReply(ctx, message, row, 201) : { status: 204 };
 }
 
 /** DELETE …/reactions/{emoji}: removes the caller's reaction (204), 404 when they had none. */
-export function deleteReaction(ctx: RequestContext): Reply {
+export async function deleteReaction(ctx: RequestContext): Promise<Reply> {
   const emoji = validateEmoji(ctx.params['emoji']!);
   const { storage, clock } = ctx.services;
-  const { message } = findAddressedMessage(ctx);
+  const { message } = await findAddressedMessage(ctx);
   const userId = ctx.caller!.userId;
-  storage.transaction(() => {
-    const row = storage.reactions.findReaction(message.id, emoji, userId);
-    if (!row || !storage.reactions.removeReaction(message.id, emoji, userId)) throw reactionNotFound(message.id, emoji);
-    storage.events.append({ type: 'reaction.removed', chatId: message.chatId, createdAt: clock.now(), data: publicReaction(row, true) });
+  await storage.transaction(async (tx) => {
+    const row = await tx.reactions.findReaction(message.id, emoji, userId);
+    if (!row || !(await tx.reactions.removeReaction(message.id, emoji, userId))) throw reactionNotFound(message.id, emoji);
+    await tx.events.append({ type: 'reaction.removed', chatId: message.chatId, createdAt: clock.now(), data: publicReaction(row, true) });
   });
   return { status: 204 };
 }
 
 /** GET …/reactions: every user's reaction to the message, one row each, in the order they were made. */
-export function listReactions(ctx: RequestContext): Reply {
-  const { message } = findAddressedMessage(ctx);
+export async function listReactions(ctx: RequestContext): Promise<Reply> {
+  const { message } = await findAddressedMessage(ctx);
   return collectionReply<ReactionRow>(ctx, {
     type: 'reaction',
-    source: { select: REACTION_SELECT, scope: 'r.message_id = ?', scopeParams: [message.id], spec: REACTION_FIELDS },
+    spec: REACTION_FIELDS,
+    list: (query) => ctx.services.storage.collections.listReactions(message.id, query),
     toPublic: (row) => publicReaction(row),
     itemHref: (reaction) => ctx.href(USER_PATH, { userId: String(reaction['userId']) }),
   });

@@ -1,5 +1,5 @@
 // Routes of reactions: under the message's chat, and under the message's top-level address (CONTRACT §10).
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { text } from '../../openapi/schema.ts';
 import { REACTION_PATH, REACTIONS_PATH, TOP_REACTION_PATH, TOP_REACTIONS_PATH } from '../chats/paths.ts';

@@ -1,13 +1,13 @@
 // A member's read marker of a chat (CONTRACT §10): read it, or move it forward or back ("mark as unread").
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';
 import { rejectUnknownFields, unwrapEnvelope, type Body } from '../../parsers/body-fields.ts';
 import { publicReadMarker } from '../../representations/public-fields.ts';
 import { isValidId } from '../../storage/ids.ts';
-import type { ReadMarkerRow } from '../../storage/read-marker-store.ts';
-import { findVisibleChat } from '../chats/access.ts';
+import type { ReadMarkerRow, Repositories } from '../../storage/store.ts';
+import { chatNotFound, findVisibleChat } from '../chats/access.ts';
 import { CHAT_PATH, MESSAGES_PATH } from '../chats/paths.ts';
 
 function markerReply(ctx: RequestContext, row: ReadMarkerRow): Reply {
@@ -21,14 +21,17 @@ function markerReply(ctx: RequestContext, row: ReadMarkerRow): Reply {
   return { status: 200, representation: { kind: 'single', type: 'read-marker', enveloped: true, data: publicReadMarker(row), links } };
 }
 
-/** The caller's marker; the caller is a member (findVisibleChat), so there is one. */
-function findMarker(ctx: RequestContext, chatId: string): ReadMarkerRow {
-  return ctx.services.storage.readMarkers.findMarker(chatId, ctx.caller!.userId)!;
+/** The caller's marker, read through `db`; the caller is a member (findVisibleChat), so there is one unless they just left. */
+async function findMarker(ctx: RequestContext, db: Repositories, chatId: string): Promise<ReadMarkerRow> {
+  const marker = await db.readMarkers.findMarker(chatId, ctx.caller!.userId);
+  // Left or deleted since the membership was read (another request ran in between): the chat's 404.
+  if (!marker) throw chatNotFound(chatId);
+  return marker;
 }
 
-export function getReadMarker(ctx: RequestContext): Reply {
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
-  return markerReply(ctx, findMarker(ctx, access.id));
+export async function getReadMarker(ctx: RequestContext): Promise<Reply> {
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
+  return markerReply(ctx, await findMarker(ctx, ctx.services.storage, access.id));
 }
 
 /** {"data": {"lastReadId": "<id>" | null, "chatId"?}}: unreadCount is the server's; null marks the whole chat unread. */
@@ -50,18 +53,18 @@ function validateMarker(body: Body, chatId: string): string | null {
 export async function putReadMarker(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes);
   const { storage, clock } = ctx.services;
-  const access = findVisibleChat(ctx, ctx.params['chatId']!);
+  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   const lastReadId = validateMarker(body, access.id);
   const userId = ctx.caller!.userId;
-  const row = storage.transaction(() => {
-    if (lastReadId !== null && !storage.messages.findMessageInChat(access.id, lastReadId)) {
+  const row = await storage.transaction(async (tx) => {
+    if (lastReadId !== null && !(await tx.messages.findMessageInChat(access.id, lastReadId))) {
       throw invalidField('data.lastReadId', 'must be the id of a message of this chat');
     }
-    const current = findMarker(ctx, access.id);
+    const current = await findMarker(ctx, tx, access.id);
     checkPreconditions(ctx.req.headers, etagOf(publicReadMarker(current)));
     if (current.lastReadId === lastReadId) return current;
-    const moved = storage.readMarkers.setMarker(access.id, userId, lastReadId);
-    storage.events.append({ type: 'read.updated', chatId: access.id, createdAt: clock.now(), data: publicReadMarker(moved), onlyUserId: userId });
+    const moved = await tx.readMarkers.setMarker(access.id, userId, lastReadId);
+    await tx.events.append({ type: 'read.updated', chatId: access.id, createdAt: clock.now(), data: publicReadMarker(moved), onlyUserId: userId });
     return moved;
   });
   return markerReply(ctx, row);

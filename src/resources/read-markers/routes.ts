@@ -1,5 +1,5 @@
 // Routes of read markers.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { one } from '../../openapi/route-doc.ts';
 import { id, nullable } from '../../openapi/schema.ts';
 import { READ_PATH } from '../chats/paths.ts';

@@ -1,5 +1,5 @@
 // Routes of a message's edit history: under its chat, and under its top-level address.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { one, page } from '../../openapi/route-doc.ts';
 import { text } from '../../openapi/schema.ts';
 import { REVISION_PATH, REVISIONS_PATH, TOP_REVISION_PATH, TOP_REVISIONS_PATH } from '../chats/paths.ts';

@@ -1,10 +1,10 @@
 // GET /search?q=: full-text search over the caller's messages and chats and over logins (CONTRACT §5), paged like any collection.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import type { CollectionSpec, FieldSpec } from '../../parsers/query.ts';
 import { parseSearchTerms } from '../../parsers/search-terms.ts';
 import { publicChatForCaller, publicMessage, publicUser } from '../../representations/public-fields.ts';
 import type { Resource } from '../../representations/representation.ts';
-import { SEARCH_COLUMNS, searchSource, type SearchHit } from '../../storage/search-store.ts';
+import type { Repositories, SearchHit } from '../../storage/store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
 import { CHAT_PATH, MESSAGE_PATH } from '../chats/paths.ts';
 import { USER_PATH } from '../users/handlers.ts';
@@ -14,29 +14,35 @@ import { USER_PATH } from '../users/handlers.ts';
  * (`type=message`, `sort=createdAt`, `createdAt=>2026-01-01`). `chatId` is a message's chat and null
  * for chats and users. A result's other fields are its resource's own and cannot be queried here.
  */
-const CREATED_AT: FieldSpec = { name: 'createdAt', type: 'timestamp', column: SEARCH_COLUMNS.createdAt };
+const CREATED_AT: FieldSpec = { name: 'createdAt', type: 'timestamp' };
 export const SEARCH_FIELDS: CollectionSpec = {
   fields: [
-    { name: 'type', type: 'string', column: SEARCH_COLUMNS.type },
-    { name: 'id', type: 'id', column: SEARCH_COLUMNS.id },
-    { name: 'chatId', type: 'id', column: SEARCH_COLUMNS.chatId },
+    { name: 'type', type: 'string' },
+    { name: 'id', type: 'id' },
+    { name: 'chatId', type: 'id' },
     CREATED_AT,
-    { name: 'updatedAt', type: 'timestamp', column: SEARCH_COLUMNS.updatedAt },
+    { name: 'updatedAt', type: 'timestamp' },
   ],
 };
 
-export function search(ctx: RequestContext): Reply {
+export async function search(ctx: RequestContext): Promise<Reply> {
   const query = parseCollectionQuery(ctx, SEARCH_FIELDS, ['q']);
   const terms = parseSearchTerms(query.extra.get('q'));
   // Newest first unless the client sorts (ties by id, newest id first, as the query conventions say).
   if (query.sort.length === 0) query.sort.push({ field: CREATED_AT, direction: 'DESC' });
-  const { rows, total } = ctx.services.storage.pages.listPage<SearchHit>(searchSource(ctx.caller!.userId, terms, SEARCH_FIELDS), query);
+  // The matches and the resources they name are read in one snapshot: nothing found can vanish before it is loaded.
+  const { data, total } = await ctx.services.storage.snapshot(async (tx) => {
+    const page = await tx.collections.search(ctx.caller!.userId, terms, query);
+    const loaded: Resource[] = [];
+    for (const hit of page.rows) loaded.push({ type: hit.type, ...await loadResource(ctx, tx, hit) });
+    return { data: loaded, total: page.total };
+  });
   return {
     status: 200,
     representation: {
       kind: 'collection',
       type: 'result',
-      data: rows.map((hit) => ({ type: hit.type, ...loadResource(ctx, hit) })),
+      data,
       meta: { total, limit: query.limit, offset: query.offset },
       links: pageLinks(ctx, query, total),
       itemHref: (item) => itemHref(ctx, item),
@@ -44,13 +50,18 @@ export function search(ctx: RequestContext): Reply {
   };
 }
 
-/** The public fields of the resource a hit names; it was read in the same synchronous turn, so it exists. */
-function loadResource(ctx: RequestContext, hit: SearchHit): Resource {
-  const { storage } = ctx.services;
-  const found = hit.type === 'message' ? mapDefined(storage.messages.findMessage(hit.id), publicMessage)
+/** The public fields of the resource a hit names; it was read in the same snapshot, so it exists. */
+async function loadResource(ctx: RequestContext, tx: Repositories, hit: SearchHit): Promise<Resource> {
+  let found: Resource | undefined;
+  if (hit.type === 'message') {
+    found = mapDefined(await tx.messages.findMessage(hit.id), publicMessage);
+  } else if (hit.type === 'chat') {
     // A chat found is the caller's, read as they read it: with their own marker and count (CONTRACT §10).
-    : hit.type === 'chat' ? mapDefined(storage.chats.findChat(hit.id), (row) => publicChatForCaller(row, storage.readMarkers.findMarker(row.id, ctx.caller!.userId) ?? NO_MARKER))
-    : mapDefined(storage.users.findUserById(hit.id), publicUser);
+    const marker = await tx.readMarkers.findMarker(hit.id, ctx.caller!.userId);
+    found = mapDefined(await tx.chats.findChat(hit.id), (row) => publicChatForCaller(row, marker ?? NO_MARKER));
+  } else {
+    found = mapDefined(await tx.users.findUserById(hit.id), publicUser);
+  }
   if (found === undefined) throw new Error(`search: ${hit.type} ${hit.id} vanished between match and load`);
   return found;
 }

@@ -1,5 +1,5 @@
 // Routes of full-text search. GET is the only one, so OPTIONS answers Allow: OPTIONS, GET, HEAD and POST is 405.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { search, SEARCH_FIELDS } from './handlers.ts';
 
 export const SEARCH_ROUTES: Route[] = [

@@ -1,5 +1,5 @@
 // GET /: the index. For a client, a map of the API; for a browser, the landing page with log-in and sign-up forms.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import type { FieldError } from '../../http/http-error.ts';
 import type { Link } from '../../representations/representation.ts';
 import { serverVersion } from '../../version.ts';

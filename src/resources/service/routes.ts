@@ -1,6 +1,6 @@
 // Service endpoints: the index, health, the OpenAPI document and its readable form.
 import { etagOfBytes } from '../../http/conditional.ts';
-import type { Reply, RequestContext, Route } from '../../http/context.ts';
+import type { Reply, RequestContext, Route } from '../context.ts';
 import type { Representation } from '../../representations/representation.ts';
 import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from '../../openapi/docs-page.ts';
 import { one } from '../../openapi/route-doc.ts';
@@ -25,50 +25,54 @@ function withEtag(text: string): { bytes: Buffer; etag: string } {
   return { bytes, etag: etagOfBytes(bytes) };
 }
 
-// The route table never changes while the process runs: each base path's document is built once.
-const rendered = new Map<string, RenderedDocument>();
+/**
+ * The service routes over the full route table, which is handed in (all-routes.ts passes itself, read at the
+ * first request) rather than imported, so the table and this part of it do not import each other.
+ */
+export function serviceRoutes(allRoutes: () => readonly Route[]): Route[] {
+  // The route table never changes while the process runs: each base path's document is built once.
+  const rendered = new Map<string, RenderedDocument>();
 
-/** Built lazily from the full table (imported late to avoid an import cycle). */
-async function currentDocument(ctx: RequestContext): Promise<RenderedDocument> {
-  const basePath = ctx.services.config.basePath;
-  let done = rendered.get(basePath);
-  if (done === undefined) {
-    const { ALL_ROUTES } = await import('../all-routes.ts');
-    const document = buildOpenApiDocument(ALL_ROUTES, basePath, serverVersion());
-    done = { json: withEtag(JSON.stringify(document)), html: withEtag(renderDocsPage(document, ctx.href('/openapi.json'))) };
-    rendered.set(basePath, done);
-  }
-  return done;
-}
-
-async function openApi(ctx: RequestContext): Promise<Reply> {
-  // A generator or a cache asks again with If-None-Match and gets 304 until the server changes.
-  const { json } = await currentDocument(ctx);
-  return { status: 200, headers: { ETag: json.etag }, bytes: { data: json.bytes, contentType: 'application/json' } };
-}
-
-/** The same document as a self-contained page: no script, no request to any other origin. */
-async function docs(ctx: RequestContext): Promise<Reply> {
-  const { html } = await currentDocument(ctx);
-  return {
-    status: 200,
-    headers: { 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY, ETag: html.etag },
-    bytes: { data: html.bytes, contentType: 'text/html; charset=utf-8' },
+  const currentDocument = (ctx: RequestContext): RenderedDocument => {
+    const basePath = ctx.services.config.basePath;
+    let done = rendered.get(basePath);
+    if (done === undefined) {
+      const document = buildOpenApiDocument(allRoutes(), basePath, serverVersion());
+      done = { json: withEtag(JSON.stringify(document)), html: withEtag(renderDocsPage(document, ctx.href('/openapi.json'))) };
+      rendered.set(basePath, done);
+    }
+    return done;
   };
-}
 
-export const SERVICE_ROUTES: Route[] = [
-  {
-    method: 'GET', pattern: '/', handler: getIndex, auth: 'optional', summary: 'The index: links to the collections and service documents (as HTML, the landing page)',
-    responses: { 200: one('Index', 'A map of the API (as HTML, the landing page with log-in and sign-up forms)') },
-  },
-  { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check', responses: { 200: one('Health', 'The server is up') } },
-  {
-    method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document',
-    responses: { 200: { description: 'The document; its readable form is /docs', raw: ['application/json'], headers: ['ETag'] } },
-  },
-  {
-    method: 'GET', pattern: '/docs', handler: docs, auth: 'public', raw: true, summary: 'This document as a readable HTML page (no scripts)',
-    responses: { 200: { description: 'Every operation, its parameters, body and answers, and every schema', raw: ['text/html'], headers: ['ETag'] } },
-  },
-];
+  const openApi = (ctx: RequestContext): Reply => {
+    // A generator or a cache asks again with If-None-Match and gets 304 until the server changes.
+    const { json } = currentDocument(ctx);
+    return { status: 200, headers: { ETag: json.etag }, bytes: { data: json.bytes, contentType: 'application/json' } };
+  };
+
+  /** The same document as a self-contained page: no script, no request to any other origin. */
+  const docs = (ctx: RequestContext): Reply => {
+    const { html } = currentDocument(ctx);
+    return {
+      status: 200,
+      headers: { 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY, ETag: html.etag },
+      bytes: { data: html.bytes, contentType: 'text/html; charset=utf-8' },
+    };
+  };
+
+  return [
+    {
+      method: 'GET', pattern: '/', handler: getIndex, auth: 'optional', summary: 'The index: links to the collections and service documents (as HTML, the landing page)',
+      responses: { 200: one('Index', 'A map of the API (as HTML, the landing page with log-in and sign-up forms)') },
+    },
+    { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check', responses: { 200: one('Health', 'The server is up') } },
+    {
+      method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document',
+      responses: { 200: { description: 'The document; its readable form is /docs', raw: ['application/json'], headers: ['ETag'] } },
+    },
+    {
+      method: 'GET', pattern: '/docs', handler: docs, auth: 'public', raw: true, summary: 'This document as a readable HTML page (no scripts)',
+      responses: { 200: { description: 'Every operation, its parameters, body and answers, and every schema', raw: ['text/html'], headers: ['ETag'] } },
+    },
+  ];
+}

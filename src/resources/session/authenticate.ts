@@ -1,6 +1,6 @@
 // Finds the caller from a bearer token or the session cookie; 401 with WWW-Authenticate, 403 for cross-site writes.
 import type { IncomingMessage } from 'node:http';
-import type { AppServices, Caller } from '../../http/context.ts';
+import type { AppServices, Caller } from '../context.ts';
 import { isAllowedOrigin } from '../../http/cors.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { hashToken, readCookie, SESSION_COOKIE } from './tokens.ts';
@@ -36,7 +36,7 @@ export function isOwnOrigin(req: IncomingMessage, services: AppServices): boolea
   return req.headers.origin === services.publicOrigin();
 }
 
-export function authenticate(req: IncomingMessage, services: AppServices, mode: 'required' | 'optional'): Caller | undefined {
+export async function authenticate(req: IncomingMessage, services: AppServices, mode: 'required' | 'optional'): Promise<Caller | undefined> {
   const presented = presentedToken(req);
   if (!presented) {
     if (mode === 'optional') return undefined;
@@ -44,9 +44,9 @@ export function authenticate(req: IncomingMessage, services: AppServices, mode: 
   }
   const { sessions } = services.storage;
   const now = services.clock.now();
-  const session = sessions.findSessionByTokenHash(hashToken(presented.token));
+  const session = await sessions.findSessionByTokenHash(hashToken(presented.token));
   if (!session || session.expiresAt <= now || session.maxExpiresAt <= now) {
-    if (session) sessions.deleteSession(session.id);
+    if (session) await sessions.deleteSession(session.id);
     throw unauthenticated('The token is unknown, expired or revoked', true);
   }
   // A browser origin allowed by --cors-origins may write with the cookie too (CONTRACT §11 CORS).
@@ -56,6 +56,6 @@ export function authenticate(req: IncomingMessage, services: AppServices, mode: 
   }
   // Use extends the idle lifetime, never past the absolute limit.
   const extended = Math.min(now + services.config.sessionTtl * 1000, session.maxExpiresAt);
-  if (extended - session.expiresAt >= EXTEND_STEP_MS) sessions.extendSession(session.id, extended);
+  if (extended - session.expiresAt >= EXTEND_STEP_MS) await sessions.extendSession(session.id, extended);
   return { userId: session.userId, sessionId: session.id, via: presented.via };
 }

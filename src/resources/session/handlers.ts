@@ -1,12 +1,12 @@
 // Login (POST /session), the caller's session (GET), prolonging it (PATCH) and logout (DELETE): CONTRACT §2.
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { mediaTypeOf, readBody, readJsonObject } from '../../http/read-body.ts';
 import { rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
 import { isoTime, publicSession } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
-import type { SessionRow } from '../../storage/session-store.ts';
+import type { SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
 import { isOwnOrigin } from './authenticate.ts';
 import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
@@ -45,8 +45,8 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   const password = requireString(body, 'password', { min: 1, max: PASSWORD_RULE.max });
   const address = ctx.clientAddress;
   // Checked (and counted) before any hashing, so a flood of guesses costs no scrypt work.
-  loginLimiter.admit(login, address);
-  const user = storage.users.findUserByLogin(login);
+  await loginLimiter.admit(login, address);
+  const user = await storage.users.findUserByLogin(login);
   const valid = user ? await hasher.verify(password, user.passwordHash, ctx.signal) : await hasher.verifyNothing(password, ctx.signal);
   if (!user || !valid) {
     ctx.services.metrics.loginFailures.inc();
@@ -60,7 +60,7 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
     }
     throw badCredentials();
   }
-  loginLimiter.forgive(login, address);
+  await loginLimiter.forgive(login, address);
   const now = clock.now();
   const token = newToken();
   const maxExpiresAt = now + config.sessionMaxAge * 1000;
@@ -72,9 +72,9 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
     expiresAt: Math.min(now + config.sessionTtl * 1000, maxExpiresAt),
     maxExpiresAt,
   };
-  storage.transaction(() => {
-    storage.sessions.deleteExpiredSessions(now);
-    storage.sessions.insertSession(session);
+  await storage.transaction(async (tx) => {
+    await tx.sessions.deleteExpiredSessions(now);
+    await tx.sessions.insertSession(session);
   });
   const cookie = sessionCookie(ctx, token, config.sessionMaxAge);
   if (form) {
@@ -93,8 +93,8 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   };
 }
 
-function currentSession(ctx: RequestContext): SessionRow {
-  const session = ctx.services.storage.sessions.findSessionById(ctx.caller!.sessionId);
+async function currentSession(ctx: RequestContext): Promise<SessionRow> {
+  const session = await ctx.services.storage.sessions.findSessionById(ctx.caller!.sessionId);
   if (!session) throw new HttpError('ERR_UNAUTHENTICATED', 'The session has ended', { headers: { 'WWW-Authenticate': 'Bearer realm="chat", error="invalid_token"' } });
   return session;
 }
@@ -113,14 +113,14 @@ function sessionReply(ctx: RequestContext, session: SessionRow): Reply {
 }
 
 /** Without a session, a browser asking for HTML gets the login form; anyone else gets 401. */
-export function getSession(ctx: RequestContext): Reply {
+export async function getSession(ctx: RequestContext): Promise<Reply> {
   if (!ctx.caller) {
     if (ctx.mediaType === 'text/html') {
       return { status: 200, representation: { kind: 'single', type: 'login-form', enveloped: false, data: {} } };
     }
     throw new HttpError('ERR_UNAUTHENTICATED', 'This request needs a session: log in with POST /session', { headers: { 'WWW-Authenticate': 'Bearer realm="chat"' } });
   }
-  return sessionReply(ctx, currentSession(ctx));
+  return sessionReply(ctx, await currentSession(ctx));
 }
 
 /** Prolongs the session by the idle lifetime, never past the absolute limit. Body: none or {}. */
@@ -129,17 +129,17 @@ export async function prolongSession(ctx: RequestContext): Promise<Reply> {
   const hasBody = ctx.req.headers['content-length'] !== undefined && ctx.req.headers['content-length'] !== '0'
     || ctx.req.headers['transfer-encoding'] !== undefined;
   if (hasBody) rejectUnknownFields(await readJsonObject(ctx.req, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']), []);
-  const session = currentSession(ctx);
+  const session = await currentSession(ctx);
   // CONTRACT §7: If-Match that does not hold is a 412, and nothing changes.
   checkPreconditions(ctx.req.headers, etagOf(publicSession(session)));
   const expiresAt = Math.min(clock.now() + config.sessionTtl * 1000, session.maxExpiresAt);
-  storage.sessions.extendSession(session.id, expiresAt);
+  await storage.sessions.extendSession(session.id, expiresAt);
   return sessionReply(ctx, { ...session, expiresAt });
 }
 
-export function logOut(ctx: RequestContext): Reply {
-  checkPreconditions(ctx.req.headers, etagOf(publicSession(currentSession(ctx))));
-  ctx.services.storage.sessions.deleteSession(ctx.caller!.sessionId);
+export async function logOut(ctx: RequestContext): Promise<Reply> {
+  checkPreconditions(ctx.req.headers, etagOf(publicSession(await currentSession(ctx))));
+  await ctx.services.storage.sessions.deleteSession(ctx.caller!.sessionId);
   // Its event streams end now; other processes notice at their next session check (within 15 s).
   ctx.services.events.endSession(ctx.caller!.sessionId);
   return { status: 204, headers: { 'Set-Cookie': sessionCookie(ctx, '', 0) } };

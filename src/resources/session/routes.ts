@@ -1,5 +1,5 @@
 // Routes of the login session.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { one } from '../../openapi/route-doc.ts';
 import { object, text } from '../../openapi/schema.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';

@@ -1,13 +1,12 @@
 // Registration, reading and updating users (CONTRACT §2, §3).
-import type { Reply, RequestContext } from '../../http/context.ts';
+import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
-import { HttpError, invalidField } from '../../http/http-error.ts';
+import { HttpError, httpErrorOf, invalidField } from '../../http/http-error.ts';
 import { mediaTypeOf, readBody, readJsonObject } from '../../http/read-body.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicUser } from '../../representations/public-fields.ts';
-import { isUniqueViolation } from '../../storage/database.ts';
 import { newId } from '../../storage/ids.ts';
-import type { UserRow } from '../../storage/user-store.ts';
+import { isUniqueViolation, type UserRow } from '../../storage/store.ts';
 import type { Body } from '../../parsers/body-fields.ts';
 import { collectionReply } from '../collection.ts';
 import { indexReply } from '../service/index-page.ts';
@@ -18,15 +17,13 @@ export const USER_PATH = '/users/:userId';
 
 export const USER_FIELDS: CollectionSpec = {
   fields: [
-    { name: 'id', type: 'id', column: 'u.id' },
-    { name: 'login', type: 'string', column: 'u.login' },
-    { name: 'avatar', type: 'id', column: 'u.avatar_id' },
-    { name: 'createdAt', type: 'timestamp', column: 'u.created_at' },
-    { name: 'updatedAt', type: 'timestamp', column: 'u.updated_at' },
+    { name: 'id', type: 'id' },
+    { name: 'login', type: 'string' },
+    { name: 'avatar', type: 'id' },
+    { name: 'createdAt', type: 'timestamp' },
+    { name: 'updatedAt', type: 'timestamp' },
   ],
 };
-
-const USER_SELECT = 'SELECT u.id, u.login, u.password_hash AS passwordHash, u.avatar_id AS avatarId, u.created_at AS createdAt, u.updated_at AS updatedAt FROM users u';
 
 function userReply(ctx: RequestContext, row: UserRow, status = 200, headers: Record<string, string> = {}): Reply {
   return {
@@ -76,7 +73,7 @@ async function readRegistration(ctx: RequestContext): Promise<{ body: Body; form
  */
 export async function registerUser(ctx: RequestContext): Promise<Reply> {
   const { registerLimit } = ctx.services;
-  const decision = registerLimit.enabled ? registerLimit.take(ctx.clientAddress) : undefined;
+  const decision = registerLimit.enabled ? await registerLimit.take(ctx.clientAddress) : undefined;
   if (decision) Object.assign(ctx.responseHeaders, decision.headers);
   let read: { body: Body; form: boolean } | undefined;
   try {
@@ -85,10 +82,11 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
     // Registration does not log in (CONTRACT §2): on to the login form (RFC 9110 §15.4.4, 303 See Other).
     return read.form ? { status: 303, headers: { Location: ctx.href('/session') } } : created;
   } catch (error) {
-    decision?.undo();
-    if (read?.form && ctx.mediaType === 'text/html' && error instanceof HttpError && error.errors !== undefined) {
+    await decision?.undo();
+    const problem = httpErrorOf(error);
+    if (read?.form && ctx.mediaType === 'text/html' && problem?.errors !== undefined) {
       const login = typeof read.body['login'] === 'string' ? read.body['login'] : undefined;
-      return indexReply(ctx, error.status, { login, errors: error.errors, status: error.status, title: error.title });
+      return indexReply(ctx, problem.status, { login, errors: problem.errors, status: problem.status, title: problem.title });
     }
     throw error;
   }
@@ -98,13 +96,13 @@ async function createUser(ctx: RequestContext, body: Body): Promise<Reply> {
   const { storage, hasher, clock } = ctx.services;
   const { login, password } = validateRegistration(body);
   // Refuse a taken login before spending a hash on it; the unique index still decides races.
-  if (storage.users.findUserByLogin(login)) throw loginTaken(login);
+  if (await storage.users.findUserByLogin(login)) throw loginTaken(login);
   // Registrations hash within their own budget, so a flood of sign-ups cannot starve sign-in.
   const passwordHash = await hasher.hash(password, { priority: 'background', signal: ctx.signal });
   const now = clock.now();
   const row: UserRow = { id: newId(now), login, passwordHash, avatarId: null, createdAt: now, updatedAt: now };
   try {
-    storage.users.insertUser(row);
+    await storage.users.insertUser(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw loginTaken(login);
     throw error;
@@ -112,23 +110,24 @@ async function createUser(ctx: RequestContext, body: Body): Promise<Reply> {
   return userReply(ctx, row, 201, { Location: ctx.href(USER_PATH, { userId: row.id }) });
 }
 
-export function listUsers(ctx: RequestContext): Reply {
+export function listUsers(ctx: RequestContext): Promise<Reply> {
   return collectionReply<UserRow>(ctx, {
     type: 'user',
-    source: { select: USER_SELECT, spec: USER_FIELDS },
+    spec: USER_FIELDS,
+    list: (query) => ctx.services.storage.collections.listUsers(query),
     toPublic: publicUser,
     itemHref: (user) => ctx.href(USER_PATH, { userId: String(user['id']) }),
   });
 }
 
-function findUserOr404(ctx: RequestContext, userId: string): UserRow {
-  const row = ctx.services.storage.users.findUserById(userId);
+async function findUserOr404(ctx: RequestContext, userId: string): Promise<UserRow> {
+  const row = await ctx.services.storage.users.findUserById(userId);
   if (!row) throw new HttpError('ERR_NOT_FOUND', `No user ${userId}`);
   return row;
 }
 
-export function getUser(ctx: RequestContext): Reply {
-  return userReply(ctx, findUserOr404(ctx, ctx.params['userId']!));
+export async function getUser(ctx: RequestContext): Promise<Reply> {
+  return userReply(ctx, await findUserOr404(ctx, ctx.params['userId']!));
 }
 
 /** PATCH /users and PATCH /users/{id}: the caller changes themself; anyone else is 403. */
@@ -136,7 +135,7 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   const { storage, hasher, clock, config } = ctx.services;
   const caller = ctx.caller!;
   const targetId = ctx.params['userId'] ?? caller.userId;
-  const current = findUserOr404(ctx, targetId);
+  const current = await findUserOr404(ctx, targetId);
   if (targetId !== caller.userId) throw new HttpError('ERR_FORBIDDEN', 'You may change only your own user');
   const body = await readJsonObject(ctx.req, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']);
   const changes = validateUserChanges(body);
@@ -151,17 +150,17 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   }
   if (changes.login !== undefined) next.login = changes.login;
   if (changes.avatar !== undefined) {
-    if (changes.avatar !== null && storage.avatars.findAvatarById(changes.avatar)?.userId !== targetId) {
+    if (changes.avatar !== null && (await storage.avatars.findAvatarById(changes.avatar))?.userId !== targetId) {
       throw invalidField('avatar', 'must be the id of one of your avatars, or null');
     }
     next.avatarId = changes.avatar;
   }
   next.updatedAt = clock.now();
   try {
-    storage.transaction(() => {
-      storage.users.updateUser(next);
+    await storage.transaction(async (tx) => {
+      await tx.users.updateUser(next);
       // A new password ends every other session of the user (CONTRACT §3).
-      if (changes.password !== undefined) storage.sessions.deleteOtherSessions(targetId, caller.sessionId);
+      if (changes.password !== undefined) await tx.sessions.deleteOtherSessions(targetId, caller.sessionId);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw loginTaken(next.login);

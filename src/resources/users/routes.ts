@@ -1,5 +1,5 @@
 // Routes of users.
-import type { Route } from '../../http/context.ts';
+import type { Route } from '../context.ts';
 import { created, one, page } from '../../openapi/route-doc.ts';
 import { id, nullable, object, text } from '../../openapi/schema.ts';
 import { getUser, listUsers, REGISTRATION_TYPES, registerUser, updateUser, USER_FIELDS, USER_PATH } from './handlers.ts';

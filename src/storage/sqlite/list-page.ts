@@ -1,8 +1,9 @@
 // Runs one page of a collection: the caller's scope AND the client's query, plus the total.
-import type { CollectionSpec, ParsedQuery } from '../parsers/query.ts';
 import type { Statement } from 'better-sqlite3';
+import type { ParsedQuery } from '../../parsers/query.ts';
+import type { Page } from '../rows.ts';
 import type { Db } from './database.ts';
-import { buildQuerySql } from './query-sql.ts';
+import { buildQuerySql, type SqlColumns } from './query-sql.ts';
 
 export interface PageSource {
   /** SELECT ... FROM ... (no WHERE): trusted SQL from our code. */
@@ -14,7 +15,7 @@ export interface PageSource {
   scopeParams?: unknown[];
   /** Narrows the page but not meta.total: keyset bounds (after/before) page through one collection. */
   bounds?: { sql: string; params: unknown[] };
-  spec: CollectionSpec;
+  columns: SqlColumns;
   /**
    * The total when the client's query has no filters (the scope alone decides it), read more cheaply
    * than count(*) over the scope: one row with a column `n`, e.g. a count kept by triggers. count(*)
@@ -31,7 +32,7 @@ export interface PageSql {
 }
 
 export function buildPageSql(source: PageSource, query: ParsedQuery): PageSql {
-  const built = buildQuerySql(query, source.spec);
+  const built = buildQuerySql(query, source.columns);
   const where = source.scope ? `(${source.scope}) AND (${built.where})` : built.where;
   const params = [...(source.selectParams ?? []), ...(source.scopeParams ?? []), ...built.params];
   const total = query.filters.length === 0 && source.unfilteredTotal !== undefined
@@ -64,7 +65,7 @@ export class PageRunner {
     return statement;
   }
 
-  listPage<T>(source: PageSource, query: ParsedQuery): { rows: T[]; total: number } {
+  listPage<T>(source: PageSource, query: ParsedQuery): Page<T> {
     const { page, total, limit } = buildPageSql(source, query);
     const counted = this.prepare(total.sql).get(...total.params) as { n: number } | undefined;
     const rows = limit === 0 ? [] : this.prepare(page.sql).all(...page.params) as T[];

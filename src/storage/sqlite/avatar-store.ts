@@ -1,19 +1,6 @@
 // The avatars table: images with their thumbnail zone, listed per user.
+import type { AvatarBytes, AvatarRow } from '../rows.ts';
 import type { Db } from './database.ts';
-
-export interface AvatarRow {
-  id: string;
-  userId: string;
-  contentType: string;
-  imageWidth: number;
-  imageHeight: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  etag: string;
-  createdAt: number;
-}
 
 export const AVATAR_COLUMNS = 'a.id, a.user_id AS userId, a.content_type AS contentType, a.image_width AS imageWidth, a.image_height AS imageHeight, a.x, a.y, a.width, a.height, a.etag, a.created_at AS createdAt';
 
@@ -24,13 +11,6 @@ export const AVATAR_COLUMNS = 'a.id, a.user_id AS userId, a.content_type AS cont
 export const AVATAR_LIST_SELECT = `SELECT ${AVATAR_COLUMNS} FROM avatars a JOIN users u ON u.id = a.user_id`;
 /** 1 for the user's current avatar, else 0 (IS, not =, so a user without one gives 0, never NULL). */
 export const AVATAR_IS_CURRENT = '(u.avatar_id IS a.id)';
-
-export interface AvatarBytes {
-  userId: string;
-  bytes: Buffer;
-  contentType: string;
-  etag: string;
-}
 
 export class AvatarStore {
   private readonly insert;

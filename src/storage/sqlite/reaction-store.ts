@@ -1,12 +1,6 @@
 // The reactions table: one row per (message, emoji, user); a message's summary is read with the message (MESSAGE_SELECT).
+import type { ReactionRow } from '../rows.ts';
 import type { Db } from './database.ts';
-
-export interface ReactionRow {
-  messageId: string;
-  emoji: string;
-  userId: string;
-  createdAt: number;
-}
 
 /** The reactions collection of one message: the page runner adds the client's query to this. */
 export const REACTION_SELECT = 'SELECT r.message_id AS messageId, r.emoji, r.user_id AS userId, r.created_at AS createdAt FROM reactions r';

@@ -1,27 +1,6 @@
 // The events table: append an event inside the transaction of its change; read the log after an id; prune by age.
+import type { EventRecord, NewEvent } from '../rows.ts';
 import type { Db } from './database.ts';
-
-/** One row of the log, as the hub reads it: data is the JSON text of the event's data object. */
-export interface EventRecord {
-  id: number;
-  type: string;
-  chatId: string;
-  onlyUserId: string | null;
-  /** JSON array text of users who receive the event without being members, or null. */
-  alsoUserIds: string | null;
-  createdAt: number;
-  data: string;
-}
-
-export interface NewEvent {
-  type: string;
-  chatId: string;
-  createdAt: number;
-  /** The resource exactly as GET answers it now (public fields), or a small object such as {id}. */
-  data: Record<string, unknown>;
-  onlyUserId?: string;
-  alsoUserIds?: readonly string[];
-}
 
 const COLUMNS = 'id, type, chat_id AS chatId, only_user_id AS onlyUserId, also_user_ids AS alsoUserIds, created_at AS createdAt, data';
 
@@ -104,15 +83,5 @@ export class EventStore {
       this.markPruned.run(end);
       return removed;
     }).immediate();
-  }
-
-  /** Runs fn in one read transaction, so what it reads is one consistent snapshot (other processes write too). */
-  snapshot<T>(fn: () => T): T {
-    if (this.db.inTransaction) return fn();
-    return this.db.transaction(fn).deferred();
-  }
-
-  inTransaction(): boolean {
-    return this.db.inTransaction;
   }
 }

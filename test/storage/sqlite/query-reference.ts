@@ -1,10 +1,11 @@
 // Random rows and random queries of CONTRACT §6 for the SQL property test; the shared model renders and answers them.
 import fc from 'fast-check';
-import type { CollectionSpec } from '../../src/parsers/query.ts';
+import type { CollectionSpec } from '../../../src/parsers/query.ts';
+import type { SqlColumns } from '../../../src/storage/sqlite/query-sql.ts';
 import {
   answerQuery as answerModelQuery, chooser, renderQuery as renderModelQuery,
   type ModelField, type ModelFilter, type ModelOp, type ModelQuery, type ModelSort,
-} from '../http/query-model.ts';
+} from '../../http/query-model.ts';
 
 export const ITEMS_SCHEMA = `
   CREATE TABLE items (id TEXT PRIMARY KEY, title TEXT NOT NULL, n REAL NOT NULL, created_at INTEGER NOT NULL, parent_id TEXT) STRICT;
@@ -13,18 +14,20 @@ export const ITEMS_SCHEMA = `
 
 export const ITEMS: CollectionSpec = {
   fields: [
-    { name: 'id', type: 'id', column: 'items.id' },
-    { name: 'title', type: 'string', column: 'items.title' },
-    { name: 'n', type: 'number', column: 'items.n' },
-    { name: 'createdAt', type: 'timestamp', column: 'items.created_at' },
-    { name: 'parentId', type: 'id', column: 'items.parent_id' },
-    {
-      name: 'members',
-      type: 'id-list',
-      column: 'items.id',
-      containsSql: 'EXISTS (SELECT 1 FROM item_members im WHERE im.item_id = items.id AND im.user_id = ?)',
-    },
+    { name: 'id', type: 'id' },
+    { name: 'title', type: 'string' },
+    { name: 'n', type: 'number' },
+    { name: 'createdAt', type: 'timestamp' },
+    { name: 'parentId', type: 'id' },
+    { name: 'members', type: 'id-list' },
   ],
+};
+
+/** How the items' fields are spelled in SQL, as a backend's collection says it. */
+export const ITEMS_SQL: SqlColumns = {
+  idField: 'id',
+  columns: { id: 'items.id', title: 'items.title', n: 'items.n', createdAt: 'items.created_at', parentId: 'items.parent_id' },
+  contains: { members: 'EXISTS (SELECT 1 FROM item_members im WHERE im.item_id = items.id AND im.user_id = ?)' },
 };
 
 // A type, not an interface, so that it is an item of the shared model (Record<string, unknown>).

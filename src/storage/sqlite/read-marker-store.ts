@@ -1,14 +1,6 @@
 // Read markers (chat_members.last_read_id, unread_count): read and set a member's marker; the counts are kept by triggers.
+import type { ReadMarkerRow } from '../rows.ts';
 import type { Db } from './database.ts';
-
-export interface ReadMarkerRow {
-  chatId: string;
-  userId: string;
-  /** The last message the member has read; null: none (every message of others is unread). */
-  lastReadId: string | null;
-  /** Messages of others after the marker, kept exact by the triggers of sql/migrations/007. */
-  unreadCount: number;
-}
 
 export class ReadMarkerStore {
   private readonly marker;

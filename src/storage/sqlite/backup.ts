@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { loadEmbeddedAddon } from '../binary/native-addon.ts';
+import { loadEmbeddedAddon } from '../../binary/native-addon.ts';
 
 export interface BackupOptions {
   /**

@@ -1,14 +1,6 @@
 // The users table: registration, lookup by id or login, profile updates.
+import type { UserRow } from '../rows.ts';
 import type { Db } from './database.ts';
-
-export interface UserRow {
-  id: string;
-  login: string;
-  passwordHash: string;
-  avatarId: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
 
 const COLUMNS = 'id, login, password_hash AS passwordHash, avatar_id AS avatarId, created_at AS createdAt, updated_at AS updatedAt';
 
@@ -25,7 +17,7 @@ export class UserStore {
     this.update = db.prepare('UPDATE users SET login = @login, password_hash = @passwordHash, avatar_id = @avatarId, updated_at = @updatedAt WHERE id = @id');
   }
 
-  /** Throws SQLITE_CONSTRAINT_UNIQUE when the login is taken in any letter case. */
+  /** Throws SQLITE_CONSTRAINT_UNIQUE (a unique StoreConstraintError through the store) when the login is taken in any letter case. */
   insertUser(user: UserRow): void {
     this.insert.run(user);
   }

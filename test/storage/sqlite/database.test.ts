@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadMigrations, migrate, openDatabase } from '../../src/storage/database.ts';
+import { loadMigrations, migrate, openDatabase } from '../../../src/storage/sqlite/database.ts';
 
 test('a file database runs in WAL mode with synchronous=FULL, foreign keys and a busy timeout', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'chat-db-'));

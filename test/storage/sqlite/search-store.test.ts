@@ -1,8 +1,8 @@
 // The FTS5 indexes of migration 004: the match expression, triggers in step with every write, and the backfill of older rows.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { loadMigrations, migrate, openDatabase, type Db } from '../../src/storage/database.ts';
-import { toMatchExpression } from '../../src/storage/search-store.ts';
+import { loadMigrations, migrate, openDatabase, type Db } from '../../../src/storage/sqlite/database.ts';
+import { toMatchExpression } from '../../../src/storage/sqlite/search-store.ts';
 
 function seed(db: Db): void {
   db.exec(`

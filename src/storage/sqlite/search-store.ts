@@ -1,26 +1,18 @@
 // Full-text search over the FTS5 indexes of sql/migrations/004-search.sql: what one caller may find, as one pageable source.
-import type { CollectionSpec } from '../parsers/query.ts';
 import type { PageSource } from './list-page.ts';
+import type { SqlColumns } from './query-sql.ts';
 
-export type SearchHitType = 'message' | 'chat' | 'user';
-
-/** One match: enough to page and sort on, and to load the resource it names. */
-export interface SearchHit {
-  type: SearchHitType;
-  id: string;
-  chatId: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** The columns of the union below, for the CollectionSpec of the search results. */
-export const SEARCH_COLUMNS = {
-  type: 's.type',
-  id: 's.id',
-  chatId: 's.chat_id',
-  createdAt: 's.created_at',
-  updatedAt: 's.updated_at',
-} as const;
+/** The columns of the union below, by the fields of a search result. */
+export const SEARCH_COLUMNS: SqlColumns = {
+  idField: 'id',
+  columns: {
+    type: 's.type',
+    id: 's.id',
+    chatId: 's.chat_id',
+    createdAt: 's.created_at',
+    updatedAt: 's.updated_at',
+  },
+};
 
 // The chats the caller is a member of (CONTRACT §4: a user sees only those, and §5: search too).
 const CALLER_CHATS = 'SELECT cm.chat_id FROM chat_members cm WHERE cm.user_id = @userId';
@@ -56,6 +48,6 @@ export function toMatchExpression(terms: readonly string[]): string {
  * login). better-sqlite3 binds an object's keys to the @names wherever the object stands among the
  * arguments, so the `?` of the client's filters still bind in order after it.
  */
-export function searchSource(userId: string, terms: readonly string[], spec: CollectionSpec): PageSource {
-  return { select: SEARCH_SELECT, selectParams: [{ match: toMatchExpression(terms), userId }], spec };
+export function searchSource(userId: string, terms: readonly string[]): PageSource {
+  return { select: SEARCH_SELECT, selectParams: [{ match: toMatchExpression(terms), userId }], columns: SEARCH_COLUMNS };
 }

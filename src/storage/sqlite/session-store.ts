@@ -1,14 +1,6 @@
 // The sessions table: a row per login, found by the SHA-256 of its token, never by the token itself.
+import type { SessionRow } from '../rows.ts';
 import type { Db } from './database.ts';
-
-export interface SessionRow {
-  id: string;
-  tokenHash: Buffer;
-  userId: string;
-  createdAt: number;
-  expiresAt: number;
-  maxExpiresAt: number;
-}
 
 const COLUMNS = 'id, token_hash AS tokenHash, user_id AS userId, created_at AS createdAt, expires_at AS expiresAt, max_expires_at AS maxExpiresAt';
 

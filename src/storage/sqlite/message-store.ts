@@ -1,28 +1,9 @@
 // The messages table: posting, reading, editing and deleting the messages of a chat.
+import type { MessageRow } from '../rows.ts';
 import type { Db } from './database.ts';
-
-export interface MessageRow {
-  id: string;
-  chatId: string;
-  authorId: string;
-  text: string;
-  replyTo: string | null;
-  createdAt: number;
-  updatedAt: number;
-  /** When the text last changed; null until it does. */
-  editedAt: number | null;
-  /**
-   * JSON array text of [{emoji, count, userIds}], in order of each emoji's first use: kept on the row by the
-   * triggers of sql/migrations/007, so a page of messages reads every reaction in its one query (no N+1).
-   */
-  reactions: string;
-}
 
 export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS chatId, m.author_id AS authorId, m.text, m.reply_to AS replyTo, m.created_at AS createdAt, m.updated_at AS updatedAt,'
   + ' m.edited_at AS editedAt, m.reactions FROM messages m';
-
-/** A message that nobody reacted to yet, as SQL would answer its reactions. */
-export const NO_REACTIONS = '[]';
 
 /** How many messages a chat has, kept by triggers (sql/migrations/005): O(1), where count(*) walks the whole chat. */
 export const CHAT_MESSAGE_COUNT_SQL = 'SELECT message_count AS n FROM chat_stats WHERE chat_id = ?';

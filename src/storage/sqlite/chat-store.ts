@@ -1,32 +1,10 @@
 // The chats and chat_members tables: a chat with its member list, membership checks and member changes.
+import type { ChatAccess, ChatForCallerRow, ChatRow, MemberRow } from '../rows.ts';
 import type { Db } from './database.ts';
-
-export interface ChatRow {
-  id: string;
-  title: string;
-  ownerId: string;
-  /** Owner first, then in the order they joined (ties by id). */
-  members: string[];
-  createdAt: number;
-  updatedAt: number;
-}
 
 /** A chat as SQL answers it, members as JSON array text (the collection page reads these). */
 export interface ChatRecord extends Omit<ChatRow, 'members'> {
   members: string;
-}
-
-/** Just enough of a chat to decide who may do what: found only through the caller's membership. */
-export interface ChatAccess {
-  id: string;
-  ownerId: string;
-}
-
-export interface MemberRow {
-  chatId: string;
-  userId: string;
-  login: string;
-  addedAt: number;
 }
 
 /**
@@ -54,11 +32,6 @@ export const MEMBER_SELECT = 'SELECT cm.chat_id AS chatId, cm.user_id AS userId,
 
 export function chatFromRecord(record: ChatRecord): ChatRow {
   return { ...record, members: JSON.parse(record.members) as string[] };
-}
-
-/** SQLite's code for a REFERENCES violation: a member id that names no user. */
-export function isForeignKeyViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 export class ChatStore {
@@ -109,7 +82,7 @@ export class ChatStore {
    * The chat as one member reads it, with their marker and unread count, in one statement (on the caller's
    * membership row): what GET /chats/{id} answers; undefined when the user is not a member or there is no chat.
    */
-  findChatForCaller(chatId: string, userId: string): (ChatRow & { lastReadId: string | null; unreadCount: number }) | undefined {
+  findChatForCaller(chatId: string, userId: string): ChatForCallerRow | undefined {
     const record = this.forCaller.get(userId, chatId) as ChatForCallerRecord | undefined;
     return record && { ...record, members: JSON.parse(record.members) as string[] };
   }
@@ -133,7 +106,7 @@ export class ChatStore {
     this.remove.run(id);
   }
 
-  /** True when the user was not a member yet. Throws SQLITE_CONSTRAINT_FOREIGNKEY for an unknown user. */
+  /** True when the user was not a member yet. Throws SQLITE_CONSTRAINT_FOREIGNKEY for an unknown user (a foreign-key StoreConstraintError through the store). */
   addMember(chatId: string, userId: string, addedAt: number): boolean {
     return this.insertMemberRow.run(chatId, userId, addedAt).changes === 1;
   }

@@ -3,15 +3,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { HttpError } from '../../src/http/http-error.ts';
-import { parseQuery, type CollectionSpec } from '../../src/parsers/query.ts';
-import { addCondition, buildQuerySql } from '../../src/storage/query-sql.ts';
-import { ITEMS, ITEMS_SCHEMA, answerQuery, itemsArb, queryArb, renderQuery, type Item } from './query-reference.ts';
+import { ParseFailure } from '../../../src/parsers/parse-failure.ts';
+import { parseQuery, type CollectionSpec } from '../../../src/parsers/query.ts';
+import { addCondition, buildQuerySql, type SqlColumns } from '../../../src/storage/sqlite/query-sql.ts';
+import { ITEMS, ITEMS_SCHEMA, ITEMS_SQL, answerQuery, itemsArb, queryArb, renderQuery, type Item } from './query-reference.ts';
 
 const CONTAINS = 'EXISTS (SELECT 1 FROM item_members im WHERE im.item_id = items.id AND im.user_id = ?)';
 
-function sqlFor(rawQuery: string, spec: CollectionSpec = ITEMS) {
-  return buildQuerySql(parseQuery(rawQuery, spec), spec);
+function sqlFor(rawQuery: string, spec: CollectionSpec = ITEMS, sql: SqlColumns = ITEMS_SQL) {
+  return buildQuerySql(parseQuery(rawQuery, spec), sql);
 }
 
 function openItems(items: readonly Item[]): Database.Database {
@@ -64,8 +64,8 @@ describe('buildQuerySql: the SQL', () => {
   });
 
   test('another id field gives the default order', () => {
-    const spec: CollectionSpec = { idField: 'key', fields: [{ name: 'key', type: 'id', column: 't.key' }] };
-    assert.equal(sqlFor('', spec).orderBy, 't.key ASC');
+    const spec: CollectionSpec = { idField: 'key', fields: [{ name: 'key', type: 'id' }] };
+    assert.equal(sqlFor('', spec, { idField: 'key', columns: { key: 't.key' } }).orderBy, 't.key ASC');
   });
 
   test("addCondition appends a condition and its values after the query's own", () => {
@@ -74,11 +74,12 @@ describe('buildQuerySql: the SQL', () => {
     assert.deepEqual([built.where, built.params], ['(items.title = ?) AND (items.parent_id = ? OR items.id = ?)', ['x', 'p', 'q']]);
   });
 
-  test('a collection spec without its id field or containsSql is a programming error', () => {
-    const noId: CollectionSpec = { fields: [{ name: 'title', type: 'string', column: 't.title' }] };
-    assert.throws(() => sqlFor('', noId), (error) => error instanceof Error && !(error instanceof HttpError));
-    const noContains: CollectionSpec = { fields: [{ name: 'id', type: 'id', column: 't.id' }, { name: 'tags', type: 'id-list', column: 't.id' }] };
-    assert.throws(() => sqlFor('tags=a', noContains), /containsSql/);
+  test('columns without the id field, a field or the contains SQL of a list are a programming error', () => {
+    const title: CollectionSpec = { fields: [{ name: 'title', type: 'string' }] };
+    assert.throws(() => sqlFor('', title, { idField: 'id', columns: { title: 't.title' } }), (error) => error instanceof Error && !(error instanceof ParseFailure));
+    assert.throws(() => sqlFor('title=x', title, { idField: 'id', columns: { id: 't.id' } }), /no column for field title/);
+    const tags: CollectionSpec = { fields: [{ name: 'id', type: 'id' }, { name: 'tags', type: 'id-list' }] };
+    assert.throws(() => sqlFor('tags=a', tags, { idField: 'id', columns: { id: 't.id' } }), /contains SQL/);
   });
 });
 
@@ -165,7 +166,7 @@ describe('buildQuerySql: injection', () => {
       if (field === undefined) {
         assert.deepEqual(runQuery(db, input).ids, ids);
       } else {
-        assert.throws(() => runQuery(db, input), (error) => error instanceof HttpError && error.status === 400 && error.errors?.[0]?.field === field);
+        assert.throws(() => runQuery(db, input), (error) => error instanceof ParseFailure && error.kind === 'bad-query' && error.problem?.field === field);
       }
       assert.deepEqual(db.prepare('SELECT name FROM sqlite_master ORDER BY name').pluck().all(), schema);
       assert.equal(db.prepare('SELECT COUNT(*) FROM items').pluck().get(), hostile.length);
@@ -188,13 +189,13 @@ describe('buildQuerySql: injection', () => {
     );
     const pair = fc.tuple(name, value, fc.boolean()).map(([n, v, strict]) => (strict ? `${encodeURIComponent(n)}=${encodeURIComponent(v)}` : `${n}=${v}`));
     // Strip every piece of SQL our own code writes; what is left must be keywords and punctuation.
-    const ours = [CONTAINS, "ESCAPE '\\'", ...ITEMS.fields.map((field) => field.column)];
+    const ours = [CONTAINS, "ESCAPE '\\'", ...Object.values(ITEMS_SQL.columns)];
     fc.assert(fc.property(fc.array(pair, { maxLength: 4 }), (pairs) => {
       let built;
       try {
         built = sqlFor(pairs.join('&'));
       } catch (error) {
-        assert.ok(error instanceof HttpError && error.status === 400, String(error));
+        assert.ok(error instanceof ParseFailure && error.kind === 'bad-query', String(error));
         return;
       }
       let rest = `${built.where} ${built.orderBy}`;

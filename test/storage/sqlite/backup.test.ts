@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
-import { BackupError, backupDatabase } from '../../src/storage/backup.ts';
-import { openDatabase } from '../../src/storage/database.ts';
-import { call } from '../http/client.ts';
-import { startExecutable } from '../http/executable.ts';
+import { BackupError, backupDatabase } from '../../../src/storage/sqlite/backup.ts';
+import { openDatabase } from '../../../src/storage/sqlite/database.ts';
+import { call } from '../../http/client.ts';
+import { startExecutable } from '../../http/executable.ts';
 
 function tempDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'chat-backup-'));

@@ -2,24 +2,23 @@
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.ts';
 import type { QueryDoc, RequestBodyDoc, RouteResponses } from '../openapi/route-doc.ts';
-import type { Representation } from '../representations/representation.ts';
 import type { Method } from '../router/route-table.ts';
-import type { Storage } from '../storage/storage.ts';
-import type { PasswordHasher } from '../resources/session/password-hasher.ts';
-import type { LoginLimiter } from '../resources/session/login-limiter.ts';
+import type { Clock } from '../clock.ts';
+import type { Store } from '../storage/store.ts';
+import type { PasswordHasher } from './session/password-hasher.ts';
+import type { LoginLimiter } from './session/login-limiter.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import type { EventHub } from '../events/hub.ts';
-import type { SseWriter } from './sse.ts';
-import type { RateLimit } from '../resources/limits/rate-limit.ts';
+import type { Reply } from '../http/reply.ts';
+import type { RateLimit } from './limits/rate-limit.ts';
 
-export interface Clock {
-  now(): number;
-}
+export type { Clock } from '../clock.ts';
+export type { Reply } from '../http/reply.ts';
 
 /** What lives as long as the app: configuration, storage and shared services. */
 export interface AppServices {
   config: Config;
-  storage: Storage;
+  storage: Store;
   clock: Clock;
   hasher: PasswordHasher;
   loginLimiter: LoginLimiter;
@@ -63,16 +62,6 @@ export interface RequestContext {
   responseHeaders: Record<string, string>;
   /** A path under the base path, built from a route pattern: the one way links are made. */
   href(pattern: string, params?: Record<string, string>, query?: string): string;
-}
-
-export interface Reply {
-  status: number;
-  headers?: Record<string, string | string[]>;
-  representation?: Representation;
-  /** Raw bytes (avatar images): sent as they are, never negotiated. */
-  bytes?: { data: Buffer; contentType: string };
-  /** A Server-Sent Events answer: headers go out at once, then this writes the stream (not for HEAD). */
-  eventStream?: (writer: SseWriter) => void;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;

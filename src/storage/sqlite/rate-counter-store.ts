@@ -1,11 +1,12 @@
 // Request quota counters in the database, shared by every process on the file (--workers). Its own connection
 // with synchronous=OFF: a counter need not survive a power cut, and a write request must not pay a second sync.
+import type { RateCounterRepository } from '../store.ts';
 import { openDatabase, type Db } from './database.ts';
 
 /** Every this many hits, rows of windows that ended are deleted. */
 const SWEEP_EVERY = 1000;
 
-export class SqliteRateCounters {
+export class SqliteRateCounters implements RateCounterRepository {
   private readonly db: Db;
   private readonly upsert;
   private readonly decrement;
@@ -26,16 +27,17 @@ export class SqliteRateCounters {
     this.sweep = this.db.prepare('DELETE FROM rate_counters WHERE reset_at <= ?');
   }
 
-  hit(key: string, windowMs: number, now: number): { count: number; resetAt: number } {
+  // Async only to fit the Store: each is one autocommit statement on this connection, which has no transactions.
+  async hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
     if (++this.hits % SWEEP_EVERY === 0) this.sweep.run(now);
     return this.upsert.get({ key, now, windowMs }) as { count: number; resetAt: number };
   }
 
-  undo(key: string): void {
+  async undo(key: string): Promise<void> {
     this.decrement.run(key);
   }
 
-  clear(key: string): void {
+  async clear(key: string): Promise<void> {
     this.remove.run(key);
   }
 

@@ -3,14 +3,12 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadEmbeddedAddon } from '../binary/native-addon.ts';
+import { loadEmbeddedAddon } from '../../binary/native-addon.ts';
+import { DatabaseOpenError, StoreConstraintError } from '../store.ts';
 
 export type Db = Database.Database;
 
-/** The database cannot be opened as configured (a path, permission or schema problem): a configuration error. */
-export class DatabaseOpenError extends Error {
-  override name = 'DatabaseOpenError';
-}
+export { DatabaseOpenError };
 
 export interface Migration {
   version: number;
@@ -18,7 +16,7 @@ export interface Migration {
   sql: string;
 }
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sql', 'migrations');
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'sql', 'migrations');
 
 // The single executable has no sql/ beside it: scripts/build-binary.ts defines this constant
 // as the output of loadMigrations() at build time, so the one listing of migrations stays here.
@@ -118,8 +116,15 @@ export function openDatabase(path: string, migrations: readonly Migration[] = de
   }
 }
 
-/** Maps SQLite errors to domain meaning, so that stores can answer 409 instead of 500. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+// SQLite's extended result codes for a broken constraint, as the store's neutral kinds (https://sqlite.org/rescode.html).
+const CONSTRAINTS = new Map<string, 'unique' | 'foreign-key'>([
+  ['SQLITE_CONSTRAINT_UNIQUE', 'unique'],
+  ['SQLITE_CONSTRAINT_PRIMARYKEY', 'unique'],
+  ['SQLITE_CONSTRAINT_FOREIGNKEY', 'foreign-key'],
+]);
+
+/** Maps SQLite errors to domain meaning, so that handlers can answer 409 instead of 500 without knowing SQLite. */
+export function toStoreError(error: unknown): unknown {
+  const constraint = CONSTRAINTS.get((error as { code?: string } | null)?.code ?? '');
+  return constraint === undefined ? error : new StoreConstraintError(constraint, (error as Error).message, { cause: error });
 }

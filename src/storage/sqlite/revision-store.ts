@@ -1,12 +1,6 @@
 // Revisions of a message's text: the earlier texts (message_revisions, kept by a trigger) followed by the current one.
+import type { RevisionRow } from '../rows.ts';
 import type { Db } from './database.ts';
-
-export interface RevisionRow {
-  /** 1 for the text the message was posted with, then 2, 3, ... */
-  id: number;
-  text: string;
-  createdAt: number;
-}
 
 /**
  * Every version of one message's text as one collection, so it answers the query conventions through the

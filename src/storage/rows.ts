@@ -1,0 +1,152 @@
+// The rows storage answers and takes, shared by every backend: plain data, camelCase, times as epoch milliseconds.
+
+export interface UserRow {
+  id: string;
+  login: string;
+  passwordHash: string;
+  avatarId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SessionRow {
+  id: string;
+  /** The SHA-256 of the token: the token itself is never stored. */
+  tokenHash: Buffer;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  maxExpiresAt: number;
+}
+
+export interface AvatarRow {
+  id: string;
+  userId: string;
+  contentType: string;
+  imageWidth: number;
+  imageHeight: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  etag: string;
+  createdAt: number;
+}
+
+export interface AvatarBytes {
+  userId: string;
+  bytes: Buffer;
+  contentType: string;
+  etag: string;
+}
+
+export interface ChatRow {
+  id: string;
+  title: string;
+  ownerId: string;
+  /** Owner first, then in the order they joined (ties by id). */
+  members: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A chat as one member reads it: with that member's read marker and kept unread count (GET /chats). */
+export interface ChatForCallerRow extends ChatRow {
+  lastReadId: string | null;
+  unreadCount: number;
+}
+
+/** Just enough of a chat to decide who may do what: found only through the caller's membership. */
+export interface ChatAccess {
+  id: string;
+  ownerId: string;
+}
+
+export interface MemberRow {
+  chatId: string;
+  userId: string;
+  login: string;
+  addedAt: number;
+}
+
+export interface MessageRow {
+  id: string;
+  chatId: string;
+  authorId: string;
+  text: string;
+  replyTo: string | null;
+  createdAt: number;
+  updatedAt: number;
+  /** When the text last changed; null until it does. */
+  editedAt: number | null;
+  /**
+   * JSON array text of [{emoji, count, userIds}], in order of each emoji's first use: kept with the message
+   * by the backend, so a page of messages reads every reaction in its one query (no N+1).
+   */
+  reactions: string;
+}
+
+/** A message that nobody reacted to yet, as storage answers its reactions. */
+export const NO_REACTIONS = '[]';
+
+export interface ReadMarkerRow {
+  chatId: string;
+  userId: string;
+  /** The last message the member has read; null: none (every message of others is unread). */
+  lastReadId: string | null;
+  /** Messages of others after the marker, kept exact by the backend. */
+  unreadCount: number;
+}
+
+export interface ReactionRow {
+  messageId: string;
+  emoji: string;
+  userId: string;
+  createdAt: number;
+}
+
+export interface RevisionRow {
+  /** 1 for the text the message was posted with, then 2, 3, ... */
+  id: number;
+  text: string;
+  createdAt: number;
+}
+
+export type SearchHitType = 'message' | 'chat' | 'user';
+
+/** One search match: enough to page and sort on, and to load the resource it names. */
+export interface SearchHit {
+  type: SearchHitType;
+  id: string;
+  chatId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One row of the event log, as the hub reads it: data is the JSON text of the event's data object. */
+export interface EventRecord {
+  id: number;
+  type: string;
+  chatId: string;
+  onlyUserId: string | null;
+  /** JSON array text of users who receive the event without being members, or null. */
+  alsoUserIds: string | null;
+  createdAt: number;
+  data: string;
+}
+
+export interface NewEvent {
+  type: string;
+  chatId: string;
+  createdAt: number;
+  /** The resource exactly as GET answers it now (public fields), or a small object such as {id}. */
+  data: Record<string, unknown>;
+  onlyUserId?: string;
+  alsoUserIds?: readonly string[];
+}
+
+/** One page of a collection and the number of items the whole (filtered) collection holds (meta.total). */
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}

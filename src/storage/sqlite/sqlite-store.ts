@@ -1,0 +1,252 @@
+// The Store on SQLite: one connection, a store per table prepared once, and an async face on their synchronous calls.
+import type { RateCounterRepository, Repositories, Store, Tx } from '../store.ts';
+import { MemoryRateCounters } from '../memory-rate-counters.ts';
+import { AvatarStore } from './avatar-store.ts';
+import { ChatStore } from './chat-store.ts';
+import { SqliteCollections } from './collections.ts';
+import { openDatabase, toStoreError, type Db, type OpenOptions } from './database.ts';
+import { EventStore } from './event-store.ts';
+import { Gate } from './gate.ts';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { MessageStore } from './message-store.ts';
+import { SqliteRateCounters } from './rate-counter-store.ts';
+import { ReactionStore } from './reaction-store.ts';
+import { ReadMarkerStore } from './read-marker-store.ts';
+import { RevisionStore } from './revision-store.ts';
+import { SessionStore } from './session-store.ts';
+import { UserStore } from './user-store.ts';
+
+export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCommit'> & {
+  /** false: no event is written (only for the benchmark of what the event write costs). */
+  recordEvents?: boolean;
+  /** Told the number of writes after each committed group-commit batch (the metrics count batches). */
+  onCommit?: (writes: number) => void;
+  /** true (--workers on a file): rate counters live in the database, shared by every process; else in memory. */
+  sharedRateCounters?: boolean;
+};
+
+/** The synchronous stores, as one transaction or the gate runs them. */
+interface SyncRepositories {
+  users: UserStore;
+  sessions: SessionStore;
+  avatars: AvatarStore;
+  chats: ChatStore;
+  messages: MessageStore;
+  readMarkers: ReadMarkerStore;
+  reactions: ReactionStore;
+  revisions: RevisionStore;
+  collections: SqliteCollections;
+  events: EventStore;
+}
+
+type Method = (...args: unknown[]) => unknown;
+type Run = (method: Method, store: object, args: unknown[]) => Promise<unknown>;
+
+/** Runs one synchronous store call as a settled promise, SQLite's constraint errors mapped to the store's. */
+function settle(method: Method, store: object, args: unknown[]): Promise<unknown> {
+  try {
+    return Promise.resolve(method.apply(store, args));
+  } catch (error) {
+    return Promise.reject(toStoreError(error));
+  }
+}
+
+/** The async face of one synchronous store: every method of its class, run through `run` (the gate, or directly in a transaction). */
+function asyncView(store: object, run: Run): unknown {
+  const view: Record<string, unknown> = {};
+  const prototype = Object.getPrototypeOf(store) as Record<string, unknown>;
+  for (const name of Object.getOwnPropertyNames(prototype)) {
+    const method = prototype[name];
+    if (name === 'constructor' || typeof method !== 'function') continue;
+    view[name] = (...args: unknown[]) => run(method as Method, store, args);
+  }
+  return view;
+}
+
+/** A synchronous store's public methods, each answering a promise of what it returned. */
+type Async<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never };
+
+/**
+ * The async faces of every store. Typed as Async<store>, so that assigning them to the interface's repositories
+ * below makes tsc check each synchronous store against the interface, method by method.
+ */
+function asyncRepositories(stores: SyncRepositories, run: Run): { [K in keyof SyncRepositories]: Async<SyncRepositories[K]> } {
+  return Object.fromEntries(Object.entries(stores).map(([name, store]) => [name, asyncView(store as object, run)])) as never;
+}
+
+function asRepositories(views: { [K in keyof SyncRepositories]: Async<SyncRepositories[K]> }): Repositories {
+  return {
+    users: views.users,
+    sessions: views.sessions,
+    avatars: views.avatars,
+    chats: views.chats,
+    messages: views.messages,
+    readMarkers: views.readMarkers,
+    reactions: views.reactions,
+    revisions: views.revisions,
+    // listActions is generic in the interface (it answers the items' own type): checked by hand, the cast stays.
+    collections: views.collections as unknown as Repositories['collections'],
+    events: views.events,
+  };
+}
+
+export class SqliteStore implements Store {
+  /** For tests and tools that must reach SQLite itself (the backup, a broken table); never for handlers. */
+  readonly db: Db;
+  readonly users: Repositories['users'];
+  readonly sessions: Repositories['sessions'];
+  readonly avatars: Repositories['avatars'];
+  readonly chats: Repositories['chats'];
+  readonly messages: Repositories['messages'];
+  readonly readMarkers: Repositories['readMarkers'];
+  readonly reactions: Repositories['reactions'];
+  readonly revisions: Repositories['revisions'];
+  readonly collections: Repositories['collections'];
+  readonly events: Repositories['events'];
+  readonly rateCounters: RateCounterRepository & { close?(): void };
+  private readonly eventLog: EventStore;
+  private readonly gate = new Gate();
+  /** The repositories a transaction's work uses: straight to the connection, which the transaction holds. */
+  private readonly tx: Tx;
+  private readonly group: GroupCommit;
+  /** BEGIN, COMMIT and ROLLBACK, prepared once rather than parsed for every transaction. */
+  private readonly control;
+  private eventsCommitted: (count: number) => void = () => {};
+  /** total_changes() and PRAGMA data_version: see changeStamp. */
+  private readonly stamp;
+  private closed = false;
+
+  /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
+  constructor(path: string, options: SqliteStoreOptions = {}) {
+    this.db = openDatabase(path, undefined, options);
+    this.eventLog = new EventStore(this.db, options.recordEvents ?? true);
+    this.control = {
+      beginImmediate: this.db.prepare('BEGIN IMMEDIATE'),
+      beginDeferred: this.db.prepare('BEGIN DEFERRED'),
+      commit: this.db.prepare('COMMIT'),
+      rollback: this.db.prepare('ROLLBACK'),
+    };
+    const stores: SyncRepositories = {
+      users: new UserStore(this.db),
+      sessions: new SessionStore(this.db),
+      avatars: new AvatarStore(this.db),
+      chats: new ChatStore(this.db),
+      messages: new MessageStore(this.db),
+      readMarkers: new ReadMarkerStore(this.db),
+      reactions: new ReactionStore(this.db),
+      revisions: new RevisionStore(this.db),
+      collections: new SqliteCollections(this.db),
+      events: this.eventLog,
+    };
+    // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
+    const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
+      ? this.gate.call(() => settle(method, store, args)) as Promise<unknown>
+      : settle(method, store, args)));
+    this.users = gated.users;
+    this.sessions = gated.sessions;
+    this.avatars = gated.avatars;
+    this.chats = gated.chats;
+    this.messages = gated.messages;
+    this.readMarkers = gated.readMarkers;
+    this.reactions = gated.reactions;
+    this.revisions = gated.revisions;
+    this.collections = gated.collections;
+    this.events = gated.events;
+    this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
+      // A Tx kept past its transaction would write outside any transaction and around the gate.
+      if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));
+      return settle(method, store, args);
+    }));
+    this.group = new GroupCommit(this.db, this.gate, {
+      ...options,
+      afterCommit: (committed, writes) => {
+        if (committed) options.onCommit?.(writes);
+        this.signalEvents(committed);
+      },
+    });
+    this.rateCounters = options.sharedRateCounters && path !== ':memory:' ? new SqliteRateCounters(path) : new MemoryRateCounters();
+    this.stamp = this.db.prepare("SELECT total_changes() || '.' || data_version FROM pragma_data_version").pluck();
+  }
+
+  /**
+   * Changes whenever anything may have been written since: by this connection (SQLite's total_changes(),
+   * triggers and rolled-back writes included) or by any other one, in this process or another (--workers, a
+   * script: PRAGMA data_version). Read through the gate, so never inside another request's transaction.
+   */
+  changeStamp(): Promise<string | undefined> {
+    return this.gate.call(() => (this.db.inTransaction ? undefined : this.stamp.get() as string));
+  }
+
+  onEventsCommitted(listener: (count: number) => void): void {
+    this.eventsCommitted = listener;
+  }
+
+  private signalEvents(committed: boolean): void {
+    const count = this.eventLog.takeCommitted();
+    if (committed && count > 0) this.eventsCommitted(count);
+  }
+
+  /**
+   * Runs work in one transaction holding the connection (gate.ts). IMMEDIATE takes the write lock first
+   * (waiting up to busy_timeout): a deferred transaction that read before writing could fail with SQLITE_BUSY
+   * at once when another process (--workers) wrote in between.
+   */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.gate.hold(async () => {
+      this.control.beginImmediate.run();
+      let committed = false;
+      try {
+        const result = await work(this.tx);
+        this.control.commit.run();
+        committed = true;
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.control.rollback.run();
+        throw toStoreError(error);
+      } finally {
+        this.signalEvents(committed);
+      }
+    });
+  }
+
+  /**
+   * Runs work in a transaction shared with the other writes of this event-loop turn (group commit); resolves
+   * only after that transaction committed. A rejection rolls back work's own changes only, events included.
+   */
+  writeTogether<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.group.run(async () => {
+      const mark = this.eventLog.mark();
+      try {
+        return await work(this.tx);
+      } catch (error) {
+        // Its savepoint is rolled back: so are the events it appended.
+        this.eventLog.rollBackTo(mark);
+        throw toStoreError(error);
+      }
+    });
+  }
+
+  /** A read transaction: one snapshot of the file, whatever other processes commit meanwhile. */
+  snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.gate.hold(async () => {
+      this.control.beginDeferred.run();
+      try {
+        return await work(this.tx);
+      } finally {
+        // Nothing was written: COMMIT and ROLLBACK both just end the read.
+        if (this.db.inTransaction) this.control.commit.run();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.group.flush();
+    // Waits for a transaction still open, then closes while nothing else can run.
+    await this.gate.hold(async () => {
+      this.rateCounters.close?.();
+      if (this.db.open) this.db.close();
+    });
+  }
+}

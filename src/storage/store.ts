@@ -1,0 +1,254 @@
+// The one storage interface: everything handlers, the event hub and the limiters need, asynchronous, backend-neutral.
+//
+// Each backend (storage/sqlite/, later storage/postgres/) implements `Store`; openStore() in open-store.ts picks
+// one from the --db value. Nothing here names a driver or holds SQL: collections take the parsed query of
+// parsers/query.ts (filters, sort keys, limit, offset by field name) and each backend turns it into its own SQL.
+// Rows are the shapes of rows.ts, the same for every backend.
+import type { ParsedQuery } from '../parsers/query.ts';
+import type {
+  AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventRecord, MemberRow, MessageRow, NewEvent, Page,
+  ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow,
+} from './rows.ts';
+
+export type * from './rows.ts';
+export { NO_REACTIONS } from './rows.ts';
+
+/** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
+export class DatabaseOpenError extends Error {
+  override name = 'DatabaseOpenError';
+}
+
+/**
+ * A write broke a constraint of the schema: `unique` (a login taken in any letter case) or `foreign-key` (a
+ * member id naming no user). Backends map their driver's codes to this, so handlers can answer 409/422 without
+ * knowing the engine (see isUniqueViolation / isForeignKeyViolation).
+ */
+export class StoreConstraintError extends Error {
+  override name = 'StoreConstraintError';
+  constructor(readonly constraint: 'unique' | 'foreign-key', message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof StoreConstraintError && error.constraint === 'unique';
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  return error instanceof StoreConstraintError && error.constraint === 'foreign-key';
+}
+
+export interface UserRepository {
+  /** Rejects with a unique StoreConstraintError when the login is taken in any letter case. */
+  insertUser(user: UserRow): Promise<void>;
+  findUserById(id: string): Promise<UserRow | undefined>;
+  /** Logins compare without regard to ASCII case. */
+  findUserByLogin(login: string): Promise<UserRow | undefined>;
+  /** Rejects with a unique StoreConstraintError when the new login is taken. */
+  updateUser(user: UserRow): Promise<void>;
+}
+
+export interface SessionRepository {
+  insertSession(session: SessionRow): Promise<void>;
+  findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined>;
+  findSessionById(id: string): Promise<SessionRow | undefined>;
+  /** Which of these sessions still hold (exist, expiresAt and maxExpiresAt after now): one query for all. */
+  findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>>;
+  extendSession(id: string, expiresAt: number): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  /** Ends every session of a user but one (after a password change); answers how many went. */
+  deleteOtherSessions(userId: string, keepId: string): Promise<number>;
+  deleteExpiredSessions(now: number): Promise<number>;
+}
+
+export interface AvatarRepository {
+  insertAvatar(row: AvatarRow & { bytes: Buffer }): Promise<void>;
+  findAvatarById(id: string): Promise<AvatarRow | undefined>;
+  findAvatarBytes(id: string): Promise<AvatarBytes | undefined>;
+  /** A user whose current avatar it was has none afterwards (avatarId null). */
+  deleteAvatar(id: string): Promise<void>;
+}
+
+export interface ChatRepository {
+  /** Any chat, visible or not: only for deciding between create, replace and 404 in PUT. */
+  findChat(id: string): Promise<ChatRow | undefined>;
+  /** The chat if the user is one of its members; the same undefined when it does not exist. */
+  findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined>;
+  /**
+   * Optional: the chat as one member reads it (with their marker and unread count), undefined when the user is
+   * not a member or there is no chat, in one read: GET /chats/{id} uses it when a backend has it (issue #22).
+   */
+  findChatForCaller?(chatId: string, userId: string): Promise<ChatForCallerRow | undefined>;
+  insertChat(chat: Omit<ChatRow, 'members'>): Promise<void>;
+  updateChatTitle(id: string, title: string, updatedAt: number): Promise<void>;
+  /** A member list change is a change of the chat, so its updatedAt moves too. */
+  touchChat(id: string, updatedAt: number): Promise<void>;
+  /** The chat and its member rows; delete its messages first (messages.deleteChatMessages), in the same transaction. */
+  deleteChat(id: string): Promise<void>;
+  /** True when the user was not a member yet. Rejects with a foreign-key StoreConstraintError for an unknown user. */
+  addMember(chatId: string, userId: string, addedAt: number): Promise<boolean>;
+  removeMember(chatId: string, userId: string): Promise<boolean>;
+  /** Removes every member not in userIds; answers how many went. */
+  keepOnlyMembers(chatId: string, userIds: readonly string[]): Promise<number>;
+  findMember(chatId: string, userId: string): Promise<MemberRow | undefined>;
+  /** In the order they joined (ties by user id). */
+  findMembers(chatId: string): Promise<MemberRow[]>;
+  /** The ids of userIds that name no user, in the order given: one query for the whole list. */
+  findUnknownUsers(userIds: readonly string[]): Promise<string[]>;
+}
+
+export interface MessageRepository {
+  insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): Promise<void>;
+  /** Any message, in any chat: the caller checks that the reader may see its chat. */
+  findMessage(id: string): Promise<MessageRow | undefined>;
+  findMessageInChat(chatId: string, id: string): Promise<MessageRow | undefined>;
+  /**
+   * True when `replyTo` is a message of the chat stored before `messageId` (in insertion order, whatever
+   * the ids say; any message of the chat when messageId is null): replies never form a cycle.
+   */
+  isEarlierMessageInChat(chatId: string, replyTo: string, messageId: string | null): Promise<boolean>;
+  /** A change of the text also keeps the text it replaces as a revision. */
+  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt'>): Promise<void>;
+  /** The messages that reply to this one, by id. */
+  findReplies(id: string): Promise<MessageRow[]>;
+  /** Deletes one message; its replies lose their replyTo and their updatedAt becomes `now`. */
+  deleteMessage(id: string, now: number): Promise<void>;
+  /** Every message of a chat; answers how many went. */
+  deleteChatMessages(chatId: string): Promise<number>;
+}
+
+export interface ReadMarkerRepository {
+  /** The member's marker, or undefined when the user is not a member. */
+  findMarker(chatId: string, userId: string): Promise<ReadMarkerRow | undefined>;
+  /** Moves the marker (forward or back) and recounts; the caller checked that lastReadId is a message of the chat. */
+  setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow>;
+}
+
+export interface ReactionRepository {
+  findReaction(messageId: string, emoji: string, userId: string): Promise<ReactionRow | undefined>;
+  /** True when the reaction is new; false when this user had already reacted so. */
+  addReaction(reaction: ReactionRow): Promise<boolean>;
+  removeReaction(messageId: string, emoji: string, userId: string): Promise<boolean>;
+}
+
+export interface RevisionRepository {
+  /** Revision n of a message (1 = as posted; the highest = the current text), or undefined. */
+  findRevision(messageId: string, n: number): Promise<RevisionRow | undefined>;
+}
+
+/** A computed item (a message's actions) paged with the same query rules as a stored collection. */
+export interface ActionItem {
+  id: string;
+  method: string;
+  href: string;
+}
+
+/** Keyset bounds of a history page: they narrow the page, never meta.total. */
+export interface MessageBounds {
+  /** Only messages with an id above this one. */
+  after?: string;
+  /** Only messages with an id below this one. */
+  before?: string;
+}
+
+/**
+ * One page of each collection, for the query the parser produced (CONTRACT §6). A field is known by its API
+ * name (`filter.field.name`, `sort[i].field.name`); each backend maps names to its columns, and a name it
+ * does not know is a programming error (throw). Every order ends with the collection's id field in the last
+ * key's direction, so pages are stable. meta.total counts the scope with the filters, without limit/offset.
+ */
+export interface CollectionRepository {
+  /** Fields id, login, avatar, createdAt, updatedAt. */
+  listUsers(query: ParsedQuery): Promise<Page<UserRow>>;
+  /** The chats `userId` is a member of. Fields id, title, ownerId, members (id-list), createdAt, updatedAt, lastReadId, unreadCount. */
+  listChatsOfMember(userId: string, query: ParsedQuery): Promise<Page<ChatForCallerRow>>;
+  /** Fields id (= userId), userId (the id field), login, addedAt. */
+  listMembers(chatId: string, query: ParsedQuery): Promise<Page<MemberRow>>;
+  /**
+   * A chat's history. Fields id, chatId, authorId, text, replyTo, createdAt, updatedAt, editedAt. The caller
+   * has already put keyset paging into the query (sort, one more row); the total ignores `bounds`.
+   */
+  listMessages(chatId: string, query: ParsedQuery, bounds?: MessageBounds): Promise<Page<MessageRow>>;
+  /** A user's avatars. Fields id, userId, contentType, imageWidth, imageHeight, x, y, width, height, createdAt, and `current` (1 for the user's current avatar) for sorting only. */
+  listAvatars(userId: string, query: ParsedQuery): Promise<Page<AvatarRow>>;
+  /** A message's reactions. Fields emoji, userId, createdAt, and the hidden id field `seq` (order of insertion). */
+  listReactions(messageId: string, query: ParsedQuery): Promise<Page<ReactionRow>>;
+  /** A message's texts: the earlier ones, then the current one. Fields id (a number), text, createdAt. */
+  listRevisions(messageId: string, query: ParsedQuery): Promise<Page<RevisionRow>>;
+  /**
+   * Full-text search for `userId` (CONTRACT §5): messages of their chats, their chats by title, users by login.
+   * Every term is a prefix, accent-insensitive, and all terms must match. Fields type, id, chatId, createdAt, updatedAt.
+   */
+  search(userId: string, terms: readonly string[], query: ParsedQuery): Promise<Page<SearchHit>>;
+  /** Computed items (a message's actions), filtered, sorted and paged by the same rules. Fields id, method, href. */
+  listActions<T extends ActionItem>(items: readonly T[], query: ParsedQuery): Promise<Page<T>>;
+}
+
+/** The event log (CONTRACT §9): appended in the transaction of its change, read by id. */
+export interface EventRepository {
+  /** Only through a Tx: the event commits or rolls back with the change it describes. Answers its id. */
+  append(event: NewEvent): Promise<number>;
+  /** Events with an id above afterId, in id order, at most limit. */
+  readAfter(afterId: number, limit: number): Promise<EventRecord[]>;
+  /** The highest id ever given (0 for none), even when every event was pruned. */
+  newestId(): Promise<number>;
+  /** The highest id pruned so far: a resume id below it may have missed events. */
+  prunedThrough(): Promise<number>;
+  chatIdsOfUser(userId: string): Promise<string[]>;
+  /** Deletes at most `chunk` of the oldest events created before cutoff, in its own transaction; answers how many. */
+  pruneChunk(cutoff: number, chunk: number): Promise<number>;
+}
+
+/** Fixed-window counters (rate limits, failed logins): shared by every process that shares the database. */
+export interface RateCounterRepository {
+  /** Counts one hit on `key` and answers the window it fell in; a new window starts when the last one ended. */
+  hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  /** Takes back one hit of the current window (a request that turned out not to count). */
+  undo(key: string): Promise<void>;
+  /** Forgets the key's window (a successful login clears its failures). */
+  clear(key: string): Promise<void>;
+}
+
+/** The repositories, as one transaction or the store itself sees them. */
+export interface Repositories {
+  readonly users: UserRepository;
+  readonly sessions: SessionRepository;
+  readonly avatars: AvatarRepository;
+  readonly chats: ChatRepository;
+  readonly messages: MessageRepository;
+  readonly readMarkers: ReadMarkerRepository;
+  readonly reactions: ReactionRepository;
+  readonly revisions: RevisionRepository;
+  readonly collections: CollectionRepository;
+  readonly events: EventRepository;
+}
+
+/** The repositories bound to one open transaction: valid only until its work's promise settles. */
+export type Tx = Repositories;
+
+export interface Store extends Repositories {
+  /** Outside any transaction and not undone by a rollback (a limit counts even a request that failed). */
+  readonly rateCounters: RateCounterRepository;
+  /**
+   * Runs work in one transaction: all of it commits, or (when work rejects) none of it, events included. A
+   * read outside it never sees its uncommitted writes; transactions never interleave. Work must use `tx`.
+   */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Like transaction, but may share one commit with other writes of the moment (group commit, for message
+   * posts): resolves only after the shared COMMIT, and a rejecting work undoes only its own changes.
+   */
+  writeTogether<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Runs reads in one consistent snapshot (other processes may write meanwhile); nothing may be written. */
+  snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** The one listener told, after each commit that appended events, how many: a wake-up, never the data. */
+  onEventsCommitted(listener: (count: number) => void): void;
+  /** Finishes queued writes, then closes; later calls reject. */
+  close(): Promise<void>;
+  /**
+   * Optional: a value that changes whenever anything may have been written to the database since it was last
+   * read, by this process or any other; undefined while it cannot tell. What was read after a stamp is still
+   * current while the stamp is the same: resources/messages/page-cache.ts keeps hot history pages with it.
+   */
+  changeStamp?(): Promise<string | undefined>;
+}
