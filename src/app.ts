@@ -204,7 +204,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
       logFormat: config.quiet ? undefined : config.logFormat,
       trace: config.trace,
     });
-    // Every answer's own headers, given to writeHead with the rest in one object: nothing is set on the
+    // Every answer's own headers go to writeHead with the rest, at once (http/send.ts): nothing is set on the
     // response before, which keeps Node on its fast path (one pass over the headers, not setHeader each).
     const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId };
     if (draining) baseHeaders['Connection'] = 'close';
