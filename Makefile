@@ -23,11 +23,21 @@ run: $(NODE_MODULES)
 typecheck: $(NODE_MODULES)
 	npx tsc --noEmit -p .
 
-# Every test under c8, with the coverage gate of at least 90% of lines; prints the totals.
+# The HTTP suite and the PostgreSQL-only tests run on a throwaway PostgreSQL too (scripts/with-postgres.ts starts it,
+# installing Debian's postgresql when missing, and removes it afterwards): every test of test/http/ against both backends.
+HTTP_TESTS = $(shell find test/http -name '*.test.ts' | sort)
+PG_TESTS = $(shell find test/postgres -name '*.test.ts' | sort)
+C8_RUN := npx c8 --clean=false --reporter=none --include 'src/**' --exclude 'src/main.ts'
+NODE_TEST := node --import tsx --test --test-concurrency=2 --test-reporter=spec
+
+# Every test under c8 (SQLite), then the HTTP suite on PostgreSQL; one coverage report and gate (at least 90% of
+# lines) over both runs; prints the totals.
 test: $(NODE_MODULES) $(CHROMIUM) typecheck
-	npx c8 --check-coverage --lines 90 --reporter=text-summary --reporter=text \
-	  --include 'src/**' --exclude 'src/main.ts' \
-	  node --import tsx --test --test-concurrency=2 --test-reporter=spec $(TESTS)
+	rm -rf coverage/tmp
+	$(C8_RUN) $(NODE_TEST) $(filter-out $(PG_TESTS),$(TESTS))
+	node --import tsx scripts/with-postgres.ts $(C8_RUN) $(NODE_TEST) $(HTTP_TESTS) $(PG_TESTS)
+	npx c8 report --check-coverage --lines 90 --reporter=text-summary --reporter=text \
+	  --include 'src/**' --exclude 'src/main.ts'
 
 # One executable file, dist/chat-server: Node.js single executable application with the addon embedded.
 binary: $(NODE_MODULES)

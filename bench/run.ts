@@ -230,6 +230,8 @@ try {
   }));
   sections.push(await section('Unread counts and reactions: GET /chats with counts, a page with reactions', () => optional<typeof import('./unread-reactions.bench.ts')>('./unread-reactions.bench.ts', async ({ runUnreadBench, formatUnreadBench }) =>
     formatUnreadBench(await runUnreadBench({ durationSeconds: SECONDS })))));
+  sections.push(await section('PostgreSQL backend: the page of 50 and POST message against SQLite, cross-server event latency', () => optional<typeof import('./postgres.bench.ts')>('./postgres.bench.ts', async ({ runPostgresBench, formatPostgresBench }) =>
+    formatPostgresBench(await runPostgresBench({ durationSeconds: SECONDS })))));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADDON_ASSET } from '../src/binary/native-addon.ts';
+import { loadPostgresMigrations } from '../src/storage/postgres/migrate.ts';
 import { loadMigrations } from '../src/storage/sqlite/database.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,10 +34,13 @@ async function bundle(file: string): Promise<void> {
     format: 'cjs',
     target: `node${process.versions.node.split('.')[0]}`,
     // better-sqlite3 needs `bindings` only when given no nativeBinding, which the executable always gives.
-    external: ['bindings'],
+    // pg is optional and loaded only for a postgres:// --db (await import('pg')): left out of the bundle, the
+    // executable runs on SQLite with no pg anywhere, and names the missing driver if given a PostgreSQL URL.
+    external: ['bindings', 'pg'],
     define: {
       CHAT_SERVER_VERSION: JSON.stringify(pkg.version),
       CHAT_SERVER_MIGRATIONS: JSON.stringify(loadMigrations()),
+      CHAT_SERVER_PG_MIGRATIONS: JSON.stringify(loadPostgresMigrations()),
       // CommonJS has no import.meta; the banner gives modules that compute paths from it a real URL.
       'import.meta.url': '__chatServerUrl',
     },

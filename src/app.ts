@@ -22,6 +22,7 @@ import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
+import { StoreUnavailableError } from './storage/store.ts';
 
 export interface App {
   services: AppServices;
@@ -39,12 +40,19 @@ export interface App {
 export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters'>;
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Retry-After of a 503 while the database cannot be reached: about what a PostgreSQL restart takes. */
+const DATABASE_RETRY_SECONDS = 2;
 
 /**
  * Turns any error into a problem reply; a 5xx says only its status text (the stack goes to the log).
  * A client that went away is one log line, not a stack: nothing is wrong with the server.
  */
 function problemReply(error: unknown, requestId: string, clientGone: boolean, logFormat: LogFormat): Reply {
+  if (error instanceof StoreUnavailableError) {
+    // Not a bug: the database (PostgreSQL) is restarting or cut off. One line in the log, 503 with a time to retry.
+    process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, `database unavailable: ${String((error.cause as Error | undefined)?.message ?? error.message).split('\n', 1)[0]}`));
+    error = new HttpError('ERR_DATABASE_UNAVAILABLE', 'The database cannot be reached right now; nothing was changed, try again shortly', { headers: { 'Retry-After': String(DATABASE_RETRY_SECONDS) } });
+  }
   const expected = httpErrorOf(error);
   const known = expected ?? new HttpError('ERR_INTERNAL', 'The server could not complete the request');
   if (clientGone && expected === undefined) {
@@ -80,6 +88,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
   const storage = await openStore({
     ...storageOptions,
     db: config.db,
+    poolSize: config.dbPool,
     onCommit: (writes) => metrics.observeWriteBatch(writes),
     // One process counts in memory; several processes on one database (--workers) count in it, together.
     sharedRateCounters: config.workers > 1,

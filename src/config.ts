@@ -33,6 +33,8 @@ export interface Config {
   hashQueue: number;
   maxAvatarPixels: number;
   publicUrl: string;
+  /** PostgreSQL connections per server process (--db-pool); SQLite has no pool. */
+  dbPool: number;
 }
 
 type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers' | 'rate' | 'url' | 'origins' | 'log-format';
@@ -80,12 +82,14 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   maxAvatarPixels: 40_000_000,
   // '' means the listen address (http://host:port).
   publicUrl: '',
+  dbPool: 10,
 });
 
 export const OPTIONS: readonly OptionSpec[] = [
   { key: 'port', flag: '--port', env: 'PORT', kind: 'port', help: 'TCP port to listen on (0: any free port)' },
   { key: 'host', flag: '--host', env: 'HOST', kind: 'text', help: 'address to listen on' },
-  { key: 'db', flag: '--db', env: 'DB_PATH', kind: 'path', help: 'SQLite database file, or :memory:' },
+  { key: 'db', flag: '--db', env: 'DB_PATH', kind: 'path', help: 'SQLite database file, or :memory:, or a postgres:// URL (env DATABASE_URL wins over DB_PATH)' },
+  { key: 'dbPool', flag: '--db-pool', env: 'DB_POOL', kind: 'count', help: 'PostgreSQL connections per server process (SQLite: ignored)' },
   { key: 'basePath', flag: '--base-path', env: 'BASE_PATH', kind: 'path', help: 'mount every route under this prefix, e.g. /api' },
   { key: 'sessionTtl', flag: '--session-ttl', env: 'SESSION_TTL', kind: 'seconds', help: 'idle lifetime of a session, seconds' },
   { key: 'sessionMaxAge', flag: '--session-max-age', env: 'SESSION_MAX_AGE', kind: 'seconds', help: 'absolute lifetime of a session from login, seconds' },
@@ -204,6 +208,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}
     const raw = env[spec.env];
     if (raw !== undefined) assign(spec, raw, spec.env);
   }
+  // CONTRACT §12: DATABASE_URL (the usual name of a PostgreSQL URL) wins over DB_PATH; a --db flag wins over both.
+  if (env['DATABASE_URL'] !== undefined) assign(OPTIONS.find((spec) => spec.key === 'db')!, env['DATABASE_URL'], 'DATABASE_URL');
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -246,6 +252,7 @@ export function formatHelp(): string {
   return [
     'Usage: chat-server [options]',
     '       chat-server backup <file> [--db <path>]   an online copy of the database (see docs/operations.md)',
+    '       chat-server migrate --from <sqlite file> --to <postgres url>   copy a SQLite database into a new PostgreSQL one (see docs/postgres.md)',
     '',
     'Options:',
     ...rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`),

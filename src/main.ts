@@ -1,5 +1,7 @@
 // The only file with side effects: read the configuration, open the database, listen, stop on a signal.
 import { runBackupCommand } from './backup-command.ts';
+import { runMigrateCommand } from './migrate-command.ts';
+import { redactDatabase } from './storage/database-url.ts';
 import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
 import { startServer, type RunningServer } from './index.ts';
 import { answerMetricsRequests, clusterMetricsSource } from './metrics/cluster-metrics.ts';
@@ -72,7 +74,7 @@ async function runPrimary(config: Config): Promise<void> {
     // The primary opens the database once to migrate it: the same one-line exit 2 as a single process.
     primary = await startPrimary(config, {
       listening: (url) => {
-        process.stdout.write(`chat-server listening on ${describeAddress(url, `${config.workers} workers, database ${config.db}`)}\n`);
+        process.stdout.write(`chat-server listening on ${describeAddress(url, `${config.workers} workers, database ${redactDatabase(config.db)}`)}\n`);
         if (metricsListener) process.stdout.write(`chat-server metrics on ${metricsListener.url}\n`);
       },
       log: (line) => process.stderr.write(`${line}\n`),
@@ -101,6 +103,10 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await runBackupCommand(argv.slice(1), process.env);
     return;
   }
+  if (argv[0] === 'migrate') {
+    process.exitCode = await runMigrateCommand(argv.slice(1));
+    return;
+  }
   const config = readConfig(argv);
   if (config.workers > 1) return runPrimary(config);
   let running: RunningServer;
@@ -109,7 +115,7 @@ async function main(argv: string[]): Promise<void> {
   } catch (error) {
     exitOnStartupError(error);
   }
-  process.stdout.write(`chat-server listening on ${describeAddress(`${running.url}${config.basePath}`, `database ${config.db}`)}\n`);
+  process.stdout.write(`chat-server listening on ${describeAddress(`${running.url}${config.basePath}`, `database ${redactDatabase(config.db)}`)}\n`);
   if (running.metricsUrl) process.stdout.write(`chat-server metrics on ${running.metricsUrl}\n`);
   stopOn(['SIGTERM', 'SIGINT'], (signal) => {
     process.stdout.write(`chat-server: ${signal}, finishing requests in flight\n`);

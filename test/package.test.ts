@@ -58,10 +58,10 @@ test('the packed tarball installs into another project, starts from plain node, 
   // `npm pack` runs `prepare`, which compiles src/ to lib/ (JavaScript and .d.ts).
   const tarball = join(dir, run('npm', ['pack', '--silent', '--pack-destination', dir], ROOT).trim().split('\n').pop()!);
   const listing = run('tar', ['-tzf', tarball], dir).split('\n').filter((line) => line !== '');
-  for (const needed of ['package/package.json', 'package/lib/index.js', 'package/lib/index.d.ts', 'package/lib/storage/sqlite/database.js', 'package/sql/migrations/001-users-sessions.sql']) {
+  for (const needed of ['package/package.json', 'package/lib/index.js', 'package/lib/index.d.ts', 'package/lib/storage/sqlite/database.js', 'package/sql/migrations/001-users-sessions.sql', 'package/sql/postgres/001-schema.sql']) {
     assert.ok(listing.includes(needed), `the tarball holds ${needed}`);
   }
-  const strays = listing.filter((file) => !/^package\/(package\.json|README\.md|lib\/.+\.(js|d\.ts)|sql\/migrations\/\d{3}-[a-z0-9-]+\.sql)$/.test(file));
+  const strays = listing.filter((file) => !/^package\/(package\.json|README\.md|lib\/.+\.(js|d\.ts)|sql\/(migrations|postgres)\/\d{3}-[a-z0-9-]+\.sql)$/.test(file));
   assert.deepEqual(strays, [], 'nothing else: no src/, test/, bench/, scripts/ or docs');
 
   const project = join(dir, 'consumer');

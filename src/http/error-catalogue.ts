@@ -28,6 +28,7 @@ export const ERROR_CATALOGUE = {
   ERR_HEADERS_TOO_LARGE: { status: 431, title: 'Request Header Fields Too Large' },
   ERR_INTERNAL: { status: 500, title: 'Internal Server Error' },
   ERR_SERVER_BUSY: { status: 503, title: 'Service Unavailable' },
+  ERR_DATABASE_UNAVAILABLE: { status: 503, title: 'Database unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,11 +1,15 @@
 // Opens the Store the --db value names: a file path or :memory: is SQLite; the one place a backend is chosen.
 import type { Store } from './store.ts';
+import { isPostgresUrl } from './database-url.ts';
+import { PostgresStore } from './postgres/postgres-store.ts';
 import { SqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.ts';
 
 /** Options every backend understands; those a backend has no use for (synchronous, groupCommit) it ignores. */
 export interface StoreConfig extends SqliteStoreOptions {
   /** --db: a SQLite file path or `:memory:`; a postgres:// URL is for storage/postgres/. */
   db: string;
+  /** PostgreSQL only: connections in the pool (--db-pool). */
+  poolSize?: number;
 }
 
 interface Backend {
@@ -19,6 +23,10 @@ interface Backend {
  * `postgres://` and `postgresql://` URLs, and loads its driver lazily in its own open().
  */
 const BACKENDS: readonly Backend[] = [
+  {
+    accepts: isPostgresUrl,
+    open: ({ db, poolSize, recordEvents, onCommit }) => PostgresStore.open(db, { poolSize, recordEvents, onCommit }),
+  },
   { accepts: () => true, open: async ({ db, ...options }) => new SqliteStore(db, options) },
 ];
 

@@ -252,3 +252,11 @@ export interface Store extends Repositories {
    */
   changeStamp?(): Promise<string | undefined>;
 }
+
+/**
+ * The database cannot be reached right now (a PostgreSQL server restarting, a connection cut): the request fails
+ * with 503 and Retry-After instead of 500, and the next one may well succeed (the pool reconnects by itself).
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}

@@ -1,7 +1,7 @@
 // Chats over HTTP (CONTRACT §4): the envelope, who sees and changes what, PUT that creates or replaces, PATCH, DELETE.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { call, sqliteDbOf, TestClock, withServer } from './client.ts';
+import { call, runSql, TestClock, withServer } from './client.ts';
 import { assertFieldError, createChat, postMessage, readChat, threeUsers, withoutIds } from './chat-fixtures.ts';
 
 const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' };
@@ -216,8 +216,7 @@ test('DELETE /chats/{id} answers 204 and removes the chat with its members and m
   assert.equal((await readChat(server, alice, chat.id)).status, 404);
   assert.equal((await call(server, 'GET', `/messages/${message.id}`, { token: bob.token })).status, 404);
   assert.equal((await call(server, 'GET', '/chats', { token: bob.token })).body.meta.total, 0);
-  const db = sqliteDbOf(server);
-  assert.deepEqual(db.prepare('SELECT (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM chat_members) AS members').get(), { messages: 0, members: 0 });
+  assert.deepEqual(await runSql(server, 'SELECT (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM chat_members) AS members'), [{ messages: 0, members: 0 }]);
   // The id is free again.
   assert.equal((await call(server, 'PUT', `/chats/${chat.id}`, { token: bob.token, json: { data: { title: 'Reborn' } } })).status, 201);
 });
@@ -232,8 +231,7 @@ test('a write of several rows is one transaction: a failure inside it leaves not
   assert.match(failed.body.detail, /ghost/);
   assert.equal((await readChat(server, alice, 'half')).status, 404);
   assert.equal((await readChat(server, bob, 'half')).status, 404);
-  const db = sqliteDbOf(server);
-  assert.deepEqual(db.prepare("SELECT (SELECT count(*) FROM chats WHERE id = 'half') AS chats, (SELECT count(*) FROM chat_members WHERE chat_id = 'half') AS members").get(), { chats: 0, members: 0 });
+  assert.deepEqual(await runSql(server, "SELECT (SELECT count(*) FROM chats WHERE id = 'half') AS chats, (SELECT count(*) FROM chat_members WHERE chat_id = 'half') AS members"), [{ chats: 0, members: 0 }]);
 
   const chat = await createChat(server, alice, { title: 'Whole', members: [bob.userId] });
   clock.advance(1000);

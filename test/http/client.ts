@@ -5,6 +5,8 @@ import type { TestContext } from 'node:test';
 import { startServer, type RunningServer, type StartOptions } from '../../src/index.ts';
 import type { Db } from '../../src/storage/sqlite/database.ts';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.ts';
+import pg from 'pg';
+import { createTestDatabase } from '../postgres/test-database.ts';
 import { checkExchange } from './openapi-check.ts';
 
 export interface TestResponse {
@@ -50,14 +52,42 @@ export class TestClock {
  * (it passes writeRate / registerRate).
  */
 export async function startTestServer(options: StartOptions = {}): Promise<RunningServer> {
-  const url = process.env['TEST_DATABASE_URL'];
-  return startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...(url ? { db: url } : {}), ...options });
+  // PostgreSQL (scripts/with-postgres.ts): every server gets an empty database of its own, dropped after it closed.
+  const database = options.db === undefined && process.env['TEST_DATABASE_URL'] ? await createTestDatabase() : undefined;
+  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...(database ? { db: database.url } : {}), ...options });
+  if (database) {
+    const close = server.close;
+    server.close = async () => {
+      await close();
+      await database.drop();
+    };
+  }
+  return server;
 }
 
 export async function withServer(t: TestContext, options: StartOptions = {}): Promise<RunningServer> {
   const server = await startTestServer(options);
   t.after(() => server.close());
   return server;
+}
+
+/**
+ * Runs one SQL statement on the server's own database, whichever the backend, for the few tests that break or
+ * inspect the database itself with SQL both engines understand; counts come back as numbers.
+ */
+export async function runSql(server: RunningServer, sql: string): Promise<Record<string, unknown>[]> {
+  const { storage, config } = server.app.services;
+  if (storage instanceof SqliteStore) {
+    const statement = storage.db.prepare(sql);
+    return statement.reader ? statement.all() as Record<string, unknown>[] : (statement.run(), []);
+  }
+  const client = new pg.Client({ connectionString: config.db, types: { getTypeParser: ((oid: number, format: 'text') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format))) as never } });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
 }
 
 /** The SQLite connection behind a server, for the few tests that break or inspect the database itself. */

@@ -1,0 +1,147 @@
+// PostgreSQL against SQLite on the two hot scenarios (the page of 50, POST message), and the latency of an event from
+// a write on one server to a stream on another over one PostgreSQL database (LISTEN/NOTIFY). Both databases durable:
+// SQLite with synchronous=FULL, PostgreSQL with its defaults (fsync, synchronous_commit on).
+//
+//   node --import tsx bench/postgres.bench.ts [seconds]      (also a section of `make bench`)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { prepareTemplate, urlWithDatabase } from '../test/postgres/test-database.ts';
+import { startThrowawayPostgres } from '../test/postgres/throwaway-postgres.ts';
+import { createChatFixture } from './chat-fixture.ts';
+import { runLoad, type LoadResult } from './load.ts';
+import { startChild } from './server-process.ts';
+
+const SERVER = new URL('./chat-server.ts', import.meta.url).pathname;
+const CONNECTIONS = 10;
+const LATENCY_SAMPLES = 200;
+
+export interface PostgresBenchResult {
+  rows: { scenario: string; sqlite: LoadResult; postgres: LoadResult }[];
+  latency: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The page of 50 and POST message against one server on `db`, after a warm-up. */
+async function hotScenarios(db: string, durationSeconds: number): Promise<{ page: LoadResult; post: LoadResult }> {
+  const server = await startChild(SERVER, { db });
+  try {
+    const fixture = await createChatFixture(server.url, { messages: 1000, parallel: 50 });
+    // What autovacuum does within a minute of a bulk load: fresh planner statistics for the seeded tables.
+    if (db.startsWith('postgres')) {
+      const client = new pg.Client({ connectionString: db });
+      await client.connect();
+      await client.query('ANALYZE');
+      await client.end();
+    }
+    const page = { url: `${server.url}/chats/${fixture.chatId}/messages?limit=50`, headers: fixture.headers, connections: CONNECTIONS };
+    const post = {
+      url: `${server.url}/chats/${fixture.chatId}/messages`, method: 'POST' as const, connections: CONNECTIONS,
+      headers: { ...fixture.headers, 'content-type': 'application/json' }, body: JSON.stringify({ data: { text: 'a message posted under load' } }),
+    };
+    await runLoad({ ...page, durationSeconds: 1 });
+    const pageResult = await runLoad({ ...page, durationSeconds });
+    await runLoad({ ...post, durationSeconds: 1 });
+    const postResult = await runLoad({ ...post, durationSeconds });
+    for (const result of [pageResult, postResult]) if (result.errors + result.non2xx > 0) throw new Error(`${db}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+    return { page: pageResult, post: postResult };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** From the POST on server A to the event on a stream of server B, one message at a time. */
+async function crossServerLatency(db: string): Promise<PostgresBenchResult['latency']> {
+  const a = await startChild(SERVER, { db });
+  const b = await startChild(SERVER, { db });
+  try {
+    const fixture = await createChatFixture(a.url, { login: 'latency' });
+    const arrived = new Map<string, number>();
+    let wake: () => void = () => {};
+    const stream = request(`${b.url}/events`, { headers: { ...fixture.headers, accept: 'text/event-stream' } });
+    const ready = new Promise<void>((resolve, reject) => {
+      stream.on('response', (res) => {
+        res.setEncoding('utf8');
+        let buffer = '';
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (frame.includes('event: ready')) resolve();
+            const data = /^data: (.*)$/m.exec(frame)?.[1];
+            if (frame.includes('event: message.created') && data) {
+              arrived.set(JSON.parse(data).data.id as string, performance.now());
+              wake();
+            }
+          }
+        });
+      });
+      stream.on('error', reject);
+    });
+    stream.end();
+    await ready;
+    const latencies: number[] = [];
+    for (let i = 0; i < LATENCY_SAMPLES; i++) {
+      const sent = performance.now();
+      const res = await fetch(`${a.url}/chats/${fixture.chatId}/messages`, {
+        method: 'POST', headers: { ...fixture.headers, 'content-type': 'application/json' }, body: JSON.stringify({ data: { text: `latency ${i}` } }),
+      });
+      const id = ((await res.json()) as { data: { id: string } }).data.id;
+      while (!arrived.has(id)) await new Promise<void>((resolve) => { wake = resolve; });
+      latencies.push(arrived.get(id)! - sent);
+    }
+    stream.destroy();
+    latencies.sort((x, y) => x - y);
+    return { samples: latencies.length, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), maxMs: latencies.at(-1)! };
+  } finally {
+    await a.stop();
+    await b.stop();
+  }
+}
+
+export async function runPostgresBench(options: { durationSeconds: number }): Promise<PostgresBenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
+  const cluster = await startThrowawayPostgres({ durable: true });
+  try {
+    await prepareTemplate(cluster.url, 'chat_hot');
+    await prepareTemplate(cluster.url, 'chat_latency');
+    const sqlite = await hotScenarios(join(dir, 'chat.db'), options.durationSeconds);
+    const postgres = await hotScenarios(urlWithDatabase(cluster.url, 'chat_hot'), options.durationSeconds);
+    const latency = await crossServerLatency(urlWithDatabase(cluster.url, 'chat_latency'));
+    return {
+      rows: [
+        { scenario: 'GET /chats/{id}/messages?limit=50 (of 1000)', sqlite: sqlite.page, postgres: postgres.page },
+        { scenario: 'POST /chats/{id}/messages', sqlite: sqlite.post, postgres: postgres.post },
+      ],
+      latency,
+    };
+  } finally {
+    cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function formatPostgresBench(result: PostgresBenchResult): string {
+  const cells = (load: LoadResult): string => `${load.requestsPerSecond.toFixed(0)} | ${load.p50Ms} / ${load.p99Ms}`;
+  return [
+    '| scenario | SQLite req/s | SQLite p50 / p99 ms | PostgreSQL req/s | PostgreSQL p50 / p99 ms | PostgreSQL / SQLite |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...result.rows.map((row) => `| ${row.scenario} | ${cells(row.sqlite)} | ${cells(row.postgres)} | **${(row.postgres.requestsPerSecond / row.sqlite.requestsPerSecond).toFixed(2)}x** |`),
+    '',
+    `Cross-server event latency (POST on server A until the event arrives on a stream of server B, one database, ${result.latency.samples} messages one at a time): `
+      + `p50 ${result.latency.p50Ms.toFixed(1)} ms, **p99 ${result.latency.p99Ms.toFixed(1)} ms**, max ${result.latency.maxMs.toFixed(1)} ms (goal: p99 at most 100 ms).`,
+    '',
+    `One server process each, ${CONNECTIONS} connections; PostgreSQL: a throwaway PostgreSQL 15 on this machine with its default settings, over loopback TCP, pool of 10. Goal for the page: at least 0.4x.`,
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const seconds = Number(process.argv[2] ?? '5');
+  process.stdout.write(`${formatPostgresBench(await runPostgresBench({ durationSeconds: seconds }))}\n`);
+}

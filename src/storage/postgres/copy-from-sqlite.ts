@@ -1,0 +1,120 @@
+// Copies a whole SQLite database into an empty PostgreSQL one (chat-server migrate): every table, in one
+// transaction, with the kept counts and summaries as they are and the id sequences moved past the copied ids.
+import type { Db } from '../sqlite/database.ts';
+import { DatabaseOpenError } from '../store.ts';
+import type { Queryable } from './driver.ts';
+
+/** A table copied as it is: its columns, their PostgreSQL types (for the unnest() of a batch), the source order. */
+interface TableCopy {
+  table: string;
+  columns: readonly (readonly [name: string, type: string])[];
+  /** SQLite SELECT of the same columns, in an order that satisfies the foreign keys. */
+  select: string;
+}
+
+// Users first without their current avatar (avatars reference users), set once the avatars are in.
+const TABLES: readonly TableCopy[] = [
+  { table: 'users', columns: [['id', 'text'], ['login', 'text'], ['password_hash', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint']], select: 'SELECT id, login, password_hash, created_at, updated_at FROM users ORDER BY seq' },
+  { table: 'sessions', columns: [['id', 'text'], ['token_hash', 'bytea'], ['user_id', 'text'], ['created_at', 'bigint'], ['expires_at', 'bigint'], ['max_expires_at', 'bigint']], select: 'SELECT id, token_hash, user_id, created_at, expires_at, max_expires_at FROM sessions' },
+  {
+    table: 'avatars',
+    columns: [['id', 'text'], ['user_id', 'text'], ['content_type', 'text'], ['image_width', 'integer'], ['image_height', 'integer'], ['x', 'double precision'], ['y', 'double precision'], ['width', 'double precision'], ['height', 'double precision'], ['bytes', 'bytea'], ['etag', 'text'], ['created_at', 'bigint']],
+    select: 'SELECT id, user_id, content_type, image_width, image_height, x, y, width, height, bytes, etag, created_at FROM avatars',
+  },
+  { table: 'chats', columns: [['id', 'text'], ['title', 'text'], ['owner_id', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint']], select: 'SELECT id, title, owner_id, created_at, updated_at FROM chats ORDER BY seq' },
+  { table: 'chat_stats', columns: [['chat_id', 'text'], ['message_count', 'bigint']], select: 'SELECT chat_id, message_count FROM chat_stats' },
+  {
+    table: 'chat_members',
+    columns: [['chat_id', 'text'], ['user_id', 'text'], ['added_at', 'bigint'], ['last_read_id', 'text'], ['unread_count', 'integer']],
+    select: 'SELECT chat_id, user_id, added_at, last_read_id, unread_count FROM chat_members',
+  },
+  {
+    // In insertion order: a reply always points back in it, so its replyTo is already there.
+    table: 'messages',
+    columns: [['seq', 'bigint'], ['id', 'text'], ['chat_id', 'text'], ['author_id', 'text'], ['text', 'text'], ['reply_to', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint'], ['edited_at', 'bigint'], ['reactions', 'text']],
+    select: 'SELECT seq, id, chat_id, author_id, text, reply_to, created_at, updated_at, edited_at, reactions FROM messages ORDER BY seq',
+  },
+  { table: 'reactions', columns: [['seq', 'bigint'], ['message_id', 'text'], ['emoji', 'text'], ['user_id', 'text'], ['created_at', 'bigint']], select: 'SELECT seq, message_id, emoji, user_id, created_at FROM reactions ORDER BY seq' },
+  { table: 'message_revisions', columns: [['message_id', 'text'], ['n', 'integer'], ['text', 'text'], ['created_at', 'bigint']], select: 'SELECT message_id, n, text, created_at FROM message_revisions' },
+  {
+    table: 'events',
+    columns: [['id', 'bigint'], ['type', 'text'], ['chat_id', 'text'], ['only_user_id', 'text'], ['also_user_ids', 'text'], ['created_at', 'bigint'], ['data', 'text']],
+    select: 'SELECT id, type, chat_id, only_user_id, also_user_ids, created_at, data FROM events ORDER BY id',
+  },
+];
+
+/** The triggers that keep counts, markers and summaries: the copy brings those values along, so they stay off. */
+const KEEPING_TRIGGERS = [
+  ['chats', 'chats_after_insert'], ['chat_members', 'chat_members_before_insert'], ['messages', 'messages_after_insert'],
+  ['reactions', 'reactions_after_change'],
+] as const;
+
+const BATCH = 1000;
+
+export interface CopyReport {
+  /** Rows copied per table. */
+  rows: Record<string, number>;
+}
+
+/** PostgreSQL's array text for bytea wants hex: pg writes a Buffer inside an array as \\x... itself. */
+async function insertBatch(target: Queryable, copy: TableCopy, rows: Record<string, unknown>[]): Promise<void> {
+  const names = copy.columns.map(([name]) => name);
+  const arrays = copy.columns.map(([name]) => rows.map((row) => row[name] ?? null));
+  const unnest = copy.columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
+  await target.query(`INSERT INTO ${copy.table} (${names.join(', ')}) SELECT * FROM unnest(${unnest})`, arrays);
+}
+
+/** Refuses a target that already holds users, chats or events: the copy would mix two histories. */
+async function checkEmpty(target: Queryable): Promise<void> {
+  const { rows } = await target.query<{ n: number }>('SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM chats) + (SELECT count(*) FROM events) AS n');
+  if (rows[0]!.n > 0) throw new DatabaseOpenError('the PostgreSQL database is not empty: migrate copies into a new, empty database only');
+}
+
+/** Copies source (a migrated SQLite database) into target (one connection to a migrated PostgreSQL database). */
+export async function copySqliteToPostgres(source: Db, target: Queryable): Promise<CopyReport> {
+  const report: CopyReport = { rows: {} };
+  await target.query('BEGIN');
+  try {
+    await checkEmpty(target);
+    for (const [table, trigger] of KEEPING_TRIGGERS) await target.query(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`);
+    // One read transaction on the source: the copy is one consistent moment even if a server still writes.
+    source.exec('BEGIN');
+    try {
+      for (const copy of TABLES) {
+        let batch: Record<string, unknown>[] = [];
+        let count = 0;
+        for (const row of source.prepare(copy.select).iterate() as IterableIterator<Record<string, unknown>>) {
+          batch.push(row);
+          if (batch.length === BATCH) {
+            await insertBatch(target, copy, batch);
+            count += batch.length;
+            batch = [];
+          }
+        }
+        if (batch.length > 0) await insertBatch(target, copy, batch);
+        report.rows[copy.table] = count + batch.length;
+      }
+      const current = source.prepare('SELECT id, avatar_id FROM users WHERE avatar_id IS NOT NULL').all() as { id: string; avatar_id: string }[];
+      for (const user of current) await target.query('UPDATE users SET avatar_id = $1 WHERE id = $2', [user.avatar_id, user.id]);
+      const pruned = (source.prepare('SELECT pruned_through FROM event_log WHERE only_row = 1').get() as { pruned_through: number } | undefined)?.pruned_through ?? 0;
+      const newest = (source.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").get() as { seq: number } | undefined)?.seq ?? 0;
+      await target.query('UPDATE event_log SET pruned_through = $1 WHERE only_row = 1', [pruned]);
+      await moveSequence(target, 'events', 'id', Math.max(newest, pruned));
+      await moveSequence(target, 'messages', 'seq', 0);
+      await moveSequence(target, 'reactions', 'seq', 0);
+    } finally {
+      source.exec('COMMIT');
+    }
+    for (const [table, trigger] of KEEPING_TRIGGERS) await target.query(`ALTER TABLE ${table} ENABLE TRIGGER ${trigger}`);
+    await target.query('COMMIT');
+    return report;
+  } catch (error) {
+    await target.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
+/** The next id given is above every copied one (and above `atLeast`, the highest the source ever gave). */
+async function moveSequence(target: Queryable, table: string, column: string, atLeast: number): Promise<void> {
+  await target.query(`SELECT setval(pg_get_serial_sequence('${table}', '${column}'), greatest((SELECT max(${column}) FROM ${table}), $1, 1), greatest((SELECT max(${column}) FROM ${table}), $1) > 0)`, [atLeast]);
+}

@@ -1,0 +1,101 @@
+// The event log and the rate counters on PostgreSQL, both shared by every server on the database.
+import type { EventRecord, EventRepository, NewEvent, RateCounterRepository } from '../store.ts';
+import type { Sql } from './connection.ts';
+import { LOCK_NAMESPACE } from './migrate.ts';
+
+/** The advisory lock that orders event appends (see append). */
+export const EVENT_APPEND_LOCK = 2;
+
+const COLUMNS = 'id, type, chat_id AS "chatId", only_user_id AS "onlyUserId", also_user_ids AS "alsoUserIds", created_at AS "createdAt", data';
+
+/** What one transaction knows of its own appends. */
+export interface TxEvents {
+  appended: number;
+}
+
+export class PgEventLog implements EventRepository {
+  /**
+   * `tx` is undefined outside a transaction: then only reads are allowed. `inTransaction` runs a function in a
+   * transaction of its own (pruning).
+   */
+  constructor(
+    private readonly sql: Sql,
+    private readonly tx: TxEvents | undefined,
+    private readonly recordEvents: boolean,
+    private readonly inTransaction: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>,
+  ) {}
+
+  /**
+   * Identity ids are handed out when a row is inserted, but transactions commit in any order: a reader that saw
+   * id 11 committed could later find 10 committing behind its cursor, and skip it for ever. So a transaction
+   * takes a transaction-level advisory lock just before its first append and holds it until it ends: appends,
+   * and so commits of events, happen one transaction at a time in id order, on every server sharing the database.
+   * Every id a reader sees is then preceded by every smaller id that will ever commit.
+   */
+  async append(event: NewEvent): Promise<number> {
+    if (this.tx === undefined) throw new Error('events.append needs a transaction: the event commits with its change');
+    if (!this.recordEvents) return 0;
+    if (this.tx.appended === 0) await this.sql.run('SELECT pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, EVENT_APPEND_LOCK]);
+    const also = event.alsoUserIds && event.alsoUserIds.length > 0 ? JSON.stringify(event.alsoUserIds) : null;
+    const row = await this.sql.one<{ id: number }>('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, created_at, data) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+      [event.type, event.chatId, event.onlyUserId ?? null, also, event.createdAt, JSON.stringify(event.data)]);
+    this.tx.appended += 1;
+    return row!.id;
+  }
+
+  readAfter(afterId: number, limit: number): Promise<EventRecord[]> {
+    return this.sql.rows(`SELECT ${COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?`, [afterId, limit]);
+  }
+
+  /** The highest committed id; after pruning everything, the log remembers how far it pruned. */
+  async newestId(): Promise<number> {
+    const row = await this.sql.one<{ id: number }>('SELECT greatest((SELECT max(id) FROM events), (SELECT pruned_through FROM event_log WHERE only_row = 1), 0) AS id');
+    return row!.id;
+  }
+
+  async prunedThrough(): Promise<number> {
+    return (await this.sql.one<{ id: number }>('SELECT pruned_through AS id FROM event_log WHERE only_row = 1'))!.id;
+  }
+
+  async chatIdsOfUser(userId: string): Promise<string[]> {
+    return (await this.sql.rows<{ chatId: string }>('SELECT chat_id AS "chatId" FROM chat_members WHERE user_id = ?', [userId])).map((row) => row.chatId);
+  }
+
+  pruneChunk(cutoff: number, chunk: number): Promise<number> {
+    return this.inTransaction(async (sql) => {
+      const end = (await sql.one<{ id: number | null }>('SELECT max(id) AS id FROM (SELECT id, created_at FROM events ORDER BY id LIMIT ?) oldest WHERE created_at < ?', [chunk, cutoff]))!.id;
+      if (end === null) return 0;
+      const removed = await sql.count('DELETE FROM events WHERE id <= ?', [end]);
+      await sql.run('UPDATE event_log SET pruned_through = greatest(pruned_through, ?) WHERE only_row = 1', [end]);
+      return removed;
+    });
+  }
+}
+
+/** Every this many hits, rows of windows that ended are deleted. */
+const SWEEP_EVERY = 1000;
+
+export class PgRateCounters implements RateCounterRepository {
+  private hits = 0;
+
+  constructor(private readonly sql: Sql) {}
+
+  /** One statement, so servers counting the same key at once both count. */
+  async hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
+    if (++this.hits % SWEEP_EVERY === 0) await this.sql.run('DELETE FROM rate_counters WHERE reset_at <= ?', [now]);
+    const row = await this.sql.one<{ count: number; resetAt: number }>(`INSERT INTO rate_counters AS r (key, count, reset_at) VALUES (?, 1, ?::bigint + ?::bigint)
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN r.reset_at <= excluded.reset_at - ?::bigint THEN 1 ELSE r.count + 1 END,
+        reset_at = CASE WHEN r.reset_at <= excluded.reset_at - ?::bigint THEN excluded.reset_at ELSE r.reset_at END
+      RETURNING count, reset_at AS "resetAt"`, [key, now, windowMs, windowMs, windowMs]);
+    return row!;
+  }
+
+  async undo(key: string): Promise<void> {
+    await this.sql.run('UPDATE rate_counters SET count = count - 1 WHERE key = ? AND count > 0', [key]);
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.sql.run('DELETE FROM rate_counters WHERE key = ?', [key]);
+  }
+}

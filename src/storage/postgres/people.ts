@@ -1,0 +1,97 @@
+// Users, sessions and avatars on PostgreSQL.
+import type { AvatarBytes, AvatarRepository, AvatarRow, SessionRepository, SessionRow, UserRepository, UserRow } from '../store.ts';
+import type { Sql } from './connection.ts';
+
+/** Runs a statement that may break a constraint inside its own savepoint when a transaction is open, so that the
+ * transaction survives the error (PostgreSQL aborts the whole transaction otherwise, SQLite only the statement). */
+export type Guarded = <T>(statement: () => Promise<T>) => Promise<T>;
+
+const USER_COLUMNS = 'id, login, password_hash AS "passwordHash", avatar_id AS "avatarId", created_at AS "createdAt", updated_at AS "updatedAt"';
+
+export class PgUsers implements UserRepository {
+  constructor(private readonly sql: Sql, private readonly guarded: Guarded) {}
+
+  async insertUser(user: UserRow): Promise<void> {
+    await this.guarded(() => this.sql.run('INSERT INTO users (id, login, password_hash, avatar_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [user.id, user.login, user.passwordHash, user.avatarId, user.createdAt, user.updatedAt]));
+  }
+
+  findUserById(id: string): Promise<UserRow | undefined> {
+    return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
+  }
+
+  /** lower() under "C" folds ASCII letters only, as SQLite's NOCASE; the unique index is on lower(login). */
+  findUserByLogin(login: string): Promise<UserRow | undefined> {
+    return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE lower(login) = lower(?)`, [login]);
+  }
+
+  async updateUser(user: UserRow): Promise<void> {
+    await this.guarded(() => this.sql.run('UPDATE users SET login = ?, password_hash = ?, avatar_id = ?, updated_at = ? WHERE id = ?',
+      [user.login, user.passwordHash, user.avatarId, user.updatedAt, user.id]));
+  }
+}
+
+const SESSION_COLUMNS = 'id, token_hash AS "tokenHash", user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt", max_expires_at AS "maxExpiresAt"';
+
+export class PgSessions implements SessionRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async insertSession(session: SessionRow): Promise<void> {
+    await this.sql.run('INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at, max_expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [session.id, session.tokenHash, session.userId, session.createdAt, session.expiresAt, session.maxExpiresAt]);
+  }
+
+  findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined> {
+    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ?`, [tokenHash]);
+  }
+
+  findSessionById(id: string): Promise<SessionRow | undefined> {
+    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]);
+  }
+
+  async findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>> {
+    const rows = await this.sql.rows<{ id: string }>('SELECT id FROM sessions WHERE id = ANY(?::text[]) AND expires_at > ? AND max_expires_at > ?', [ids, now, now]);
+    return new Set(rows.map((row) => row.id));
+  }
+
+  async extendSession(id: string, expiresAt: number): Promise<void> {
+    await this.sql.run('UPDATE sessions SET expires_at = ? WHERE id = ?', [expiresAt, id]);
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.sql.run('DELETE FROM sessions WHERE id = ?', [id]);
+  }
+
+  deleteOtherSessions(userId: string, keepId: string): Promise<number> {
+    return this.sql.count('DELETE FROM sessions WHERE user_id = ? AND id <> ?', [userId, keepId]);
+  }
+
+  deleteExpiredSessions(now: number): Promise<number> {
+    return this.sql.count('DELETE FROM sessions WHERE expires_at <= ?', [now]);
+  }
+}
+
+export const AVATAR_COLUMNS = 'a.id, a.user_id AS "userId", a.content_type AS "contentType", a.image_width AS "imageWidth", a.image_height AS "imageHeight",'
+  + ' a.x, a.y, a.width, a.height, a.etag, a.created_at AS "createdAt"';
+
+export class PgAvatars implements AvatarRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async insertAvatar(row: AvatarRow & { bytes: Buffer }): Promise<void> {
+    await this.sql.run('INSERT INTO avatars (id, user_id, content_type, image_width, image_height, x, y, width, height, bytes, etag, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [row.id, row.userId, row.contentType, row.imageWidth, row.imageHeight, row.x, row.y, row.width, row.height, row.bytes, row.etag, row.createdAt]);
+  }
+
+  findAvatarById(id: string): Promise<AvatarRow | undefined> {
+    return this.sql.one(`SELECT ${AVATAR_COLUMNS} FROM avatars a WHERE a.id = ?`, [id]);
+  }
+
+  findAvatarBytes(id: string): Promise<AvatarBytes | undefined> {
+    return this.sql.one('SELECT user_id AS "userId", bytes, content_type AS "contentType", etag FROM avatars WHERE id = ?', [id]);
+  }
+
+  /** The user's avatar_id is reset to NULL by the foreign key (ON DELETE SET NULL). */
+  async deleteAvatar(id: string): Promise<void> {
+    await this.sql.run('DELETE FROM avatars WHERE id = ?', [id]);
+  }
+}

@@ -1,0 +1,182 @@
+// The Store on PostgreSQL: a pool sized by --db-pool, a transaction per unit of work on one pooled connection,
+// migrations on open, and a LISTEN connection that wakes the event hub when another server appends events.
+import { DatabaseOpenError, type Repositories, type Store, type Tx } from '../store.ts';
+import { Sql } from './connection.ts';
+import { PgCollections } from './collections.ts';
+import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './conversations.ts';
+import { createClient, createPool, describeConnectFailure, isUnavailable, mapError, type Pool, type PoolClient } from './driver.ts';
+import { EventListener } from './event-listener.ts';
+import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
+import { checkServerVersion, migratePostgres } from './migrate.ts';
+import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
+
+export interface PostgresStoreOptions {
+  /** Connections in the pool (--db-pool). */
+  poolSize?: number;
+  /** false: no event is written (benchmarks only). */
+  recordEvents?: boolean;
+  /** false: no LISTEN connection (a process that only migrates or copies). */
+  listen?: boolean;
+  /** Told after each committed write transaction (the metrics count write batches: one each here). */
+  onCommit?: (writes: number) => void;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+
+/** deadlock_detected and serialization_failure: PostgreSQL undid the transaction; running it again is safe. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 3;
+
+function codeOf(error: unknown): string | undefined {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  return (cause as { code?: string } | null)?.code ?? (error as { code?: string } | null)?.code;
+}
+
+/** The repositories over one way of running SQL; `tx` is set inside a transaction. */
+class PgRepositories implements Repositories {
+  readonly users;
+  readonly sessions;
+  readonly avatars;
+  readonly chats;
+  readonly messages;
+  readonly readMarkers;
+  readonly reactions;
+  readonly revisions;
+  readonly collections;
+  readonly events;
+
+  constructor(sql: Sql, tx: TxEvents | undefined, store: PostgresStore, recordEvents: boolean) {
+    // In a transaction, a statement that may break a constraint runs in a savepoint: the caller may catch the
+    // error and go on, as it can with SQLite, where only the statement fails.
+    const guarded: Guarded = tx === undefined ? (statement) => statement() : async (statement) => {
+      await sql.run('SAVEPOINT guarded');
+      try {
+        const result = await statement();
+        await sql.run('RELEASE SAVEPOINT guarded');
+        return result;
+      } catch (error) {
+        await sql.run('ROLLBACK TO SAVEPOINT guarded');
+        throw error;
+      }
+    };
+    this.users = new PgUsers(sql, guarded);
+    this.sessions = new PgSessions(sql);
+    this.avatars = new PgAvatars(sql);
+    this.chats = new PgChats(sql, guarded);
+    this.messages = new PgMessages(sql);
+    this.readMarkers = new PgReadMarkers(sql);
+    this.reactions = new PgReactions(sql);
+    this.revisions = new PgRevisions(sql);
+    this.collections = new PgCollections(sql);
+    this.events = new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client))));
+  }
+}
+
+export class PostgresStore implements Store {
+  readonly users;
+  readonly sessions;
+  readonly avatars;
+  readonly chats;
+  readonly messages;
+  readonly readMarkers;
+  readonly reactions;
+  readonly revisions;
+  readonly collections;
+  readonly events;
+  readonly rateCounters: PgRateCounters;
+  private listener: (count: number) => void = () => {};
+  private readonly hints: EventListener | undefined;
+  private closed = false;
+
+  private constructor(private readonly pool: Pool, url: string, private readonly options: PostgresStoreOptions) {
+    const sql = new Sql(pool);
+    // Outside a transaction: the pool's repositories (each statement on any free connection).
+    const base = new PgRepositories(sql, undefined, this, options.recordEvents ?? true);
+    ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
+    ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events } = base);
+    this.rateCounters = new PgRateCounters(sql);
+    this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), onHint: () => this.listener(0) });
+  }
+
+  /** Connects, checks the server (15 or newer), migrates once, starts listening. Rejects with a DatabaseOpenError. */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const pool = await createPool(url, options.poolSize ?? DEFAULT_POOL_SIZE);
+    try {
+      const client = await pool.connect();
+      try {
+        await checkServerVersion(client);
+        await migratePostgres(client);
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      await pool.end().catch(() => {});
+      if (error instanceof DatabaseOpenError) throw new DatabaseOpenError(`cannot use the database: ${error.message}`);
+      throw new DatabaseOpenError(describeConnectFailure(url, error));
+    }
+    const store = new PostgresStore(pool, url, options);
+    await store.hints?.start();
+    return store;
+  }
+
+  /** Runs work on one connection between `begin` and COMMIT; a deadlock or serialization failure runs it again. */
+  async run<T>(begin: string, work: (client: PoolClient, tx: TxEvents) => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error('the store is closed');
+    for (let attempt = 1; ; attempt++) {
+      let client: PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (error) {
+        throw mapError(error);
+      }
+      const tx: TxEvents = { appended: 0 };
+      // A connection cut between two statements of the work is reported by its next statement; the event itself
+      // (the pool listens only to idle connections) must not become an uncaught exception.
+      const ignore = (): void => {};
+      client.on('error', ignore);
+      try {
+        await client.query(begin);
+        const result = await work(client, tx);
+        await client.query('COMMIT');
+        client.off('error', ignore);
+        client.release();
+        if (tx.appended > 0) this.listener(tx.appended);
+        return result;
+      } catch (error) {
+        const broken = isUnavailable(error) || isUnavailable((error as { cause?: unknown })?.cause);
+        if (!broken) await client.query('ROLLBACK').catch(() => {});
+        client.off('error', ignore);
+        // A connection that broke is dropped from the pool rather than handed to the next request.
+        client.release(broken ? (error as Error) : undefined);
+        if (RETRYABLE.has(codeOf(error) ?? '') && attempt < MAX_ATTEMPTS) continue;
+        throw mapError(error);
+      }
+    }
+  }
+
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const result = await this.run('BEGIN', (client, tx) => work(new PgRepositories(new Sql(client), tx, this, this.options.recordEvents ?? true)));
+    this.options.onCommit?.(1);
+    return result;
+  }
+
+  /** PostgreSQL groups concurrent commits itself (its WAL writer): every write is its own transaction here. */
+  writeTogether<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.transaction(work);
+  }
+
+  snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.run('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', (client) => work(new PgRepositories(new Sql(client), undefined, this, false)));
+  }
+
+  onEventsCommitted(listener: (count: number) => void): void {
+    this.listener = listener;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.hints?.stop();
+    await this.pool.end();
+  }
+}
