@@ -14,8 +14,11 @@ export interface PageAnswers {
 export function createPageAnswers(routes: RouteTable<Route>, basePath: string): PageAnswers {
   /** An HTML answer gets its page context (logins, avatars, the chat around it); the others are left alone. */
   async function withPage(ctx: RequestContext, reply: Reply): Promise<Reply> {
-    if (ctx.mediaType === 'text/html' && reply.representation) await decoratePage(ctx, reply.representation);
-    return reply;
+    if (ctx.mediaType !== 'text/html' || !reply.representation || reply.representation.kind === 'problem') return reply;
+    // A copy, never shared: a cached page (shared: true) answers every reader, and this context is one reader's.
+    const rep = { ...reply.representation, shared: false };
+    await decoratePage(ctx, rep);
+    return { ...reply, representation: rep };
   }
 
   /**

@@ -29,6 +29,8 @@ export interface SingleRepresentation {
   links?: Link[];
   /** What only the HTML page shows: names and avatars for ids, the caller's rights, a form to show again. */
   page?: PageContext;
+  /** The same object answers every request (a constant such as /health): rendered and tagged once per media type. */
+  shared?: boolean;
 }
 
 /** A page of a collection: {"data": [...], "meta": {...}}. `type` names one item. */
@@ -47,6 +49,11 @@ export interface CollectionRepresentation {
    */
   live?: { events: string; chatId: string; messages: string; users: string };
   page?: PageContext;
+  /**
+   * The same object answers many requests (a cached page, resources/messages/page-cache.ts): never changed once
+   * made, so its rendering and ETag are kept with it, per media type.
+   */
+  shared?: boolean;
 }
 
 /** An RFC 9457 problem. */

@@ -4,12 +4,13 @@ import { invalidField } from '../../http/http-error.ts';
 import type { CollectionSpec, ParsedQuery } from '../../parsers/query.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
 import { EVENTS_PATH } from '../events/paths.ts';
-import type { Link } from '../../representations/representation.ts';
+import type { Link, Resource } from '../../representations/representation.ts';
 import { isValidId } from '../../storage/ids.ts';
 import type { MessageBounds, MessageRow } from '../../storage/store.ts';
 import { hrefWithParams, pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
-import { CHAT_PATH, MESSAGE_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+import { CHAT_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+import { cachedPage } from './page-cache.ts';
 
 const ID_FIELD = { name: 'id', type: 'id' } as const;
 
@@ -82,6 +83,11 @@ export function historyPage(parsed: ParsedQuery, after?: string, before?: string
   return { query, bounds: { ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}) } };
 }
 
+/** The page of one message: MESSAGE_PATH under the chat's messages path, the id encoded as buildPath encodes it. */
+function itemHrefOf(messagesHref: string): (message: Resource) => string {
+  return (message) => `${messagesHref}/${encodeURIComponent(String(message['id']))}`;
+}
+
 /**
  * GET /chats/{id}/messages. Oldest first by default (ids sort in creation order). `after` and `before`
  * bound the page by message (either, or both for a window); they page in the default order, so they
@@ -92,6 +98,13 @@ export function historyPage(parsed: ParsedQuery, after?: string, before?: string
  */
 export async function listMessages(ctx: RequestContext): Promise<Reply> {
   const access = await findVisibleChat(ctx, ctx.params['chatId']!);
+  // The membership above is the caller's part, checked every time; the page is the same for every member.
+  return cachedPage(ctx.services.storage, `${ctx.path}?${ctx.rawQuery}`, () => readMessagesPage(ctx, access.id));
+}
+
+/** The page itself: a function of the database, the path and the query only (what page-cache.ts may keep). */
+async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Reply> {
+  const access = { id: chatId };
   const parsed = parseCollectionQuery(ctx, MESSAGE_FIELDS, KEYSET_PARAMS);
   const after = await readAnchor(ctx, access.id, parsed, 'after');
   const before = await readAnchor(ctx, access.id, parsed, 'before');
@@ -117,7 +130,8 @@ export async function listMessages(ctx: RequestContext): Promise<Reply> {
       data: rows.map(publicMessage),
       meta: { total, limit: parsed.limit, offset: parsed.offset },
       links,
-      itemHref: (message) => ctx.href(MESSAGE_PATH, { chatId: access.id, messageId: String(message['id']) }),
+      // Built from strings only: a kept page must not hold on to this request.
+      itemHref: itemHrefOf(ctx.href(MESSAGES_PATH, { chatId: access.id })),
       // Only the newest page in the plain order may grow at its end as messages arrive.
       live: links.some((link) => link.rel === 'next') || parsed.filters.length > 0 || parsed.sort.length > 0 ? undefined : {
         events: ctx.href(EVENTS_PATH),
