@@ -99,7 +99,9 @@ function itemHrefOf(messagesHref: string): (message: Resource) => string {
 export async function listMessages(ctx: RequestContext): Promise<Reply> {
   const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   // The membership above is the caller's part, checked every time; the page is the same for every member.
-  return cachedPage(ctx.services.storage, `${ctx.path}?${ctx.rawQuery}`, () => readMessagesPage(ctx, access.id));
+  // The HTML page without a query is the newest page (readMessagesPage), a page of its own in the cache.
+  const newest = ctx.mediaType === 'text/html' && ctx.rawQuery === '' ? ' newest' : '';
+  return cachedPage(ctx.services.storage, `${ctx.path}?${ctx.rawQuery}${newest}`, () => readMessagesPage(ctx, access.id));
 }
 
 /** The page itself: a function of the database, the path and the query only (what page-cache.ts may keep). */
