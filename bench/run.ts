@@ -1,6 +1,6 @@
 // `make bench`: runs every benchmark and writes bench/RESULTS.md; each figure stands next to a baseline
 // measured in the same run, so the ratios mean something on any machine.
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -237,6 +237,11 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 const total = ((performance.now() - started) / 1000).toFixed(0);
+const resultsFile = new URL('./RESULTS.md', import.meta.url);
+/** Everything below this line in RESULTS.md was measured by hand (before/after studies): a run keeps it. */
+const HAND_MARKER = '<!-- make bench rewrites everything above this line and keeps everything below it: measurements made by hand. -->';
+const previous = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
+const handMeasured = previous.includes(HAND_MARKER) ? previous.slice(previous.indexOf(HAND_MARKER)) : '';
 const report = [
   '# Benchmark results',
   '',
@@ -245,6 +250,7 @@ const report = [
   machine(),
   '',
   ...sections,
+  ...(handMeasured ? ['', handMeasured.trimEnd(), ''] : []),
 ].join('\n');
-writeFileSync(new URL('./RESULTS.md', import.meta.url), report);
+writeFileSync(resultsFile, report);
 process.stdout.write(`${report}\n`);
