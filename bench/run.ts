@@ -10,6 +10,7 @@ import { createChatFixture, type ChatFixture } from './chat-fixture.ts';
 import { formatDurabilityBench, runDurabilityBench } from './durability.bench.ts';
 import { runLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { formatLoginBench, runLoginBench } from './login.bench.ts';
+import { formatPeersBench, runPeersBench } from './peers.bench.ts';
 import { formatRegistrationFloodBench, runRegistrationFloodBench } from './registration-flood.bench.ts';
 import { makePng } from './png.ts';
 import { startChild } from './server-process.ts';
@@ -207,6 +208,8 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
 const sections: string[] = [];
 try {
   sections.push(await section('Scenarios against baselines', async () => formatScenarios(await runScenarios(dir))));
+  sections.push(await section('Peers: fastify, bare node:http + SQLite, prebuilt bytes (same file, same work, same bytes)', async () =>
+    formatPeersBench(await runPeersBench({ rounds: 3, seconds: Math.min(SECONDS, 3) }), 3, Math.min(SECONDS, 3))));
   sections.push(await section('Logins off the event loop', async () => formatLoginBench(await runLoginBench({ durationSeconds: SECONDS }))));
   sections.push(await section('Sign-in during a registration flood', async () => formatRegistrationFloodBench(await runRegistrationFloodBench({ durationSeconds: Math.max(SECONDS, 10) }))));
   sections.push(await section('Durability: synchronous=FULL against NORMAL, group commit', async () => formatDurabilityBench(await runDurabilityBench({ durationSeconds: SECONDS }))));

@@ -37,10 +37,10 @@ function ask<T extends Message['type']>(child: ChildProcess, request: string, an
   });
 }
 
-/** Starts `module` (a file exporting `start(options): Promise<{ url, close }>`) in a child. */
-export async function startChild(module: string, options: Record<string, unknown>): Promise<ServerChild> {
+/** Starts `module` (a file exporting `start(options): Promise<{ url, close }>`) in a child; nodeFlags such as --cpu-prof go to its node. */
+export async function startChild(module: string, options: Record<string, unknown>, nodeFlags: readonly string[] = []): Promise<ServerChild> {
   const child = fork(fileURLToPath(import.meta.url), [module, JSON.stringify(options)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...nodeFlags],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const [message] = (await once(child, 'message')) as [Message];

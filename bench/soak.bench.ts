@@ -65,7 +65,10 @@ export async function runSoak(options: { seconds?: number } = {}): Promise<SoakR
   const seconds = options.seconds ?? Number(process.env['SOAK_SECONDS'] ?? 180);
   const dir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
   const dbPath = join(dir, 'chat.db');
-  const server = await startChild(new URL('./chat-server.ts', import.meta.url).pathname, { db: dbPath });
+  // SOAK_PROFILE_DIR=<dir>: the server writes a CPU profile there (bench/stalls.ts reads it for long tasks).
+  const profileDir = process.env['SOAK_PROFILE_DIR'];
+  const server = await startChild(new URL('./chat-server.ts', import.meta.url).pathname, { db: dbPath },
+    profileDir ? ['--cpu-prof', '--cpu-prof-interval=500', `--cpu-prof-dir=${profileDir}`] : []);
   try {
     const fixture = await createChatFixture(server.url, { messages: 200 });
     const auth = fixture.headers;

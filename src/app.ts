@@ -7,6 +7,8 @@ import { SYSTEM_CLOCK, type Clock } from './clock.ts';
 import type { AppServices, Caller, Reply, RequestContext, Route } from './resources/context.ts';
 import { corsHeaders, preflightMethods, type CorsRequest } from './http/cors.ts';
 import { HttpError, httpErrorOf } from './http/http-error.ts';
+import { formBody, formNotAccepted, isFormPost, readFormPost, type FormSubmission } from './http/form-post.ts';
+import { presetBody } from './http/read-body.ts';
 import { negotiateMediaType, REPRESENTATION_TYPES } from './http/negotiate.ts';
 import { observeExchange, type ExchangeLabels } from './http/observe-exchange.ts';
 import { toProblem } from './http/problem.ts';
@@ -18,6 +20,8 @@ import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
+import { formRuleOf, type FormRule } from './resources/form-rules.ts';
+import { createPageAnswers } from './page-answers.ts';
 import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
@@ -127,6 +131,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
   };
   const routes = new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route })));
   const basePath = config.basePath;
+  const pages = createPageAnswers(routes, basePath);
   let draining = false;
 
   interface RequestState {
@@ -149,7 +154,13 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
       throw new HttpError('ERR_NOT_FOUND', `No resource at ${fullPath}`);
     }
     const path = fullPath.slice(basePath.length) || '/';
-    const method = req.method ?? 'GET';
+    let method = req.method ?? 'GET';
+    // CONTRACT §7, HTML forms: a same-origin form post stands for the method its `_method` field names.
+    let form: FormSubmission | undefined;
+    if (isFormPost(req, services.publicOrigin())) {
+      form = await readFormPost(req, config.maxBodyBytes, basePath);
+      method = form.method;
+    }
     const match = routes.match(method, path);
     if (match.kind === 'not-found') throw new HttpError('ERR_NOT_FOUND', `No resource at ${fullPath}`);
     if (match.kind === 'method-not-allowed') {
@@ -159,6 +170,13 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     }
     const definition = match.route.handler;
     labels.route = match.route.pattern;
+    let formRule: FormRule | undefined;
+    if (form) {
+      formRule = formRuleOf(method, match.route.pattern);
+      if (!formRule || (form.kind === 'multipart' && !formRule.shape.files)) throw formNotAccepted(method, fullPath);
+      // The handler reads the JSON body the fields describe, and validates it as it would any (one copy of the rules).
+      if (form.kind === 'urlencoded') presetBody(req, formBody(form, formRule.shape));
+    }
     if (method === 'OPTIONS') {
       const headers: Record<string, string> = { Allow: match.allowed.join(', ') };
       const patch = routes.match('PATCH', path);
@@ -200,8 +218,10 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
       clientAddress: clientAddress(req, config.trustProxy),
       responseHeaders: state.responseHeaders,
       href: (pattern, params = {}, query = '') => `${basePath}${buildPath(pattern, params)}${query ? `?${query}` : ''}`,
+      form,
     };
-    return definition.handler(ctx);
+    if (!form || !formRule) return pages.withPage(ctx, await definition.handler(ctx));
+    return pages.answerForm(ctx, form, formRule, () => definition.handler(ctx));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -215,10 +235,12 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
       logFormat: config.quiet ? undefined : config.logFormat,
       trace: config.trace,
     });
-    res.setHeader('X-Request-Id', requestId);
-    if (draining) res.setHeader('Connection', 'close');
+    // Every answer's own headers go to writeHead with the rest, at once (http/send.ts): nothing is set on the
+    // response before, which keeps Node on its fast path (one pass over the headers, not setHeader each).
+    const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId };
+    if (draining) baseHeaders['Connection'] = 'close';
     const cors: CorsRequest = { origin: req.headers.origin, method: req.method ?? 'GET', requestMethod: req.headers['access-control-request-method'] };
-    for (const [name, value] of Object.entries(corsHeaders(config.corsOrigins, cors))) res.setHeader(name, value);
+    if (config.corsOrigins.length > 0) Object.assign(baseHeaders, corsHeaders(config.corsOrigins, cors));
     const aborted = new AbortController();
     // 'close' before the answer is finished: the client is gone (req's own 'close' also fires once its body is read).
     res.once('close', () => {
@@ -235,10 +257,10 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     const preflight = preflightMethods(config.corsOrigins, cors, reply.headers?.['Allow']);
     if (preflight['Access-Control-Allow-Methods']) reply.headers = { ...reply.headers, ...preflight };
     if (res.headersSent || res.destroyed) return;
-    reply = { ...reply, headers: { ...state.responseHeaders, ...reply.headers } };
     // An answer given before the body was read in full (a 413, a refused part, a 401 before a body...)
     // cannot tell where the rest of the body ends: close the connection after it (RFC 9112 §9.6).
-    if (!req.complete) res.setHeader('Connection', 'close');
+    if (!req.complete) baseHeaders['Connection'] = 'close';
+    reply = { ...reply, headers: { ...baseHeaders, ...state.responseHeaders, ...reply.headers } };
     sendReply(req, res, reply, { mediaType: state.mediaType, basePath, negotiated: state.negotiated });
   }
 

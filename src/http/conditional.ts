@@ -2,10 +2,16 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { HttpError } from './http-error.ts';
+import { sha256Base64url } from './sha256.ts';
 
 /** A strong ETag of a resource's state; the variant (xml, html) is appended so each representation has its own. */
 export function etagOf(state: unknown, variant = ''): string {
-  const hash = createHash('sha256').update(JSON.stringify(state)).digest('base64url').slice(0, 27);
+  return etagOfJson(JSON.stringify(state), variant);
+}
+
+/** etagOf for a state already written as JSON text (the same text JSON.stringify(state) gives, so the same tag). */
+export function etagOfJson(stateJson: string, variant = ''): string {
+  const hash = sha256Base64url(stateJson).slice(0, 27);
   return variant ? `"${hash}.${variant}"` : `"${hash}"`;
 }
 

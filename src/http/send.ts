@@ -2,10 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { renderRepresentation } from '../representations/render.ts';
+import { renderRepresentation, type RenderedBody } from '../representations/render.ts';
 import { HTML_CONTENT_SECURITY_POLICY } from '../representations/html.ts';
-import { etagOf, isNotModified } from './conditional.ts';
+import { etagOf, etagOfJson, isNotModified } from './conditional.ts';
 import type { Reply } from './reply.ts';
+import type { Representation } from '../representations/representation.ts';
 import { HttpError } from './http-error.ts';
 import { toProblem } from './problem.ts';
 import { openEventStream } from './sse.ts';
@@ -26,9 +27,59 @@ function linkHeader(reply: Reply): string | undefined {
   return links.map((link) => `<${link.href}>; rel="${link.rel}"`).join(', ');
 }
 
-/** Accept added to a Vary set before (CORS sets Vary: Origin on the response first). */
-function varyWithAccept(res: ServerResponse): string {
-  const vary = res.getHeader('Vary');
+/**
+ * A page of a collection is validated like a single resource: its items, meta and page links are its state,
+ * so any change to what the page shows changes the tag (RFC 9110 §8.8.3). The state's JSON text is
+ * {"data":…,"meta":…,"links":…} for a page, the resource itself for a single one.
+ */
+export function stateEtag(rep: Representation, variant: string): string | undefined {
+  // An HTML page also shows its page context (logins, unread counts), which its tag covers too.
+  const page = rep.kind !== 'problem' && rep.page !== undefined ? { page: rep.page } : {};
+  if (rep.kind === 'single') return etagOf(rep.page === undefined ? rep.data : { data: rep.data, ...page }, variant);
+  if (rep.kind === 'collection') return etagOf({ data: rep.data, meta: rep.meta, links: rep.links ?? [], ...page }, variant);
+  return undefined;
+}
+
+/**
+ * The same tag as stateEtag, from the JSON body already written (render.ts toJson) rather than a second
+ * JSON.stringify of the state: a page's body is {"data":…,"meta":…}, so its state text is that body with the
+ * links added before the closing brace; an enveloped single body is {"data":…} around the resource's text.
+ */
+export function stateEtagFromJson(rep: Representation, json: string): string | undefined {
+  if (rep.kind === 'collection') return etagOfJson(`${json.slice(0, -1)},"links":${JSON.stringify(rep.links ?? [])}}`);
+  if (rep.kind === 'single') return etagOfJson(rep.enveloped ? json.slice(8, -1) : json);
+  return undefined;
+}
+
+/** etag: undefined until asked for (tagOf), null for a representation without one (a problem). */
+type RenderedWithTag = RenderedBody & { etag?: string | null };
+
+function tagOf(rep: Representation, rendered: RenderedWithTag): string | null {
+  rendered.etag ??= (rendered.json === undefined ? stateEtag(rep, rendered.variant) : stateEtagFromJson(rep, rendered.json)) ?? null;
+  return rendered.etag;
+}
+
+/** The renderings of shared representations (a cached page), by media type and status: made once, kept as long as the object. */
+const renderings = new WeakMap<Representation, Map<string, RenderedWithTag>>();
+
+/** Renders and tags a representation; a shared one (never changed once made) only the first time per media type. */
+function renderOnce(rep: Representation, mediaType: string, options: { basePath: string; status: number }): RenderedWithTag {
+  const shared = rep.kind !== 'problem' && rep.shared === true;
+  const key = `${mediaType} ${options.status}`;
+  const kept = shared ? renderings.get(rep)?.get(key) : undefined;
+  if (kept) return kept;
+  const made: RenderedWithTag = renderRepresentation(rep, mediaType, options);
+  if (shared) {
+    let byType = renderings.get(rep);
+    if (!byType) renderings.set(rep, byType = new Map());
+    byType.set(key, made);
+  }
+  return made;
+}
+
+/** Accept added to a Vary the answer has already (CORS's Vary: Origin). */
+function varyWithAccept(headers: Record<string, unknown>): string {
+  const vary = headers['Vary'];
   return vary ? `${String(vary)}, Accept` : 'Accept';
 }
 
@@ -36,33 +87,39 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   let status = reply.status;
   const headers: Record<string, string | string[] | number> = { ...reply.headers };
   if (reply.eventStream) {
-    if (options.negotiated) headers['Vary'] = varyWithAccept(res);
+    if (options.negotiated) headers['Vary'] = varyWithAccept(headers);
     const writer = openEventStream(req, res, headers);
     if (writer) reply.eventStream(writer);
     return;
   }
-  let body: Buffer | undefined;
+  // JSON goes out as its text: Node writes the head and a string body in one write, a Buffer body in two (writev).
+  let body: Buffer | string | undefined;
   if (reply.representation) {
-    const rendered = renderRepresentation(reply.representation, options.mediaType, { basePath: options.basePath, status });
+    const rendered = renderOnce(reply.representation, options.mediaType, { basePath: options.basePath, status });
     body = rendered.body;
     headers['Content-Type'] = rendered.contentType;
     if (options.mediaType === 'text/html') headers['Content-Security-Policy'] = HTML_CONTENT_SECURITY_POLICY;
     const link = linkHeader(reply);
     if (link) headers['Link'] = link;
     if (status < 300 && !headers['ETag']) {
-      const rep = reply.representation;
-      // A page of a collection is validated like a single resource: its items, meta and page links
-      // are its state, so any change to what the page shows changes the tag (RFC 9110 §8.8.3).
-      if (rep.kind === 'single') headers['ETag'] = etagOf(rep.data, rendered.variant);
-      else if (rep.kind === 'collection') headers['ETag'] = etagOf({ data: rep.data, meta: rep.meta, links: rep.links ?? [] }, rendered.variant);
+      const etag = tagOf(reply.representation, rendered);
+      if (etag !== null) headers['ETag'] = etag;
     }
     headers['Cache-Control'] ??= 'private, no-cache';
   } else if (reply.bytes) {
     body = reply.bytes.data;
     headers['Content-Type'] = reply.bytes.contentType;
   }
-  if (options.negotiated) headers['Vary'] = varyWithAccept(res);
+  if (options.negotiated) headers['Vary'] = varyWithAccept(headers);
+  // A page for people writes dates in the reader's language (RFC 9110 §12.5.5: say what the answer varied on).
+  const rep = reply.representation;
+  if (options.negotiated && options.mediaType === 'text/html' && rep !== undefined && rep.kind !== 'problem' && rep.page !== undefined) {
+    headers['Vary'] = `${String(headers['Vary'])}, Accept-Language`;
+  }
   headers['X-Content-Type-Options'] = 'nosniff';
+  // No page's address (a chat id, a search) leaves this site in a Referer header. Not no-referrer: under it a
+  // browser sends `Origin: null` with a form post (Fetch §3.2.5), and the forms' same-origin check would refuse them.
+  headers['Referrer-Policy'] = 'same-origin';
 
   const etag = headers['ETag'];
   const safe = req.method === 'GET' || req.method === 'HEAD';
@@ -74,9 +131,12 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   }
   // RFC 9110 §6.4.1: 204 and 304 have no content; HEAD gets the GET's length without the bytes.
   if (status === 204 || status === 304) body = undefined;
-  if (body !== undefined) headers['Content-Length'] = body.length;
+  if (body !== undefined) headers['Content-Length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   else if (status !== 204 && status !== 304) headers['Content-Length'] = 0;
-  res.writeHead(status, headers);
+  // One flat list of name, value pairs: Node's writeHead takes it in one pass (nothing was set on res before).
+  const flat: (string | number | string[])[] = [];
+  for (const name of Object.keys(headers)) flat.push(name, headers[name]!);
+  res.writeHead(status, flat as unknown as Record<string, string>);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 

@@ -154,8 +154,9 @@ export function traceExchange(req: IncomingMessage, res: ServerResponse): Trace 
       if (!head) {
         lines.push('< [no answer was sent: the client left first]');
       } else {
-        const contentType = res.getHeader('content-type');
-        const response = [...head, '', ...describeBody(responseBody.bytes(), responseBody.total, typeof contentType === 'string' ? contentType : undefined)];
+        // From the head as sent: headers given to writeHead alone are not kept for getHeader.
+        const contentType = head.find((line) => /^content-type:/i.test(line))?.replace(/^content-type:\s*/i, '');
+        const response = [...head, '', ...describeBody(responseBody.bytes(), responseBody.total, contentType)];
         lines.push(...response.map((line) => `< ${line}`));
       }
       return `${lines.join('\n')}\n\n`;

@@ -17,20 +17,22 @@ function numberField(avatar: Resource, field: string): number | undefined {
  * Attributes only, no CSS, so the strict CSP (style-src by hash) holds; img-src 'self' covers <image>.
  * An avatar without a usable zone shows the whole image in the same box.
  */
-export function renderAvatarImage(href: string, avatar: Resource): string {
+export function renderAvatarImage(href: string, avatar: Resource, size = AVATAR_DISPLAY_SIZE, label = 'Avatar'): string {
+  // An empty label: the avatar sits beside its user's login, which already says whose it is (decorative).
+  const name = label === '' ? 'aria-hidden="true"' : `role="img" aria-label="${escapeHtml(label)}"`;
   const imageWidth = numberField(avatar, 'imageWidth');
   const imageHeight = numberField(avatar, 'imageHeight');
   if (imageWidth === undefined || imageHeight === undefined || imageWidth <= 0 || imageHeight <= 0) {
-    return `<img src="${escapeHtml(href)}" alt="Avatar" width="${AVATAR_DISPLAY_SIZE}" height="${AVATAR_DISPLAY_SIZE}">`;
+    return `<img src="${escapeHtml(href)}" alt="${escapeHtml(label)}" width="${size}" height="${size}">`;
   }
   let zone = [numberField(avatar, 'x'), numberField(avatar, 'y'), numberField(avatar, 'width'), numberField(avatar, 'height')];
   if (zone.some((value) => value === undefined) || zone[2]! <= 0 || zone[3]! <= 0) zone = [0, 0, imageWidth, imageHeight];
   const [x, y, width, height] = zone as [number, number, number, number];
-  const scale = AVATAR_DISPLAY_SIZE / Math.max(width, height);
+  const scale = size / Math.max(width, height);
   const boxWidth = Math.max(1, Math.round(width * scale));
   const boxHeight = Math.max(1, Math.round(height * scale));
   // slice: should rounding make the box's ratio differ a little from the zone's, the zone is cut, never exceeded.
-  return `<svg class="avatar" role="img" aria-label="Avatar" width="${boxWidth}" height="${boxHeight}" viewBox="${x} ${y} ${width} ${height}"` +
+  return `<svg class="avatar" ${name} width="${boxWidth}" height="${boxHeight}" viewBox="${x} ${y} ${width} ${height}"` +
     ` preserveAspectRatio="xMidYMid slice"><image href="${escapeHtml(href)}" x="0" y="0" width="${imageWidth}" height="${imageHeight}"` +
     ' preserveAspectRatio="none"/></svg>';
 }

@@ -1,8 +1,8 @@
 // Renders a Representation as a readable HTML page: no scripts, no external assets, every user string escaped.
-import { createHash } from 'node:crypto';
 import type {
   CollectionRepresentation,
   Link,
+  PageContext,
   ProblemRepresentation,
   Representation,
   Resource,
@@ -13,6 +13,12 @@ import { escapeHtml } from './escape.ts';
 import { renderAvatarImage } from './html-avatar.ts';
 import { renderLanding } from './html-landing.ts';
 import { LIVE_SCRIPT, LIVE_SCRIPT_HASH } from './live-script.ts';
+import { STYLESHEET, STYLESHEET_HASH } from './html-style.ts';
+import { renderChatList, renderChatPage, renderMembersPage } from './html-chats.ts';
+import { renderForm, unshownFormError } from './html-forms.ts';
+import { renderMessagePage, renderMessagesPage } from './html-messages.ts';
+import { pathOf, renderUser } from './html-parts.ts';
+import { renderAvatarsPage, renderSearchResults, renderUserList, renderUserPage } from './html-users.ts';
 
 export interface HtmlOptions {
   /** The --base-path prefix ('' or '/api'), for the navigation and the login form. */
@@ -23,36 +29,6 @@ export interface HtmlOptions {
   itemHref?: (item: Resource) => string | undefined;
 }
 
-/** The one stylesheet, inline. Its hash goes into the CSP, so the two cannot drift apart. */
-const STYLESHEET = [
-  ':root{color-scheme:light dark}',
-  'body{font:16px/1.5 system-ui,sans-serif;max-width:72rem;margin:0 auto;padding:0 1rem 2rem}',
-  'nav{display:flex;flex-wrap:wrap;gap:1rem;padding:.75rem 0;border-bottom:1px solid #8886}',
-  'h1{font-size:1.5rem;margin:1.25rem 0 .75rem}',
-  'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}',
-  'dt{font-weight:600}',
-  'dd{margin:0}',
-  'dd{overflow-wrap:anywhere}',
-  // A wide table scrolls sideways instead of squeezing its columns to one character.
-  '.table{overflow-x:auto}',
-  'table{border-collapse:collapse;width:100%;font-size:.9rem}',
-  'td{overflow-wrap:break-word}',
-  'th,td{border:1px solid #8886;padding:.25rem .5rem;text-align:left;vertical-align:top}',
-  'td ul{list-style:none;margin:0;padding:0}',
-  'time>span{white-space:nowrap}',
-  'ul.related{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}',
-  'ol.messages{list-style:none;padding:0}',
-  'ol.messages>li{border-bottom:1px solid #8886;padding:.5rem 0}',
-  '.text{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0 0}',
-  '.byline,.none{color:#888}',
-  'ul.reactions{display:flex;flex-wrap:wrap;gap:.75rem;list-style:none;padding:0;margin:.25rem 0 0;font-size:.9rem}',
-  'ul.reactions ul{display:inline;list-style:none;padding:0}ul.reactions ul li{display:inline;margin-right:.25rem}',
-  '.error{color:#c62828}',
-  'form p{display:grid;gap:.25rem;max-width:20rem}',
-].join('\n');
-
-const STYLESHEET_HASH = createHash('sha256').update(STYLESHEET, 'utf8').digest('base64');
-
 /**
  * CSP Level 3: nothing may load or run except the inline stylesheet and the one live-update script (both
  * by hash, §8.3), same-origin images (avatars) and the same-origin event stream the script reads.
@@ -62,7 +38,7 @@ export const HTML_CONTENT_SECURITY_POLICY = [
   `style-src 'sha256-${STYLESHEET_HASH}'`,
   `script-src 'sha256-${LIVE_SCRIPT_HASH}'`,
   "connect-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self' data: blob:",
   "form-action 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
@@ -106,22 +82,65 @@ export function renderHtml(rep: Representation, options: HtmlOptions): string {
 
 function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
   const session = `${options.basePath}/session`;
-  if (rep.type === 'login-form') return renderPage('Log in', renderLoginForm(rep.data, session), options.basePath);
+  const page = rep.page;
+  if (rep.type === 'login-form') return renderPage('Log in', renderLoginForm(rep.data, session), options.basePath, page);
   if (rep.type === 'landing') {
-    return renderPage('Chat API', renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath);
+    return renderPage('Chat API', renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath, page);
+  }
+  if (page !== undefined) {
+    const shown = rep.type === 'chat' ? renderChatPage(rep, page)
+      : rep.type === 'message' ? renderMessagePage(rep, page)
+        : rep.type === 'user' ? renderUserPage(rep, page) : undefined;
+    if (shown) return renderPage(shown.heading, `${shown.main}${renderRelated(rep.links)}${renderRaw(renderFields(rep.type, rep.data, 0, options.basePath))}`, options.basePath, page);
   }
   const heading = rep.type === 'session' ? 'Your session' : `${labelOf(rep.type)} ${displayNameOf(rep.data)}`.trim();
-  // A plain HTML form can only GET or POST, so the page says how to log out instead of faking DELETE.
-  const logout = rep.type === 'session' ? `<p>To log out, send <code>DELETE ${escapeHtml(session)}</code>.</p>` : '';
+  // DELETE /session through the form mechanism's _method field (CONTRACT §7, HTML forms).
+  const logout = rep.type !== 'session' ? ''
+    : page !== undefined ? renderForm({ action: session, method: 'DELETE', button: 'Log out', id: 'logout-session' }, page)
+      : `<p>To log out, send <code>DELETE ${escapeHtml(session)}</code>.</p>`;
   const main = renderLinks(rep.links) + renderFields(rep.type, rep.data, 0, options.basePath) + logout;
-  return renderPage(heading, main, options.basePath);
+  return renderPage(heading, main, options.basePath, page);
+}
+
+/** Every field as the API has it (ids, exact times), folded away under the page made for people: the resource itself. */
+function renderRaw(fields: string): string {
+  return fields === '' ? '' : `<details class="fields"><summary>All fields, as the API has them</summary>${fields}</details>`;
+}
+
+/** The related resources of a page made for people, below it, for whoever wants the API's view. */
+function renderRelated(links: readonly Link[] | undefined): string {
+  const list = renderLinks(links);
+  return list === '' ? '' : `<section aria-labelledby="related-heading"><h2 id="related-heading">Related</h2>${list}</section>`;
 }
 
 function renderCollection(rep: CollectionRepresentation, options: HtmlOptions): string {
+  const page = rep.page;
+  if (page !== undefined) {
+    const avatarsOf = /\/users\/([^/?]+)\/avatar(?:\?|$)/.exec(page.self.slice(page.basePath.length));
+    const query = new URLSearchParams(page.self.split('?')[1] ?? '').get('q') ?? '';
+    const shown = rep.type === 'message' && page.chat ? renderMessagesPage(rep, page, liveAttributes(rep.live))
+      : rep.type === 'chat' ? renderChatList(rep, page)
+        : rep.type === 'member' && page.chat ? renderMembersPage(rep, page)
+          : rep.type === 'user' ? renderUserList(rep, page)
+            : rep.type === 'avatar' && avatarsOf ? renderAvatarsPage(rep, page, decodeURIComponent(avatarsOf[1]!))
+              : rep.type === 'result' ? renderSearchResults(rep, page, query) : undefined;
+    if (shown) {
+      // Keyset pages of messages carry their own Older/Newer links; other lists get Previous/Next page.
+      const paging = rep.type === 'message' ? '' : renderLinks(rep.links?.filter((link) => link.rel === 'prev' || link.rel === 'next'));
+      return renderPage(shown.heading, `${shown.main}${paging}${renderRaw(renderTable(rep, options))}`, options.basePath, page);
+    }
+  }
   const summary = summaryOf(rep);
   const items = rep.type === 'message' ? renderMessages(rep.data, options, rep.live) : renderTable(rep, options);
   const links = renderLinks(rep.links);
-  return renderPage(`${labelOf(rep.type)} list`, summary + links + items + links, options.basePath);
+  return renderPage(`${labelOf(rep.type)} list`, summary + links + items + links, options.basePath, page);
+}
+
+/** The data-* attributes the page's script follows the event stream with (CONTRACT §9); none off the newest page. */
+function liveAttributes(live: CollectionRepresentation['live']): string {
+  if (live === undefined) return '';
+  return [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users]]
+    .map(([name, value]) => ` data-live-${name}="${escapeHtml(value!)}"`).join('');
 }
 
 function summaryOf(rep: CollectionRepresentation): string {
@@ -180,10 +199,7 @@ function renderMessages(messages: readonly Resource[], options: HtmlOptions, liv
     const id = typeof message['id'] === 'string' ? ` id="message-${escapeHtml(message['id'])}"` : '';
     return `<li${id}><p class="byline">${byline.filter((part) => part !== '').join(' · ')}</p>${textHtml}</li>`;
   });
-  if (live === undefined) return `<ol class="messages">\n${items.join('\n')}\n</ol>`;
-  const data = [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users]]
-    .map(([name, value]) => ` data-live-${name}="${escapeHtml(value!)}"`).join('');
-  return `<ol class="messages"${data}>\n${items.join('\n')}\n</ol>\n<script>${LIVE_SCRIPT}</script>`;
+  return `<ol class="messages"${liveAttributes(live)}>\n${items.join('\n')}\n</ol>`;
 }
 
 /** Under a message: each emoji, its count, and who reacted (links to the users), in the message's own order. */
@@ -309,8 +325,19 @@ function labelOf(type: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function renderPage(heading: string, main: string, basePath: string): string {
-  const nav = NAVIGATION.map(([path, label]) => renderAnchor(`${basePath}${path}`, label));
+/**
+ * The frame of every page: a skip link, the site navigation (with the reader's login, search and log out
+ * when signed in), one <main> with one <h1>, and the one script (by hash): local times, live updates.
+ */
+function renderPage(heading: string, main: string, basePath: string, page?: PageContext): string {
+  const links = page?.me !== undefined ? NAVIGATION.filter(([path]) => path !== '/session') : NAVIGATION;
+  const nav = links.map(([path, label]) => renderAnchor(`${basePath}${path}`, label));
+  if (page?.me !== undefined) {
+    nav.push(`<form method="get" action="${escapeHtml(`${basePath}/search`)}" role="search"><label for="nav-q">Search</label>` +
+      '<input id="nav-q" name="q" type="search" required><button type="submit">Go</button></form>');
+    nav.push(`<span>Signed in as ${renderUser(page, page.me.id, 24)}</span>`);
+    nav.push(renderForm({ action: pathOf(page, 'session'), method: 'DELETE', button: 'Log out', id: 'logout', inline: true }, page));
+  }
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -320,12 +347,13 @@ function renderPage(heading: string, main: string, basePath: string): string {
 <style>${STYLESHEET}</style>
 </head>
 <body>
-<nav aria-label="Site">${nav.join('\n')}</nav>
-<main>
-<h1>${escapeHtml(heading)}</h1>
-${main}
+<a class="skip" href="#main">Skip to the content</a>
+<header><nav aria-label="Site">${nav.join('\n')}</nav></header>
+<main id="main" tabindex="-1">
+<h1 dir="auto">${escapeHtml(heading)}</h1>
+${unshownFormError(page)}${main}
 </main>
-</body>
+${page === undefined ? '' : `<script>${LIVE_SCRIPT}</script>\n`}</body>
 </html>
 `;
 }

@@ -1,58 +1,74 @@
-// The one script of the HTML pages: the newest page of a chat follows the event stream (CONTRACT §9). Without
-// scripts the page works the same, by reload. It builds elements with textContent only: no HTML from data.
+// The one script of the HTML pages, allowed by its hash (CSP): times in the reader's locale, the newest page of a chat
+// following the event stream (CONTRACT §9), and the avatar form's zone filled in. Every page works the same without it.
 import { createHash } from 'node:crypto';
 
-/** Reads everything it needs from the list's data-* attributes, so its text (and hash) never changes. */
+/**
+ * Reads what it needs from the page (data-* attributes), so its text (and hash) never changes. Live updates
+ * fetch this same page again and take its message list: the server renders every message, escaped, with
+ * logins, avatars, replies and reaction buttons, so the script builds no markup from data itself.
+ */
 export const LIVE_SCRIPT = `(() => {
+  const localise = (root) => {
+    for (const node of root.querySelectorAll('time[datetime]')) {
+      const date = new Date(node.getAttribute('datetime'));
+      if (Number.isNaN(date.getTime())) continue;
+      node.title = node.getAttribute('datetime');
+      node.textContent = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    }
+  };
+  localise(document);
+  const file = document.querySelector('input[type=file][name=avatar]');
+  if (file && window.URL && URL.createObjectURL) {
+    file.addEventListener('change', () => {
+      const chosen = file.files && file.files[0];
+      if (!chosen) return;
+      const image = new Image();
+      image.onload = () => {
+        const side = Math.min(image.naturalWidth, image.naturalHeight);
+        const zone = { x: Math.floor((image.naturalWidth - side) / 2), y: Math.floor((image.naturalHeight - side) / 2), width: side, height: side };
+        for (const [name, value] of Object.entries(zone)) {
+          const input = file.form.elements.namedItem(name);
+          if (input && input.value === '') input.value = String(value);
+        }
+        URL.revokeObjectURL(image.src);
+      };
+      image.src = URL.createObjectURL(chosen);
+    });
+  }
   const list = document.querySelector('ol[data-live-chat]');
-  if (!list || !window.EventSource) return;
-  const { liveChat: chat, liveEvents: events, liveMessages: messages, liveUsers: users } = list.dataset;
-  const element = (tag, text, attributes = {}) => {
-    const node = document.createElement(tag);
-    if (text !== undefined) node.textContent = text;
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-    return node;
-  };
-  const time = (iso) => {
-    const node = element('time', undefined, { datetime: iso });
-    node.append(element('span', iso.slice(0, 10)), ' ', element('span', iso.slice(11, 19) + ' UTC'));
-    return node;
-  };
-  const render = (message) => {
-    const item = element('li', undefined, { id: 'message-' + message.id });
-    const byline = element('p', undefined, { class: 'byline' });
-    const author = element('strong');
-    author.append(element('a', message.authorId, { href: users + '/' + encodeURIComponent(message.authorId) }));
-    const link = element('a', undefined, { href: messages + '/' + encodeURIComponent(message.id) });
-    link.append(time(message.createdAt));
-    byline.append(author, ' · ', link);
-    if (message.replyTo) {
-      byline.append(' · in reply to ', element('a', message.replyTo, { href: messages + '/' + encodeURIComponent(message.replyTo) }));
+  if (!list || !window.EventSource || !window.fetch || !window.DOMParser) return;
+  const chat = list.dataset.liveChat;
+  let pending = false;
+  let again = false;
+  const refresh = async () => {
+    if (pending) { again = true; return; }
+    pending = true;
+    try {
+      const response = await fetch(location.pathname + location.search, { headers: { accept: 'text/html' }, credentials: 'same-origin' });
+      if (response.ok) {
+        const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+        // The list and the line above it (the unread count): the composer, and what is typed in it, stay.
+        for (const selector of ['ol[data-live-chat]', '.chat-nav']) {
+          const from = fresh.querySelector(selector);
+          const into = document.querySelector(selector);
+          if (from && into) {
+            into.replaceChildren(...from.childNodes);
+            localise(into);
+          }
+        }
+      }
+    } finally {
+      pending = false;
+      if (again) { again = false; refresh(); }
     }
-    if (message.editedAt) {
-      const edited = element('a', '(edited ', { rel: 'revisions', href: messages + '/' + encodeURIComponent(message.id) + '/revisions' });
-      edited.append(time(message.editedAt), ')');
-      byline.append(' · ', edited);
-    }
-    item.append(byline, element('p', message.text, { class: 'text', dir: 'auto' }));
-    if (message.reactions && message.reactions.length > 0) {
-      const reactions = element('ul', undefined, { class: 'reactions', 'aria-label': 'Reactions' });
-      for (const reaction of message.reactions) reactions.append(element('li', reaction.emoji + ' ' + reaction.count));
-      item.append(reactions);
-    }
-    return item;
   };
-  const source = new EventSource(events);
-  const on = (type, handle) => source.addEventListener(type, (frame) => {
-    const event = JSON.parse(frame.data);
-    if (event.chatId === chat) handle(event.data);
-  });
-  on('message.created', (message) => {
-    if (!document.getElementById('message-' + message.id)) list.append(render(message));
-  });
-  on('message.updated', (message) => document.getElementById('message-' + message.id)?.replaceWith(render(message)));
-  on('message.deleted', (message) => document.getElementById('message-' + message.id)?.remove());
-  on('messages.cleared', () => list.replaceChildren());
+  const source = new EventSource(list.dataset.liveEvents);
+  const types = ['message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'reaction.added', 'reaction.removed', 'read.updated'];
+  for (const type of types) {
+    source.addEventListener(type, (frame) => {
+      if (JSON.parse(frame.data).chatId === chat) refresh();
+    });
+  }
 })();`;
 
 export const LIVE_SCRIPT_HASH = createHash('sha256').update(LIVE_SCRIPT, 'utf8').digest('base64');

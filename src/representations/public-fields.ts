@@ -1,11 +1,10 @@
 // Row -> public fields: the one place that picks what a client sees of each stored row. The return types
 // come from the schemas of the OpenAPI document (schemas.ts): a field added to one and not the other fails tsc.
 import type { AvatarRow, ChatRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
+import { isoTime } from './iso-time.ts';
 import type { PublicAction, PublicAvatar, PublicChat, PublicMember, PublicMessage, PublicSession, PublicUser } from './schemas.ts';
 
-export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
-}
+export { isoTime };
 
 /** Never the password hash. */
 export function publicUser(row: UserRow): PublicUser {

@@ -5,9 +5,12 @@ import { renderXml } from './xml.ts';
 
 export interface RenderedBody {
   contentType: string;
-  body: Buffer;
+  /** JSON stays text: the socket write encodes it (one copy fewer than a Buffer made here). */
+  body: Buffer | string;
   /** The suffix that makes this representation's ETag differ from the others' (RFC 9110 §8.8.3). */
   variant: string;
+  /** The JSON text of the body, when the body is JSON: the ETag is hashed from it instead of a second JSON.stringify. */
+  json?: string;
 }
 
 /** JSON shapes of CONTRACT §1: envelope for chats, messages and actions; plain objects otherwise. */
@@ -33,7 +36,9 @@ export function renderRepresentation(
       const html = renderHtml(rep, { ...options, itemHref });
       return { contentType: 'text/html; charset=utf-8', body: Buffer.from(html), variant: 'html' };
     }
-    default:
-      return { contentType: problem ? 'application/problem+json' : 'application/json', body: Buffer.from(JSON.stringify(toJson(rep))), variant: '' };
+    default: {
+      const json = JSON.stringify(toJson(rep));
+      return { contentType: problem ? 'application/problem+json' : 'application/json', body: json, variant: '', json };
+    }
   }
 }

@@ -27,6 +27,10 @@ export interface SingleRepresentation {
   data: Resource;
   /** Related resources, for the HTML page (and XML link elements). Hrefs are complete paths. */
   links?: Link[];
+  /** What only the HTML page shows: names and avatars for ids, the caller's rights, a form to show again. */
+  page?: PageContext;
+  /** The same object answers every request (a constant such as /health): rendered and tagged once per media type. */
+  shared?: boolean;
 }
 
 /** A page of a collection: {"data": [...], "meta": {...}}. `type` names one item. */
@@ -44,6 +48,12 @@ export interface CollectionRepresentation {
    * shows the chat's new, edited and deleted messages as they happen (CONTRACT §9).
    */
   live?: { events: string; chatId: string; messages: string; users: string };
+  page?: PageContext;
+  /**
+   * The same object answers many requests (a cached page, resources/messages/page-cache.ts): never changed once
+   * made, so its rendering and ETag are kept with it, per media type.
+   */
+  shared?: boolean;
 }
 
 /** An RFC 9457 problem. */
@@ -58,6 +68,46 @@ export interface ProblemRepresentation {
     instance?: string;
     errors?: { field: string; message: string }[];
   };
+}
+
+/** A user as a page names them: login and, when they have one, their current avatar (public avatar fields). */
+export interface PageUser {
+  id: string;
+  login: string;
+  avatar?: Resource;
+}
+
+/** A form post that broke a rule: the page shows that form again with what was typed and each error beside its field. */
+export interface FormState {
+  /** The path the form posted to, and the method it stood for (after `_method`). */
+  action: string;
+  method: string;
+  values: Record<string, string>;
+  errors: { field: string; message: string }[];
+  status: number;
+  title: string;
+  detail: string;
+}
+
+/**
+ * HTML-only context of a page (never in JSON or XML): read after the handler answered, for the one who asks.
+ * The page's ETag covers it too, so a renamed user or a new unread message never answers 304.
+ */
+export interface PageContext {
+  basePath: string;
+  me?: PageUser;
+  users: Record<string, PageUser>;
+  /** The chat the page belongs to, as the caller reads it (title, ownerId, members, unreadCount, lastReadId). */
+  chat?: Resource;
+  /** Messages that a shown message replies to: id -> {authorId, text}. */
+  replied: Record<string, Resource>;
+  /** Users who are not members of the chat, for the owner's "Add" buttons (members page). */
+  candidates?: PageUser[];
+  /** The reader's language for dates (the first usable tag of Accept-Language), or undefined. */
+  locale?: string;
+  /** The path and query of this page, for the forms' `_back` field. */
+  self: string;
+  form?: FormState;
 }
 
 export type Representation = SingleRepresentation | CollectionRepresentation | ProblemRepresentation;

@@ -10,6 +10,7 @@ import type { LoginLimiter } from './session/login-limiter.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import type { EventHub } from '../events/hub.ts';
 import type { Reply } from '../http/reply.ts';
+import type { FormSubmission } from '../http/form-post.ts';
 import type { RateLimit } from './limits/rate-limit.ts';
 
 export type { Clock } from '../clock.ts';
@@ -62,6 +63,8 @@ export interface RequestContext {
   responseHeaders: Record<string, string>;
   /** A path under the base path, built from a route pattern: the one way links are made. */
   href(pattern: string, params?: Record<string, string>, query?: string): string;
+  /** Set when the request is an HTML form post (CONTRACT §7): its handler answers as to JSON, app.ts turns that into 303. */
+  form?: FormSubmission;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;

@@ -74,6 +74,11 @@ export interface ChatRepository {
   findChat(id: string): Promise<ChatRow | undefined>;
   /** The chat if the user is one of its members; the same undefined when it does not exist. */
   findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined>;
+  /**
+   * Optional: the chat as one member reads it (with their marker and unread count), undefined when the user is
+   * not a member or there is no chat, in one read: GET /chats/{id} uses it when a backend has it (issue #22).
+   */
+  findChatForCaller?(chatId: string, userId: string): Promise<ChatForCallerRow | undefined>;
   insertChat(chat: Omit<ChatRow, 'members'>): Promise<void>;
   updateChatTitle(id: string, title: string, updatedAt: number): Promise<void>;
   /** A member list change is a change of the chat, so its updatedAt moves too. */
@@ -240,6 +245,12 @@ export interface Store extends Repositories {
   onEventsCommitted(listener: (count: number) => void): void;
   /** Finishes queued writes, then closes; later calls reject. */
   close(): Promise<void>;
+  /**
+   * Optional: a value that changes whenever anything may have been written to the database since it was last
+   * read, by this process or any other; undefined while it cannot tell. What was read after a stamp is still
+   * current while the stamp is the same: resources/messages/page-cache.ts keeps hot history pages with it.
+   */
+  changeStamp?(): Promise<string | undefined>;
 }
 
 /**

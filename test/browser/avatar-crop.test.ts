@@ -85,7 +85,7 @@ test('the avatar is shown cropped to its zone, never overflowing, with no CSP vi
   // The list shows every avatar the same way; a wide zone gets a wide box; nothing overflows a 320 px screen.
   const list = await page.goto(`${server.url}/users/${alice.userId}/avatar`);
   assert.equal(list?.status(), 200);
-  const boxes = await page.locator('main svg.avatar').evaluateAll((elements) => elements.map((element) => {
+  const boxes = await page.locator('main ul.avatars svg.avatar').evaluateAll((elements) => elements.map((element) => {
     const rect = element.getBoundingClientRect();
     return [rect.width, rect.height];
   }));

@@ -78,16 +78,17 @@ test('a person logs in through the form and reads a chat whose script message st
   assert.equal((await login?.response())?.status(), 303);
   assert.equal(new URL(page.url()).pathname, '/chats');
   assert.equal(landed.status(), 200);
-  assert.match(await page.innerText('h1'), /Chat list/);
+  assert.match(await page.innerText('h1'), /Your chats/);
   assert.match(await page.innerText('main'), /Weekend plans/);
   await screenshot(page, 'chat-list.png');
 
-  // Follow the chat, then its messages, by clicking links as a person would.
-  await follow(page, page.getByRole('link', { name: 'Weekend plans' }));
+  // Follow the chat's page, then its messages, by clicking links as a person would.
+  await follow(page, page.getByRole('link', { name: 'about' }));
   assert.equal(new URL(page.url()).pathname, `/chats/${chatId}`);
   assert.match(await page.innerText('h1'), /Weekend plans/);
-  const messages = await follow(page, page.getByRole('link', { name: 'Messages', exact: true }));
+  const messages = await follow(page, page.getByRole('link', { name: 'Messages', exact: true }).first());
   assert.equal(new URL(page.url()).pathname, `/chats/${chatId}/messages`);
+  assert.match(await page.innerText('h1'), /Weekend plans/);
   assert.match(String(messages.headers()['content-security-policy']), /default-src 'none'/);
 
   // The script arrived as text: visible, not run, and no element was made of it.

@@ -60,7 +60,7 @@ test('a message posted in one browser appears in the other\'s open chat page, th
   assert.equal(await item.locator('p.text').innerText(), text, 'shown as text, not markup');
   assert.equal(await alicePage.locator('ol.messages b').count(), 0);
   const id = (await item.getAttribute('id'))!.replace('message-', '');
-  assert.equal(await item.locator(`a[href="/users/${bob.userId}"]`).innerText(), bob.userId);
+  assert.equal(await item.locator(`a[href="/users/${bob.userId}"]`).innerText(), 'bob', 'the author by login');
   await mkdir(OUTPUT, { recursive: true });
   await alicePage.screenshot({ path: join(OUTPUT, 'live-message.png'), fullPage: true });
 

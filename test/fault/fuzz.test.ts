@@ -112,7 +112,7 @@ function hasRoute(method: string, pattern: string): boolean {
   return ALL_ROUTES.some((route) => route.method === method && route.pattern === pattern);
 }
 
-test(`${RUNS} fuzzed requests: no 5xx, no crash, a problem document for every 4xx`, { timeout: 120_000 }, async (t) => {
+test(`${RUNS} fuzzed requests: no 5xx, no crash, a problem document for every 4xx`, { timeout: 300_000 }, async (t) => {
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown): void => { unhandled.push(reason); };
   process.on('unhandledRejection', onUnhandled);

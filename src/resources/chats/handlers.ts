@@ -7,7 +7,7 @@ import { checkString } from '../../parsers/body-fields.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicChat, publicChatForCaller, publicMember } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
-import { isForeignKeyViolation, type ChatForCallerRow, type ChatRow, type MemberRow, type Repositories } from '../../storage/store.ts';
+import { isForeignKeyViolation, type ChatForCallerRow, type ChatRow, type MemberRow, type ReadMarkerRow, type Repositories } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
 import { USER_PATH } from '../users/handlers.ts';
 import { chatNotFound, findVisibleChat, requireOwner } from './access.ts';
@@ -32,14 +32,14 @@ export const CHAT_FIELDS: CollectionSpec = {
 
 /**
  * The chat as the caller reads it: with their read marker and unread count (the caller is a member). `db` is
- * the store, or the transaction the chat was just written in.
+ * the store, or the transaction the chat was just written in; `marker` the caller's, when it was read with the chat.
  */
-async function chatForCaller(ctx: RequestContext, db: Repositories, row: ChatRow): Promise<Record<string, unknown>> {
-  const marker = await db.readMarkers.findMarker(row.id, ctx.caller!.userId);
-  return publicChatForCaller(row, marker ?? { lastReadId: null, unreadCount: 0 });
+async function chatForCaller(ctx: RequestContext, db: Repositories, row: ChatRow, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Promise<Record<string, unknown>> {
+  const found = marker ?? await db.readMarkers.findMarker(row.id, ctx.caller!.userId);
+  return publicChatForCaller(row, found ?? { lastReadId: null, unreadCount: 0 });
 }
 
-export async function chatReply(ctx: RequestContext, db: Repositories, row: ChatRow, status = 200, headers: Record<string, string> = {}): Promise<Reply> {
+export async function chatReply(ctx: RequestContext, db: Repositories, row: ChatRow, status = 200, headers: Record<string, string> = {}, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Promise<Reply> {
   const params = { chatId: row.id };
   return {
     status,
@@ -48,7 +48,7 @@ export async function chatReply(ctx: RequestContext, db: Repositories, row: Chat
       kind: 'single',
       type: 'chat',
       enveloped: true,
-      data: await chatForCaller(ctx, db, row),
+      data: await chatForCaller(ctx, db, row, marker),
       links: [
         { rel: 'read', href: ctx.href(READ_PATH, params) },
         { rel: 'messages', href: ctx.href(MESSAGES_PATH, params) },
@@ -137,6 +137,13 @@ export function listChats(ctx: RequestContext): Promise<Reply> {
 
 export async function getChat(ctx: RequestContext): Promise<Reply> {
   const { storage } = ctx.services;
+  // One read finds the chat, checks the membership and reads the caller's marker, where the backend can (issue #22: it was three).
+  if (storage.chats.findChatForCaller) {
+    const chatId = ctx.params['chatId']!;
+    const found = await storage.chats.findChatForCaller(chatId, ctx.caller!.userId);
+    if (!found) throw chatNotFound(chatId);
+    return chatReply(ctx, storage, found, 200, {}, found);
+  }
   const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   const row = await storage.chats.findChat(access.id);
   // Deleted since the membership was read (another request ran between the two reads): it is gone.

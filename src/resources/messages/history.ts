@@ -4,12 +4,13 @@ import { invalidField } from '../../http/http-error.ts';
 import type { CollectionSpec, ParsedQuery } from '../../parsers/query.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
 import { EVENTS_PATH } from '../events/paths.ts';
-import type { Link } from '../../representations/representation.ts';
+import type { Link, Resource } from '../../representations/representation.ts';
 import { isValidId } from '../../storage/ids.ts';
 import type { MessageBounds, MessageRow } from '../../storage/store.ts';
 import { hrefWithParams, pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
-import { CHAT_PATH, MESSAGE_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+import { CHAT_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+import { cachedPage } from './page-cache.ts';
 
 const ID_FIELD = { name: 'id', type: 'id' } as const;
 
@@ -71,15 +72,20 @@ function keysetLinks(ctx: RequestContext, rows: readonly MessageRow[], more: boo
  * page reads one row more, so the caller can tell whether messages lie beyond. The bounds narrow the page, not
  * meta.total (storage applies them). The benchmark explains exactly the statements this asks for.
  */
-export function historyPage(parsed: ParsedQuery, after?: string, before?: string): { query: ParsedQuery; bounds: MessageBounds } {
-  const keyset = after !== undefined || before !== undefined;
-  const newestFirst = before !== undefined && after === undefined;
+export function historyPage(parsed: ParsedQuery, after?: string, before?: string, newest = false): { query: ParsedQuery; bounds: MessageBounds } {
+  const keyset = after !== undefined || before !== undefined || newest;
+  const newestFirst = (before !== undefined || newest) && after === undefined;
   const query: ParsedQuery = {
     ...parsed,
     ...(newestFirst ? { sort: [{ field: ID_FIELD, direction: 'DESC' as const }] } : {}),
     ...(keyset ? { limit: parsed.limit + 1 } : {}),
   };
   return { query, bounds: { ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}) } };
+}
+
+/** The page of one message: MESSAGE_PATH under the chat's messages path, the id encoded as buildPath encodes it. */
+function itemHrefOf(messagesHref: string): (message: Resource) => string {
+  return (message) => `${messagesHref}/${encodeURIComponent(String(message['id']))}`;
 }
 
 /**
@@ -92,19 +98,31 @@ export function historyPage(parsed: ParsedQuery, after?: string, before?: string
  */
 export async function listMessages(ctx: RequestContext): Promise<Reply> {
   const access = await findVisibleChat(ctx, ctx.params['chatId']!);
+  // The membership above is the caller's part, checked every time; the page is the same for every member.
+  // The HTML page without a query is the newest page (readMessagesPage), a page of its own in the cache.
+  const newest = ctx.mediaType === 'text/html' && ctx.rawQuery === '' ? ' newest' : '';
+  return cachedPage(ctx.services.storage, `${ctx.path}?${ctx.rawQuery}${newest}`, () => readMessagesPage(ctx, access.id));
+}
+
+/** The page itself: a function of the database, the path and the query only (what page-cache.ts may keep). */
+async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Reply> {
+  const access = { id: chatId };
   const parsed = parseCollectionQuery(ctx, MESSAGE_FIELDS, KEYSET_PARAMS);
   const after = await readAnchor(ctx, access.id, parsed, 'after');
   const before = await readAnchor(ctx, access.id, parsed, 'before');
-  const keyset = after !== undefined || before !== undefined;
+  // A person opens a chat on its newest messages (the HTML page without a query); every client's default stays oldest first.
+  const newest = ctx.mediaType === 'text/html' && ctx.rawQuery === '';
+  const keyset = after !== undefined || before !== undefined || newest;
   if (keyset && parsed.sort.length > 0) throw invalidField('sort', 'cannot be combined with after or before, which page in the default order', 'ERR_BAD_QUERY');
   if (keyset && parsed.offset > 0) throw invalidField('offset', 'cannot be combined with after or before', 'ERR_BAD_QUERY');
-  const { query, bounds } = historyPage(parsed, after, before);
+  const { query, bounds } = historyPage(parsed, after, before, newest);
   const { rows: read, total } = await ctx.services.storage.collections.listMessages(access.id, query, bounds);
-  const newestFirst = before !== undefined && after === undefined;
+  const newestFirst = (before !== undefined || newest) && after === undefined;
   const more = keyset && read.length > parsed.limit;
   const rows = keyset ? read.slice(0, parsed.limit) : read;
   if (newestFirst) rows.reverse();
-  const links = keyset ? keysetLinks(ctx, rows, more, after, before) : pageLinks(ctx, parsed, total);
+  const links = newest ? (more && rows[0] ? [{ rel: 'prev', href: keysetHref(ctx, { before: rows[0].id }) }] : [])
+    : keyset ? keysetLinks(ctx, rows, more, after, before) : pageLinks(ctx, parsed, total);
   links.push({ rel: 'chat', href: ctx.href(CHAT_PATH, { chatId: access.id }) });
   return {
     status: 200,
@@ -114,7 +132,8 @@ export async function listMessages(ctx: RequestContext): Promise<Reply> {
       data: rows.map(publicMessage),
       meta: { total, limit: parsed.limit, offset: parsed.offset },
       links,
-      itemHref: (message) => ctx.href(MESSAGE_PATH, { chatId: access.id, messageId: String(message['id']) }),
+      // Built from strings only: a kept page must not hold on to this request.
+      itemHref: itemHrefOf(ctx.href(MESSAGES_PATH, { chatId: access.id })),
       // Only the newest page in the plain order may grow at its end as messages arrive.
       live: links.some((link) => link.rel === 'next') || parsed.filters.length > 0 || parsed.sort.length > 0 ? undefined : {
         events: ctx.href(EVENTS_PATH),

@@ -1,14 +1,18 @@
 // Service endpoints: the index, health, the OpenAPI document and its readable form.
 import { etagOfBytes } from '../../http/conditional.ts';
 import type { Reply, RequestContext, Route } from '../context.ts';
+import type { Representation } from '../../representations/representation.ts';
 import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from '../../openapi/docs-page.ts';
 import { one } from '../../openapi/route-doc.ts';
 import { serverVersion } from '../../version.ts';
 import { getIndex } from './index-page.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
+/** The same answer every time: one object, so http/send.ts renders and tags it once per media type. */
+const HEALTH = { kind: 'single', type: 'health', enveloped: false, data: { status: 'ok' }, shared: true } as const satisfies Representation;
+
 function health(): Reply {
-  return { status: 200, headers: { 'Cache-Control': 'no-store' }, representation: { kind: 'single', type: 'health', enveloped: false, data: { status: 'ok' } } };
+  return { status: 200, headers: { 'Cache-Control': 'no-store' }, representation: HEALTH };
 }
 
 interface RenderedDocument {

@@ -2,13 +2,12 @@
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
-import { mediaTypeOf, readBody, readJsonObject } from '../../http/read-body.ts';
+import { mediaTypeOf, readJsonObject } from '../../http/read-body.ts';
 import { rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
 import { isoTime, publicSession } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
 import type { SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
-import { isOwnOrigin } from './authenticate.ts';
 import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -21,13 +20,11 @@ function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number
 
 async function readCredentials(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
   const { maxBodyBytes } = ctx.services.config;
+  // The login form's fields, read by the HTML form mechanism (app.ts) once it passed the origin check.
+  if (ctx.form) return { body: await readJsonObject(ctx.req, maxBodyBytes, LOGIN_TYPES), form: true };
   if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
     // Login CSRF: a foreign page must not sign a browser in to an account of the attacker's choosing.
-    if (!isOwnOrigin(ctx.req, ctx.services)) {
-      throw new HttpError('ERR_CSRF', 'The login form must be posted from this server\'s own origin (Origin header)');
-    }
-    const params = new URLSearchParams((await readBody(ctx.req, maxBodyBytes)).toString('utf8'));
-    return { body: Object.fromEntries(params), form: true };
+    throw new HttpError('ERR_CSRF', 'The login form must be posted from this server\'s own origin (Origin header)');
   }
   return { body: await readJsonObject(ctx.req, maxBodyBytes, LOGIN_TYPES), form: false };
 }

@@ -1,12 +1,13 @@
 // Session tokens: 32 bytes from the CSPRNG, handed out once; only their SHA-256 is stored.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Bytes } from '../../http/sha256.ts';
 
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
 export function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  return sha256Bytes(token);
 }
 
 export const SESSION_COOKIE = 'session';

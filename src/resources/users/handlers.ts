@@ -2,7 +2,7 @@
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, httpErrorOf, invalidField } from '../../http/http-error.ts';
-import { mediaTypeOf, readBody, readJsonObject } from '../../http/read-body.ts';
+import { mediaTypeOf, readJsonObject } from '../../http/read-body.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicUser } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
@@ -10,7 +10,6 @@ import { isUniqueViolation, type UserRow } from '../../storage/store.ts';
 import type { Body } from '../../parsers/body-fields.ts';
 import { collectionReply } from '../collection.ts';
 import { indexReply } from '../service/index-page.ts';
-import { isOwnOrigin } from '../session/authenticate.ts';
 import { validateRegistration, validateUserChanges } from './validate.ts';
 
 export const USER_PATH = '/users/:userId';
@@ -55,12 +54,10 @@ export const REGISTRATION_TYPES = ['application/json', FORM_TYPE] as const;
  */
 async function readRegistration(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
   const { maxBodyBytes } = ctx.services.config;
+  // The sign-up form's fields, read by the HTML form mechanism (app.ts) once it passed the origin check.
+  if (ctx.form) return { body: await readJsonObject(ctx.req, maxBodyBytes, REGISTRATION_TYPES), form: true };
   if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
-    if (!isOwnOrigin(ctx.req, ctx.services)) {
-      throw new HttpError('ERR_CSRF', 'The sign-up form must be posted from this server\'s own origin (Origin header)');
-    }
-    const fields = new URLSearchParams((await readBody(ctx.req, maxBodyBytes)).toString('utf8'));
-    return { body: Object.fromEntries(fields), form: true };
+    throw new HttpError('ERR_CSRF', 'The sign-up form must be posted from this server\'s own origin (Origin header)');
   }
   return { body: await readJsonObject(ctx.req, maxBodyBytes, REGISTRATION_TYPES), form: false };
 }

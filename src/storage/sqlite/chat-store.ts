@@ -1,5 +1,5 @@
 // The chats and chat_members tables: a chat with its member list, membership checks and member changes.
-import type { ChatAccess, ChatRow, MemberRow } from '../rows.ts';
+import type { ChatAccess, ChatForCallerRow, ChatRow, MemberRow } from '../rows.ts';
 import type { Db } from './database.ts';
 
 /** A chat as SQL answers it, members as JSON array text (the collection page reads these). */
@@ -38,6 +38,7 @@ export class ChatStore {
   private readonly insert;
   private readonly byId;
   private readonly forMember;
+  private readonly forCaller;
   private readonly update;
   private readonly touch;
   private readonly removeMembers;
@@ -53,6 +54,7 @@ export class ChatStore {
     this.insert = db.prepare('INSERT INTO chats (id, title, owner_id, created_at, updated_at) VALUES (@id, @title, @ownerId, @createdAt, @updatedAt)');
     this.byId = db.prepare(`${CHAT_SELECT} WHERE c.id = ?`);
     this.forMember = db.prepare('SELECT c.id, c.owner_id AS ownerId FROM chats c JOIN chat_members cm ON cm.chat_id = c.id AND cm.user_id = ? WHERE c.id = ?');
+    this.forCaller = db.prepare(`${CHAT_FOR_CALLER_SELECT} WHERE me.user_id = ? AND c.id = ?`);
     this.update = db.prepare('UPDATE chats SET title = ?, updated_at = ? WHERE id = ?');
     this.touch = db.prepare('UPDATE chats SET updated_at = ? WHERE id = ?');
     this.removeMembers = db.prepare('DELETE FROM chat_members WHERE chat_id = ?');
@@ -74,6 +76,15 @@ export class ChatStore {
   /** The chat if the user is one of its members; the same undefined when it does not exist. */
   findChatForMember(chatId: string, userId: string): ChatAccess | undefined {
     return this.forMember.get(userId, chatId) as ChatAccess | undefined;
+  }
+
+  /**
+   * The chat as one member reads it, with their marker and unread count, in one statement (on the caller's
+   * membership row): what GET /chats/{id} answers; undefined when the user is not a member or there is no chat.
+   */
+  findChatForCaller(chatId: string, userId: string): ChatForCallerRow | undefined {
+    const record = this.forCaller.get(userId, chatId) as ChatForCallerRecord | undefined;
+    return record && { ...record, members: JSON.parse(record.members) as string[] };
   }
 
   insertChat(chat: Omit<ChatRow, 'members'>): void {

@@ -112,6 +112,8 @@ export class SqliteStore implements Store {
   /** BEGIN, COMMIT and ROLLBACK, prepared once rather than parsed for every transaction. */
   private readonly control;
   private eventsCommitted: (count: number) => void = () => {};
+  /** total_changes() and PRAGMA data_version: see changeStamp. */
+  private readonly stamp;
   private closed = false;
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
@@ -163,6 +165,16 @@ export class SqliteStore implements Store {
       },
     });
     this.rateCounters = options.sharedRateCounters && path !== ':memory:' ? new SqliteRateCounters(path) : new MemoryRateCounters();
+    this.stamp = this.db.prepare("SELECT total_changes() || '.' || data_version FROM pragma_data_version").pluck();
+  }
+
+  /**
+   * Changes whenever anything may have been written since: by this connection (SQLite's total_changes(),
+   * triggers and rolled-back writes included) or by any other one, in this process or another (--workers, a
+   * script: PRAGMA data_version). Read through the gate, so never inside another request's transaction.
+   */
+  changeStamp(): Promise<string | undefined> {
+    return this.gate.call(() => (this.db.inTransaction ? undefined : this.stamp.get() as string));
   }
 
   onEventsCommitted(listener: (count: number) => void): void {

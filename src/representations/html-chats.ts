@@ -1,0 +1,83 @@
+// The reader's chats with their unread counts, one chat's settings, and its members: pages with their forms.
+import { escapeHtml } from './escape.ts';
+import { renderForm } from './html-forms.ts';
+import { anchor, pathOf, renderTime, renderUser } from './html-parts.ts';
+import type { CollectionRepresentation, PageContext, SingleRepresentation } from './representation.ts';
+
+/** GET /chats: each chat (its title opens its newest messages) with the reader's unread count; then a form for a new chat. */
+export function renderChatList(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
+  const items = rep.data.map((chat) => {
+    const chatId = String(chat['id']);
+    const unread = Number(chat['unreadCount'] ?? 0);
+    const count = unread > 0 ? ` <span class="badge">${unread} unread</span>` : ' <span class="none">no unread</span>';
+    const members = Array.isArray(chat['members']) ? chat['members'].length : 0;
+    return `<li><a class="title" href="${escapeHtml(pathOf(page, 'messages', { chatId }))}" dir="auto"><bdi>${escapeHtml(String(chat['title']))}</bdi></a>${count}` +
+      `<br><span class="none">${members} ${members === 1 ? 'member' : 'members'} · updated ${renderTime(page, chat['updatedAt'])}</span> · ${anchor(pathOf(page, 'chat', { chatId }), 'about')}</li>`;
+  });
+  const list = items.length === 0 ? '<p class="none">No chats yet: create one below.</p>' : `<ul class="chats">${items.join('\n')}</ul>`;
+  const create = renderForm({
+    action: pathOf(page, 'chats'), method: 'POST', button: 'Create chat', id: 'new-chat',
+    fields: [{ name: 'title', label: 'Title', type: 'text', attributes: 'required maxlength="200"' }],
+  }, page);
+  return { heading: 'Your chats', main: `${list}<section aria-labelledby="new-chat-heading"><h2 id="new-chat-heading">New chat</h2>${create}</section>` };
+}
+
+/** GET /chats/{id}: title, owner, members; the owner renames, clears or deletes it, a member leaves it. */
+export function renderChatPage(rep: SingleRepresentation, page: PageContext): { heading: string; main: string } {
+  const chat = rep.data;
+  const chatId = String(chat['id']);
+  const isOwner = page.me !== undefined && chat['ownerId'] === page.me.id;
+  const members = (Array.isArray(chat['members']) ? chat['members'] : []).map((id) => `<li>${renderUser(page, id, 24)}</li>`);
+  const parts = [
+    `<p>${anchor(pathOf(page, 'messages', { chatId }), 'Messages')} · ${anchor(pathOf(page, 'members', { chatId }), 'Members')} · ${Number(chat['unreadCount'] ?? 0)} unread</p>`,
+    `<dl><dt>Owner</dt><dd>${renderUser(page, chat['ownerId'], 24)}</dd><dt>Created</dt><dd>${renderTime(page, chat['createdAt'])}</dd><dt>Updated</dt><dd>${renderTime(page, chat['updatedAt'])}</dd></dl>`,
+    `<h2>Members</h2><ul class="people">${members.join('')}</ul>`,
+  ];
+  const self = pathOf(page, 'chat', { chatId });
+  if (isOwner) {
+    parts.push(`<section aria-labelledby="rename-heading"><h2 id="rename-heading">Rename</h2>${renderForm({
+      action: self, method: 'PATCH', button: 'Rename', id: 'rename',
+      fields: [{ name: 'title', label: 'Title', type: 'text', value: String(chat['title'] ?? ''), attributes: 'required maxlength="200"' }],
+    }, page)}</section>`);
+    // Nothing brings these back: the browser asks for the box to be ticked first (HTML's own validation, no script).
+    const sure = (what: string) => [{ name: '_confirm', label: `Yes, ${what}`, type: 'checkbox' as const, value: 'yes', attributes: 'required' }];
+    parts.push(`<section aria-labelledby="danger-heading"><h2 id="danger-heading">Delete</h2>${renderForm({
+      action: pathOf(page, 'messages', { chatId }), method: 'DELETE', button: 'Delete all messages', id: 'clear', fields: sure('delete every message of this chat'),
+    }, page)}${renderForm({ action: self, method: 'DELETE', button: 'Delete this chat', id: 'delete-chat', fields: sure('delete this chat and its messages') }, page)}</section>`);
+  } else if (page.me !== undefined) {
+    parts.push(`<section aria-labelledby="leave-heading"><h2 id="leave-heading">Leave</h2>${renderForm({
+      action: pathOf(page, 'member', { chatId, userId: page.me.id }), method: 'DELETE', button: 'Leave this chat', id: 'leave', inline: true,
+    }, page)}</section>`);
+  }
+  return { heading: String(chat['title'] ?? 'Chat'), main: parts.join('\n') };
+}
+
+/** GET /chats/{id}/members: who is in, with Remove (owner) or Leave (self); the owner adds users from a list. */
+export function renderMembersPage(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
+  const chat = page.chat ?? {};
+  const chatId = String(chat['id'] ?? '');
+  const isOwner = page.me !== undefined && chat['ownerId'] === page.me.id;
+  const items = rep.data.map((member) => {
+    const userId = String(member['userId']);
+    const action = pathOf(page, 'member', { chatId, userId });
+    let button = '';
+    if (userId === chat['ownerId']) button = ' <span class="badge">owner</span>';
+    else if (userId === page.me?.id) button = ` ${renderForm({ action, method: 'DELETE', button: 'Leave', id: `leave-${userId}`, inline: true }, page)}`;
+    else if (isOwner) {
+      const login = page.users[userId]?.login ?? userId;
+      button = ` ${renderForm({ action, method: 'DELETE', button: 'Remove', id: `remove-${userId}`, inline: true, buttonAttributes: `aria-label="${escapeHtml(`Remove ${login}`)}"` }, page)}`;
+    }
+    return `<li>${renderUser(page, userId, 24)}${button}</li>`;
+  });
+  const parts = [`<p>${anchor(pathOf(page, 'messages', { chatId }), 'Back to the messages')}</p>`, `<ul class="people">${items.join('')}</ul>`];
+  if (isOwner) {
+    const candidates = (page.candidates ?? []).map((user) => `<li>${renderUser(page, user.id)} ${renderForm({
+      action: pathOf(page, 'member', { chatId, userId: user.id }), method: 'PUT', button: 'Add', id: `add-${user.id}`, inline: true,
+      buttonAttributes: `aria-label="${escapeHtml(`Add ${user.login}`)}"`,
+    }, page)}</li>`);
+    parts.push(`<section aria-labelledby="add-heading"><h2 id="add-heading">Add a member</h2>${candidates.length === 0
+      ? '<p class="none">Everyone is a member already.</p>'
+      : `<ul class="people">${candidates.join('')}</ul>`}</section>`);
+  }
+  return { heading: `Members of ${String(chat['title'] ?? 'the chat')}`, main: parts.join('\n') };
+}

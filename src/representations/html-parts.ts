@@ -1,0 +1,84 @@
+// Pieces every HTML page shares: paths of the resources, a user by login and avatar, a time, a same-origin link.
+import { buildPath } from '../router/compile-pattern.ts';
+import { escapeHtml } from './escape.ts';
+import { renderAvatarImage } from './html-avatar.ts';
+import type { PageContext, PageUser } from './representation.ts';
+
+/** The route patterns the pages link and post to (the router's syntax; buildPath encodes each parameter). */
+export const PAGE_PATHS = {
+  chats: '/chats',
+  chat: '/chats/:chatId',
+  members: '/chats/:chatId/members',
+  member: '/chats/:chatId/members/:userId',
+  messages: '/chats/:chatId/messages',
+  message: '/chats/:chatId/messages/:messageId',
+  reaction: '/chats/:chatId/messages/:messageId/reactions/:emoji',
+  read: '/chats/:chatId/read',
+  users: '/users',
+  user: '/users/:userId',
+  avatars: '/users/:userId/avatar',
+  avatar: '/users/:userId/avatar/:avatarId',
+  session: '/session',
+  search: '/search',
+} as const;
+
+export function pathOf(page: PageContext, name: keyof typeof PAGE_PATHS, params: Record<string, string> = {}): string {
+  return `${page.basePath}${buildPath(PAGE_PATHS[name], params)}`;
+}
+
+export function anchor(href: string, text: string, attributes = ''): string {
+  return `<a href="${escapeHtml(href)}"${attributes}>${escapeHtml(text)}</a>`;
+}
+
+// One formatter per locale a reader asked for (Intl formatters are costly to build).
+const FORMATTERS = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 64;
+
+function formatterOf(locale: string): Intl.DateTimeFormat {
+  let formatter = FORMATTERS.get(locale);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+    if (FORMATTERS.size < MAX_FORMATTERS) FORMATTERS.set(locale, formatter);
+  }
+  return formatter;
+}
+
+/**
+ * A CONTRACT §1 timestamp in a <time> element: in the reader's language (Accept-Language) at UTC, else as
+ * "2026-11-21 09:30 UTC"; the page's script then shows it in the reader's own time zone too.
+ */
+export function renderTime(page: PageContext, iso: unknown): string {
+  if (typeof iso !== 'string') return '';
+  const parts = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+  const date = new Date(iso);
+  const shown = parts === null ? iso
+    : page.locale !== undefined && !Number.isNaN(date.getTime()) ? `${formatterOf(page.locale).format(date)} UTC` : `${parts[1]} ${parts[2]} UTC`;
+  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(shown)}</time>`;
+}
+
+/** A user's avatar at `size` pixels, cropped to its zone, or nothing; decorative beside the login. */
+export function renderUserAvatar(user: PageUser | undefined, size: number, label = ''): string {
+  const avatar = user?.avatar;
+  if (avatar === undefined || typeof avatar['avatar'] !== 'string') return '';
+  return renderAvatarImage(avatar['avatar'], avatar, size, label);
+}
+
+/** A user as a link to their page: the login (bidi-isolated), with the avatar before it when asked; an unknown id stays the id. */
+export function renderUser(page: PageContext, userId: unknown, avatarSize = 0): string {
+  if (typeof userId !== 'string') return '';
+  const user = page.users[userId];
+  const avatar = avatarSize > 0 ? renderUserAvatar(user, avatarSize) : '';
+  return `<a class="user" href="${escapeHtml(pathOf(page, 'user', { userId }))}">${avatar}<bdi>${escapeHtml(user?.login ?? userId)}</bdi></a>`;
+}
+
+/** Logins of several users, comma-separated, as plain text (a title attribute, a summary). */
+export function loginsOf(page: PageContext, ids: unknown): string {
+  if (!Array.isArray(ids)) return '';
+  return ids.map((id) => page.users[String(id)]?.login ?? String(id)).join(', ');
+}
+
+/** Only same-origin paths become links: a leading '/' but not '//' or '/\\', and no whitespace or controls. */
+export function safeHref(href: string | undefined): string | undefined {
+  if (href === undefined || !/^\/(?![/\\])/.test(href) || /[\u0000-\u0020\u007f]/.test(href)) return undefined;
+  return href;
+}

@@ -1,0 +1,60 @@
+// The one stylesheet of the HTML pages: one column from 320 px up, light and dark, no style attribute anywhere.
+import { createHash } from 'node:crypto';
+
+/** The one stylesheet, inline. Its hash goes into the CSP, so the two cannot drift apart. */
+export const STYLESHEET = [
+  // Light and dark follow the reader's setting (prefers-color-scheme); every colour pair keeps WCAG AA contrast.
+  ':root{color-scheme:light dark;--muted:#595959;--line:#8886;--accent:#0b57d0;--badge-bg:#0b57d0;--badge-fg:#fff;--error:#b3261e;--unread:#eef4ff;--visited:#681da8;--bg:#fff;--fg:#1b1b1b}',
+  '@media (prefers-color-scheme:dark){:root{--muted:#b0b0b0;--accent:#8ab4f8;--badge-bg:#8ab4f8;--badge-fg:#111;--error:#ffb4ab;--unread:#1d2633;--visited:#d7aefb;--bg:#121212;--fg:#e6e6e6}}',
+  // Named, not left to the canvas: then every tool (and a reader's own style sheet) knows the pair it contrasts.
+  'html{background:var(--bg);color:var(--fg)}',
+  // Links in the scheme's own colours: the browser's dark-mode defaults fall short of 4.5:1 on a dark canvas.
+  'a{color:var(--accent)}a:visited{color:var(--visited)}',
+  '*,*::before,*::after{box-sizing:border-box}',
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0 .75rem 2rem;overflow-wrap:anywhere}',
+  'header{border-bottom:1px solid var(--line)}',
+  'nav{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;padding:.5rem 0}',
+  'nav form{display:flex;gap:.25rem;align-items:center;margin:0}',
+  'nav input[type=search]{width:9rem;max-width:100%}',
+  '.skip{position:absolute;left:-999px}.skip:focus{left:.5rem;top:.5rem;position:absolute;background:Canvas;padding:.25rem}',
+  'h1{font-size:1.5rem;margin:1rem 0 .5rem}',
+  'h2{font-size:1.15rem;margin:1.5rem 0 .5rem}',
+  'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}',
+  'dt{font-weight:600}',
+  'dd{margin:0;min-width:0}',
+  // A wide table scrolls sideways instead of squeezing its columns to one character.
+  '.table{overflow-x:auto}',
+  'table{border-collapse:collapse;width:100%;font-size:.9rem}',
+  'td{overflow-wrap:break-word}',
+  'th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}',
+  'td ul{list-style:none;margin:0;padding:0}',
+  'time>span{white-space:nowrap}',
+  'ul.related{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}',
+  'ol.messages,ul.chats,ul.people,ul.avatars,ul.results{list-style:none;padding:0;margin:0}',
+  'ol.messages>li,ul.chats>li,ul.people>li,ul.avatars>li,ul.results>li{border-bottom:1px solid var(--line);padding:.5rem 0}',
+  'ol.messages>li.unread{background:var(--unread)}',
+  'ul.chats .title{font-weight:600;font-size:1.05rem}',
+  '.text{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0 0}',
+  '.byline{margin:0}.byline,.none,.quote,.edited{color:var(--muted)}',
+  '.quote{margin:.25rem 0 0;padding-left:.5rem;border-left:3px solid var(--line);font-size:.9rem}',
+  '.badge{background:var(--badge-bg);color:var(--badge-fg);border-radius:.75rem;padding:0 .5rem;font-size:.85rem;white-space:nowrap}',
+  'a.user{display:inline-flex;align-items:center;gap:.35rem;vertical-align:middle}',
+  'svg.avatar,img{border-radius:4px;vertical-align:middle;max-width:100%;height:auto}',
+  'ul.reactions{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;padding:0;margin:.25rem 0 0}',
+  'ul.reactions button{border-radius:1rem;padding:.1rem .6rem;border:1px solid var(--line);background:transparent;color:inherit;font:inherit}',
+  'ul.reactions button[aria-pressed=true]{border-color:var(--accent);outline:1px solid var(--accent)}',
+  '.actions{margin:.25rem 0 0;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}',
+  '.actions button{font-size:.85rem;min-height:1.75rem}',
+  '.chat-nav{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center}',
+  'form.inline{display:inline;margin:0}',
+  '.error{color:var(--error)}',
+  'form p.field{display:grid;grid-template-columns:minmax(0,1fr);gap:.25rem;max-width:36rem}',
+  'input[type=file]{width:100%}',
+  'p.check{display:flex;gap:.5rem;align-items:center}',
+  'input,textarea,button{font:inherit;max-width:100%}',
+  'textarea{width:100%;min-height:4rem}',
+  'button{cursor:pointer;min-height:2rem}',
+  ':focus-visible{outline:2px solid var(--accent);outline-offset:2px}',
+].join('\n');
+
+export const STYLESHEET_HASH = createHash('sha256').update(STYLESHEET, 'utf8').digest('base64');

@@ -1,0 +1,110 @@
+// What an HTML page shows beyond its resource: logins and avatars for ids, the chat around a message, who may be added.
+import type { RequestContext } from './context.ts';
+import { parseQuery } from '../parsers/query.ts';
+import { publicAvatar, publicChatForCaller } from '../representations/public-fields.ts';
+import type { PageContext, PageUser, Representation, Resource } from '../representations/representation.ts';
+import type { UserRow } from '../storage/store.ts';
+import { AVATAR_IMAGE_PATH } from './avatars/handlers.ts';
+import { USER_FIELDS } from './users/handlers.ts';
+
+/** A page names at most this many distinct users; past it an id stays an id (a page holds at most 100 items). */
+const MAX_NAMED_USERS = 500;
+/** The owner's "Add a member" list: the first users by login who are not members yet. */
+const CANDIDATES_QUERY = 'limit=100&sort=login&order=asc';
+const USER_REFERENCES = ['authorId', 'ownerId', 'userId'];
+
+/** Every user id a resource refers to: its author, owner, members, reacting users; itself for a user or member. */
+function collectUserIds(type: string, item: Resource, into: Set<string>): void {
+  for (const field of USER_REFERENCES) if (typeof item[field] === 'string') into.add(item[field]);
+  if (Array.isArray(item['members'])) for (const id of item['members']) if (typeof id === 'string') into.add(id);
+  if (Array.isArray(item['reactions'])) {
+    for (const reaction of item['reactions'] as Resource[]) {
+      if (Array.isArray(reaction['userIds'])) for (const id of reaction['userIds']) if (typeof id === 'string') into.add(id);
+    }
+  }
+  if ((type === 'user' || type === 'result') && typeof item['id'] === 'string' && typeof item['login'] === 'string') into.add(item['id']);
+}
+
+async function pageUser(ctx: RequestContext, row: UserRow): Promise<PageUser> {
+  const user: PageUser = { id: row.id, login: row.login };
+  if (row.avatarId !== null) {
+    const avatar = await ctx.services.storage.avatars.findAvatarById(row.avatarId);
+    if (avatar) user.avatar = publicAvatar(avatar, ctx.href(AVATAR_IMAGE_PATH, { userId: row.id, avatarId: avatar.id }));
+  }
+  return user;
+}
+
+/** The caller's view of the chat in the path (the handler already found the caller a member), or undefined. */
+async function chatOf(ctx: RequestContext): Promise<Resource | undefined> {
+  const chatId = ctx.params['chatId'];
+  if (chatId === undefined || !ctx.caller) return undefined;
+  const { storage } = ctx.services;
+  const chat = await storage.chats.findChat(chatId);
+  if (!chat || !chat.members.includes(ctx.caller.userId)) return undefined;
+  const marker = await storage.readMarkers.findMarker(chatId, ctx.caller.userId);
+  return publicChatForCaller(chat, marker ?? { lastReadId: null, unreadCount: 0 });
+}
+
+/**
+ * The first language of Accept-Language (RFC 9110 §12.5.4) that Intl knows, for dates; a malformed tag
+ * or `*` is skipped, and q-values other than 0 are not weighed: browsers list languages in order.
+ */
+export function preferredLocale(header: string | undefined): string | undefined {
+  for (const element of (header ?? '').split(',').slice(0, 8)) {
+    const [tag = '', ...parameters] = element.trim().split(';');
+    if (tag === '' || tag === '*' || parameters.some((parameter) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(parameter))) continue;
+    try {
+      const [supported] = Intl.DateTimeFormat.supportedLocalesOf([tag]);
+      if (supported !== undefined) return supported;
+    } catch {
+      // RangeError: not a well-formed language tag.
+    }
+  }
+  return undefined;
+}
+
+/** Fills rep.page for an HTML answer; JSON and XML never see it. */
+export async function decoratePage(ctx: RequestContext, rep: Representation): Promise<void> {
+  if (rep.kind === 'problem') return;
+  const { storage } = ctx.services;
+  const items = rep.kind === 'single' ? [rep.data] : rep.data;
+  const chat = await chatOf(ctx);
+  const ids = new Set<string>();
+  if (ctx.caller) ids.add(ctx.caller.userId);
+  for (const item of items) collectUserIds(rep.type, item, ids);
+  if (chat) collectUserIds('chat', chat, ids);
+  const replied: Record<string, Resource> = {};
+  if (chat && rep.type === 'message') {
+    const shown = new Set(items.map((item) => item['id']));
+    for (const item of items) {
+      const target = item['replyTo'];
+      if (typeof target !== 'string' || shown.has(target) || replied[target]) continue;
+      const message = await storage.messages.findMessageInChat(String(chat['id']), target);
+      if (message) {
+        replied[target] = { authorId: message.authorId, text: message.text };
+        ids.add(message.authorId);
+      }
+    }
+  }
+  const users: Record<string, PageUser> = {};
+  for (const id of [...ids].slice(0, MAX_NAMED_USERS)) {
+    const row = await storage.users.findUserById(id);
+    if (row) users[id] = await pageUser(ctx, row);
+  }
+  for (const [id, message] of Object.entries(replied)) if (users[String(message['authorId'])] === undefined) delete replied[id];
+  const page: PageContext = {
+    basePath: ctx.href('/').replace(/\/$/, ''),
+    me: ctx.caller ? users[ctx.caller.userId] : undefined,
+    users,
+    chat,
+    replied,
+    locale: preferredLocale(ctx.req.headers['accept-language']),
+    self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
+  };
+  if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
+    const members = new Set(chat['members'] as string[]);
+    const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));
+    page.candidates = rows.filter((row) => !members.has(row.id)).map((row) => ({ id: row.id, login: row.login }));
+  }
+  rep.page = page;
+}
