@@ -112,7 +112,9 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
   storage.onEventsCommitted((count) => {
     metrics.eventsWritten.inc(count);
     events.wake();
-    onEventsCommitted?.();
+    // Count 0 is PostgreSQL's NOTIFY hint: every other process got that notification itself, so only this
+    // process's own commits are passed on (--workers relays them to the other workers).
+    if (count > 0) onEventsCommitted?.();
   });
   metrics.streamsOpen.readFrom(() => events.streamCount());
   const services: AppServices = {

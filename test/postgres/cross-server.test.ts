@@ -85,3 +85,25 @@ test('concurrent writers on two servers: each stream sees every event once, gap-
     assert.deepEqual(seen, logged, 'the stream is the log: no gap, no duplicate, in id order');
   }
 });
+
+test('a NOTIFY hint wakes the streams but is not passed on as this server\'s own commit (--workers relays only those)', async (t) => {
+  const commits = { a: 0, b: 0 };
+  const database = await createTestDatabase();
+  const start = (name: 'a' | 'b') => startServer({ db: database.url, scryptN: 1024, writeRate: 0, registerRate: 0, eventTimings: { pollMs: 60_000 }, onEventsCommitted: () => commits[name]++ });
+  const a = await start('a');
+  const b = await start('b');
+  t.after(async () => {
+    await a.close();
+    await b.close();
+    await database.drop();
+  });
+  const ann = await registerAndLogIn(a);
+  const chat = await createChat(a, ann, { title: 'Relay' });
+  const stream = await openReady(b, { token: ann.token });
+  t.after(() => stream.close());
+  const before = commits.a;
+  const message = await postMessage(a, ann, chat.id, { text: 'from server A' });
+  await stream.until((s) => s.logEvents.some((event) => event.type === 'message.created' && event.json.data.id === message.id), 'the message from A', 2000);
+  assert.ok(commits.a > before, 'A passes on its own commit');
+  assert.equal(commits.b, 0, 'B woke by NOTIFY and passed nothing on');
+});

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { startServer } from '../../src/index.ts';
 import { createChat } from '../http/chat-fixtures.ts';
 import { call, registerAndLogIn, type TestResponse } from '../http/client.ts';
+import { openReady } from '../http/event-stream.ts';
 import { prepareTemplate, urlWithDatabase } from './test-database.ts';
 import { startThrowawayPostgres } from './throwaway-postgres.ts';
 
@@ -64,4 +65,40 @@ test('a PostgreSQL stop under load answers 503 with Retry-After, and the server 
   const history = await call(server, 'GET', `/chats/${chat.id}/messages?limit=1`, { token: ann.token });
   assert.equal(history.status, 200);
   assert.equal(history.body.meta.total, answers.filter((answer) => answer.res.status === 201).length);
+});
+
+test('after a PostgreSQL restart the LISTEN connection is back: an event posted on one server reaches the other\'s stream', { timeout: 120_000 }, async (t) => {
+  const cluster = await startThrowawayPostgres();
+  t.after(() => cluster.stop());
+  await prepareTemplate(cluster.url, 'chat');
+  // The periodic tail would take ten minutes here: within the test's bounds only a notification can deliver.
+  const start = () => startServer({ db: urlWithDatabase(cluster.url, 'chat'), scryptN: 1024, writeRate: 0, registerRate: 0, quiet: true, eventTimings: { pollMs: 600_000 } });
+  const a = await start();
+  t.after(() => a.close());
+  const b = await start();
+  t.after(() => b.close());
+  const ann = await registerAndLogIn(a);
+  const bob = await registerAndLogIn(a);
+  const chat = await createChat(a, ann, { title: 'Restarted', members: [bob.userId] });
+  const stream = await openReady(b, { token: bob.token });
+  t.after(() => stream.close());
+
+  cluster.pause();
+  cluster.start();
+  /** Posts on A, asking again while its pool still hands out connections the restart cut (503). */
+  const post = async (text: string): Promise<string> => {
+    for (;;) {
+      const res = await call(a, 'POST', `/chats/${chat.id}/messages`, { token: ann.token, json: { data: { text } } });
+      if (res.status === 201) return res.body.data.id;
+      assert.equal(res.status, 503, res.text);
+    }
+  };
+  const arrived = (id: string) => (s: typeof stream) => s.logEvents.some((event) => event.type === 'message.created' && event.json.data.id === id);
+  // The first may come with the catch-up read B makes when its LISTEN connection is back; the second is posted after
+  // that, so only a live LISTEN can bring it.
+  const first = await post('after the restart');
+  await stream.until(arrived(first), 'the first message from A after the restart', 30_000);
+  const second = await post('and once more');
+  await stream.until(arrived(second), 'the second message from A, by NOTIFY', 30_000);
+  assert.deepEqual(stream.logEvents.filter((event) => event.type === 'message.created').map((event) => event.json.data.id), [first, second]);
 });
