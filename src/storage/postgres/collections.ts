@@ -7,7 +7,8 @@ import type {
 import type { Sql } from './connection.ts';
 import { CHAT_FOR_CALLER_SELECT, MEMBER_SELECT, MESSAGE_SELECT, REACTION_SELECT, REVISION_SELECT } from './conversations.ts';
 import { AVATAR_COLUMNS } from './people.ts';
-import { buildPgQuerySql, type PgColumns } from './query-sql.ts';
+import type { SqlColumns } from '../query-sql.ts';
+import { buildPgQuerySql } from './query-sql.ts';
 
 interface PgPageSource {
   /** SELECT ... FROM ... (no WHERE), trusted SQL; its `?` bind first, from selectParams. */
@@ -17,7 +18,7 @@ interface PgPageSource {
   scopeParams?: unknown[];
   /** Narrows the page but not meta.total (keyset after/before). */
   bounds?: { sql: string; params: unknown[] };
-  columns: PgColumns;
+  columns: SqlColumns;
   /** meta.total without filters, cheaper than count(*): one row with a column `n`. */
   unfilteredTotal?: { sql: string; params: unknown[] };
 }
@@ -25,13 +26,13 @@ interface PgPageSource {
 const CASELESS_LOGIN: ReadonlySet<string> = new Set(['login']);
 
 const USER_SELECT = 'SELECT u.id, u.login, u.password_hash AS "passwordHash", u.avatar_id AS "avatarId", u.created_at AS "createdAt", u.updated_at AS "updatedAt" FROM users u';
-const USER_COLUMNS: PgColumns = {
+const USER_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: { id: 'u.id', login: 'u.login', avatar: 'u.avatar_id', createdAt: 'u.created_at', updatedAt: 'u.updated_at' },
   caseless: CASELESS_LOGIN,
 };
 
-const CHAT_COLUMNS: PgColumns = {
+const CHAT_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: {
     id: 'c.id', title: 'c.title', ownerId: 'c.owner_id', createdAt: 'c.created_at', updatedAt: 'c.updated_at',
@@ -40,13 +41,13 @@ const CHAT_COLUMNS: PgColumns = {
   contains: { members: 'EXISTS (SELECT 1 FROM chat_members f WHERE f.chat_id = c.id AND f.user_id = ?)' },
 };
 
-const MEMBER_COLUMNS: PgColumns = {
+const MEMBER_COLUMNS: SqlColumns = {
   idField: 'userId',
   columns: { id: 'cm.user_id', userId: 'cm.user_id', login: 'u.login', addedAt: 'cm.added_at' },
   caseless: CASELESS_LOGIN,
 };
 
-const MESSAGE_COLUMNS: PgColumns = {
+const MESSAGE_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: {
     id: 'm.id', chatId: 'm.chat_id', authorId: 'm.author_id', text: 'm.text', replyTo: 'm.reply_to',
@@ -54,7 +55,7 @@ const MESSAGE_COLUMNS: PgColumns = {
   },
 };
 
-const AVATAR_LIST_COLUMNS: PgColumns = {
+const AVATAR_LIST_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: {
     id: 'a.id', userId: 'a.user_id', contentType: 'a.content_type', imageWidth: 'a.image_width', imageHeight: 'a.image_height',
@@ -63,8 +64,8 @@ const AVATAR_LIST_COLUMNS: PgColumns = {
   },
 };
 
-const REACTION_COLUMNS: PgColumns = { idField: 'seq', columns: { emoji: 'r.emoji', userId: 'r.user_id', createdAt: 'r.created_at', seq: 'r.seq' } };
-const REVISION_COLUMNS: PgColumns = { idField: 'id', columns: { id: 'v.id', text: 'v.text', createdAt: 'v."createdAt"' } };
+const REACTION_COLUMNS: SqlColumns = { idField: 'seq', columns: { emoji: 'r.emoji', userId: 'r.user_id', createdAt: 'r.created_at', seq: 'r.seq' } };
+const REVISION_COLUMNS: SqlColumns = { idField: 'id', columns: { id: 'v.id', text: 'v.text', createdAt: 'v."createdAt"' } };
 
 // The query is made once (a one-row CTE) and the caller's chats once; each branch matches through its GIN index.
 const SEARCH_SELECT = `WITH q AS (SELECT chat_search_query(?::text[]) AS query), mine AS (SELECT cm.chat_id FROM chat_members cm WHERE cm.user_id = ?)
@@ -76,14 +77,14 @@ SELECT s.type, s.id, s.chat_id AS "chatId", s.created_at AS "createdAt", s.updat
   UNION ALL SELECT 'user', u.id, NULL, u.created_at, u.updated_at FROM users u
     WHERE u.search @@ (SELECT query FROM q)
 ) s`;
-const SEARCH_COLUMNS: PgColumns = {
+const SEARCH_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: { type: 's.type', id: 's.id', chatId: 's.chat_id', createdAt: 's.created_at', updatedAt: 's.updated_at' },
 };
 
 const ACTION_SELECT = 'SELECT a.id, a.method, a.href FROM (SELECT x.id COLLATE "C" AS id, x.method COLLATE "C" AS method, x.href COLLATE "C" AS href'
   + ' FROM jsonb_to_recordset(?::jsonb) AS x(id text, method text, href text)) a';
-const ACTION_COLUMNS: PgColumns = { idField: 'id', columns: { id: 'a.id', method: 'a.method', href: 'a.href' } };
+const ACTION_COLUMNS: SqlColumns = { idField: 'id', columns: { id: 'a.id', method: 'a.method', href: 'a.href' } };
 
 /** The page and meta.total of one collection. */
 async function listPage<T>(sql: Sql, source: PgPageSource, query: ParsedQuery): Promise<Page<T>> {
