@@ -1,7 +1,7 @@
 // Profiles our server on one scenario of bench/peers.bench.ts (node --cpu-prof in the server's child) and
 // prints where the time goes: self time by function and by file. Usage:
-//   node --import tsx bench/profile.ts page|chat|health|search|post [seconds]
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+//   node --import tsx bench/profile.ts page|chat|health|search|post [seconds]   (PROFILE_KEEP=file keeps the profile)
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createChatFixture } from './chat-fixture.ts';
@@ -32,6 +32,8 @@ try {
   const result = await runLoad({ ...request, durationSeconds: seconds, connections: 10 });
   await server.stop();
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
+  // PROFILE_KEEP=path keeps the profile (for Chrome DevTools, or line ticks: its nodes' positionTicks).
+  if (process.env['PROFILE_KEEP']) copyFileSync(join(dir, file), process.env['PROFILE_KEEP']);
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
   const total = profile.nodes.reduce((sum, node) => sum + node.hitCount, 0);
   const byFunction = new Map<string, number>();

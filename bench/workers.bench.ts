@@ -7,13 +7,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createChatFixture } from './chat-fixture.ts';
 import { runLoad, type LoadResult } from './load.ts';
+import { runnable } from './server-process.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 interface Running { url: string; child: ChildProcess }
 
 async function startMain(db: string, workers: number): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--db', db, '--port', '0', '--host', '127.0.0.1', '--quiet',
+  const main = runnable(MAIN);
+  const child = spawn(process.execPath, [...main.execArgv, main.file, '--db', db, '--port', '0', '--host', '127.0.0.1', '--quiet',
     '--workers', String(workers), '--scrypt-n', '1024', '--write-rate', '0', '--register-rate', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_V8_COVERAGE: '' } });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
