@@ -14,8 +14,10 @@ import { observeExchange, type ExchangeLabels } from './http/observe-exchange.ts
 import { toProblem } from './http/problem.ts';
 import { sendReply } from './http/send.ts';
 import { clientAddress } from './http/client-address.ts';
+import { clientPresence, type ClientPresence } from './http/client-presence.ts';
 import { RateLimit } from './resources/limits/rate-limit.ts';
 import { authenticate } from './resources/session/authenticate.ts';
+import { KeptReads } from './resources/kept-reads.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
@@ -86,6 +88,12 @@ export interface EventTimings {
 }
 
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
+/** True for an object without own keys (a request that added no response headers). */
+function isEmpty(object: object): boolean {
+  for (const _ in object) return false;
+  return true;
+}
+
 export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): Promise<App> {
   // Always there, so any code may count; requests are recorded only when a metrics port is set.
   const metrics = new ServerMetrics();
@@ -138,7 +146,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     mediaType: string;
     negotiated: boolean;
     responseHeaders: Record<string, string>;
-    signal: AbortSignal;
+    client: ClientPresence;
   }
 
   async function route(req: IncomingMessage, requestId: string, state: RequestState, labels: ExchangeLabels): Promise<Reply> {
@@ -197,8 +205,10 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
       }
       state.negotiated = true;
     }
+    // GET and HEAD find what nothing has changed since it was read (resources/kept-reads.ts); writes read it all.
+    const kept = KeptReads.forRequest(services.storage, method === 'GET' || method === 'HEAD');
     const caller: Caller | undefined = definition.auth === 'public' ? undefined
-      : await authenticate(req, services, definition.auth === 'optional' ? 'optional' : 'required');
+      : await authenticate(req, services, definition.auth === 'optional' ? 'optional' : 'required', kept);
     labels.userId = caller?.userId;
     // CONTRACT §11: a signed-in user's writes are counted before any work; over the quota nothing is written.
     if (caller && UNSAFE_METHODS.has(method) && definition.writeLimited !== false && services.writeLimit.enabled) {
@@ -214,7 +224,8 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
       mediaType: state.mediaType,
       services,
       caller,
-      signal: state.signal,
+      get signal() { return state.client.signal; },
+      kept,
       clientAddress: clientAddress(req, config.trustProxy),
       responseHeaders: state.responseHeaders,
       href: (pattern, params = {}, query = '') => `${basePath}${buildPath(pattern, params)}${query ? `?${query}` : ''}`,
@@ -241,17 +252,13 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     if (draining) baseHeaders['Connection'] = 'close';
     const cors: CorsRequest = { origin: req.headers.origin, method: req.method ?? 'GET', requestMethod: req.headers['access-control-request-method'] };
     if (config.corsOrigins.length > 0) Object.assign(baseHeaders, corsHeaders(config.corsOrigins, cors));
-    const aborted = new AbortController();
-    // 'close' before the answer is finished: the client is gone (req's own 'close' also fires once its body is read).
-    res.once('close', () => {
-      if (!res.writableFinished) aborted.abort();
-    });
-    const state: RequestState = { mediaType: 'application/json', negotiated: false, responseHeaders: {}, signal: aborted.signal };
+    const client = clientPresence(res);
+    const state: RequestState = { mediaType: 'application/json', negotiated: false, responseHeaders: {}, client };
     let reply: Reply;
     try {
       reply = await route(req, requestId, state, labels);
     } catch (error) {
-      const clientGone = aborted.signal.aborted || req.errored !== null || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET';
+      const clientGone = client.gone() || req.errored !== null || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET';
       reply = problemReply(error, requestId, clientGone, config.logFormat);
     }
     const preflight = preflightMethods(config.corsOrigins, cors, reply.headers?.['Allow']);
@@ -260,7 +267,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     // An answer given before the body was read in full (a 413, a refused part, a 401 before a body...)
     // cannot tell where the rest of the body ends: close the connection after it (RFC 9112 §9.6).
     if (!req.complete) baseHeaders['Connection'] = 'close';
-    reply = { ...reply, headers: { ...baseHeaders, ...state.responseHeaders, ...reply.headers } };
+    reply = { ...reply, headers: reply.headers === undefined && isEmpty(state.responseHeaders) ? baseHeaders : { ...baseHeaders, ...state.responseHeaders, ...reply.headers } };
     sendReply(req, res, reply, { mediaType: state.mediaType, basePath, negotiated: state.negotiated });
   }
 

@@ -12,6 +12,7 @@ import type { EventHub } from '../events/hub.ts';
 import type { Reply } from '../http/reply.ts';
 import type { FormSubmission } from '../http/form-post.ts';
 import type { RateLimit } from './limits/rate-limit.ts';
+import type { KeptReads } from './kept-reads.ts';
 
 export type { Clock } from '../clock.ts';
 export type { Reply } from '../http/reply.ts';
@@ -55,6 +56,8 @@ export interface RequestContext {
   services: AppServices;
   /** Set for every route whose auth is 'required'; may be set for 'optional' ones. */
   caller: Caller | undefined;
+  /** Reads kept while the database is unchanged (resources/kept-reads.ts); for writes, every read is made. */
+  kept: KeptReads;
   /** Aborted when the client goes away before its answer is sent: queued work for it is dropped. */
   signal: AbortSignal;
   /** The client's address for per-address limits (X-Forwarded-For's last entry with --trust-proxy). */

@@ -45,8 +45,24 @@ function decodeParams(keys: string[], match: RegExpExecArray): Record<string, st
   return params;
 }
 
+/** The routes of one pattern, in table order, with what the path allows worked out once. */
+interface PatternGroup<H> {
+  regex: RegExp;
+  keys: string[];
+  pattern: string;
+  byMethod: Map<string, CompiledRoute<H>>;
+  first: CompiledRoute<H>;
+  allowed: string[];
+  /** True for a pattern without parameters, found by its exact path. */
+  fixed: boolean;
+}
+
 export class RouteTable<H> {
   readonly routes: readonly CompiledRoute<H>[];
+  /** One group per pattern in the order patterns first appear: the first that matches decides the resource. */
+  private readonly groups: PatternGroup<H>[] = [];
+  /** Patterns without parameters by their path, each with its place in `groups`. */
+  private readonly fixedPaths = new Map<string, number>();
 
   constructor(definitions: readonly RouteDefinition<H>[]) {
     const seen = new Set<string>();
@@ -57,24 +73,42 @@ export class RouteTable<H> {
       seen.add(shape);
       return { ...definition, keys: compiled.keys, regex: compiled.regex };
     });
+    const byPattern = new Map<string, PatternGroup<H>>();
+    for (const route of this.routes) {
+      let group = byPattern.get(route.pattern);
+      if (!group) {
+        group = { regex: route.regex, keys: route.keys, pattern: route.pattern, byMethod: new Map(), first: route, allowed: [], fixed: route.keys.length === 0 };
+        byPattern.set(route.pattern, group);
+        this.groups.push(group);
+      }
+      if (!group.byMethod.has(route.method)) group.byMethod.set(route.method, route);
+    }
+    this.groups.forEach((group, index) => {
+      group.allowed = allowedMethods(group.byMethod.keys());
+      if (group.fixed && !this.fixedPaths.has(group.pattern)) this.fixedPaths.set(group.pattern, index);
+    });
   }
 
   /** HEAD falls back to GET; OPTIONS is found for every known path. Throws 400 on bad percent-encoding. */
   match(method: string, path: string): RouteMatch<H> {
-    const candidates: { route: CompiledRoute<H>; exec: RegExpExecArray }[] = [];
-    for (const route of this.routes) {
-      const exec = route.regex.exec(path);
-      if (exec) candidates.push({ route, exec });
+    // A fixed path decides at once unless an earlier pattern (one with parameters) also matches it.
+    const fixedAt = this.fixedPaths.get(path) ?? this.groups.length;
+    let group: PatternGroup<H> | undefined;
+    let exec: RegExpExecArray | null = null;
+    for (let index = 0; index < fixedAt; index += 1) {
+      const candidate = this.groups[index]!;
+      if (candidate.fixed) continue;
+      exec = candidate.regex.exec(path);
+      if (exec) {
+        group = candidate;
+        break;
+      }
     }
-    if (candidates.length === 0) return { kind: 'not-found' };
-    // The first pattern that matches decides the path's resource; later ones with other shapes do not mix in.
-    const pattern = candidates[0]!.route.pattern;
-    const samePath = candidates.filter((candidate) => candidate.route.pattern === pattern);
-    const allowed = allowedMethods(samePath.map((candidate) => candidate.route.method));
+    group ??= this.groups[fixedAt];
+    if (!group) return { kind: 'not-found' };
     const wanted = method === 'HEAD' ? 'GET' : method;
-    const hit = samePath.find((candidate) => candidate.route.method === wanted)
-      ?? (method === 'OPTIONS' ? samePath[0] : undefined);
-    if (!hit) return { kind: 'method-not-allowed', allowed, pattern };
-    return { kind: 'found', route: hit.route, params: decodeParams(hit.route.keys, hit.exec), allowed };
+    const hit = group.byMethod.get(wanted) ?? (method === 'OPTIONS' ? group.first : undefined);
+    if (!hit) return { kind: 'method-not-allowed', allowed: group.allowed, pattern: group.pattern };
+    return { kind: 'found', route: hit, params: exec ? decodeParams(hit.keys, exec) : {}, allowed: group.allowed };
   }
 }

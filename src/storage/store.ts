@@ -248,7 +248,7 @@ export interface Store extends Repositories {
   /**
    * Optional: a value that changes whenever anything may have been written to the database since it was last
    * read, by this process or any other; undefined while it cannot tell. What was read after a stamp is still
-   * current while the stamp is the same: resources/messages/page-cache.ts keeps hot history pages with it.
+   * current while the stamp is the same: resources/kept-reads.ts keeps hot reads with it.
    */
   changeStamp?(): Promise<string | undefined>;
 }

@@ -140,9 +140,16 @@ export async function getChat(ctx: RequestContext): Promise<Reply> {
   // One read finds the chat, checks the membership and reads the caller's marker, where the backend can (issue #22: it was three).
   if (storage.chats.findChatForCaller) {
     const chatId = ctx.params['chatId']!;
-    const found = await storage.chats.findChatForCaller(chatId, ctx.caller!.userId);
-    if (!found) throw chatNotFound(chatId);
-    return chatReply(ctx, storage, found, 200, {}, found);
+    const userId = ctx.caller!.userId;
+    const find = storage.chats.findChatForCaller.bind(storage.chats);
+    // The chat as this caller reads it, kept while nothing is written (resources/kept-reads.ts), shared once kept.
+    const reply = await ctx.kept.keep('chat', `${chatId} ${userId}`, async () => {
+      const found = await find(chatId, userId);
+      return found ? chatReply(ctx, storage, found, 200, {}, found) : undefined;
+    });
+    if (!reply) throw chatNotFound(chatId);
+    if (reply.representation?.kind === 'single') reply.representation.shared = true;
+    return reply;
   }
   const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   const row = await storage.chats.findChat(access.id);

@@ -10,7 +10,6 @@ import type { MessageBounds, MessageRow } from '../../storage/store.ts';
 import { hrefWithParams, pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
 import { CHAT_PATH, MESSAGES_PATH } from '../chats/paths.ts';
-import { cachedPage } from './page-cache.ts';
 
 const ID_FIELD = { name: 'id', type: 'id' } as const;
 
@@ -101,10 +100,17 @@ export async function listMessages(ctx: RequestContext): Promise<Reply> {
   // The membership above is the caller's part, checked every time; the page is the same for every member.
   // The HTML page without a query is the newest page (readMessagesPage), a page of its own in the cache.
   const newest = ctx.mediaType === 'text/html' && ctx.rawQuery === '' ? ' newest' : '';
-  return cachedPage(ctx.services.storage, `${ctx.path}?${ctx.rawQuery}${newest}`, () => readMessagesPage(ctx, access.id));
+  return ctx.kept.keep('page', `${ctx.path}?${ctx.rawQuery}${newest}`, () => readMessagesPage(ctx, access.id), keptAsShared);
 }
 
-/** The page itself: a function of the database, the path and the query only (what page-cache.ts may keep). */
+/** A page is kept (resources/kept-reads.ts), and then shared by every request that finds it: rendered once per media type. */
+function keptAsShared(reply: Reply): boolean {
+  if (reply.representation?.kind !== 'collection') return false;
+  reply.representation.shared = true;
+  return true;
+}
+
+/** The page itself: a function of the database, the path and the query only (what kept-reads.ts may keep). */
 async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Reply> {
   const access = { id: chatId };
   const parsed = parseCollectionQuery(ctx, MESSAGE_FIELDS, KEYSET_PARAMS);

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AppServices, Caller } from '../context.ts';
 import { isAllowedOrigin } from '../../http/cors.ts';
 import { HttpError } from '../../http/http-error.ts';
+import type { KeptReads } from '../kept-reads.ts';
 import { hashToken, readCookie, SESSION_COOKIE } from './tokens.ts';
 
 const REALM = 'realm="chat"';
@@ -36,7 +37,8 @@ export function isOwnOrigin(req: IncomingMessage, services: AppServices): boolea
   return req.headers.origin === services.publicOrigin();
 }
 
-export async function authenticate(req: IncomingMessage, services: AppServices, mode: 'required' | 'optional'): Promise<Caller | undefined> {
+/** `kept`: the request's kept reads (a GET finds a hot token's session there while nothing was written). */
+export async function authenticate(req: IncomingMessage, services: AppServices, mode: 'required' | 'optional', kept: KeptReads): Promise<Caller | undefined> {
   const presented = presentedToken(req);
   if (!presented) {
     if (mode === 'optional') return undefined;
@@ -44,7 +46,8 @@ export async function authenticate(req: IncomingMessage, services: AppServices, 
   }
   const { sessions } = services.storage;
   const now = services.clock.now();
-  const session = await sessions.findSessionByTokenHash(hashToken(presented.token));
+  const tokenHash = hashToken(presented.token);
+  const session = await kept.keep('session', tokenHash.toString('latin1'), () => sessions.findSessionByTokenHash(tokenHash));
   if (!session || session.expiresAt <= now || session.maxExpiresAt <= now) {
     if (session) await sessions.deleteSession(session.id);
     throw unauthenticated('The token is unknown, expired or revoked', true);

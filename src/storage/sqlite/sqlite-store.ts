@@ -165,7 +165,10 @@ export class SqliteStore implements Store {
       },
     });
     this.rateCounters = options.sharedRateCounters && path !== ':memory:' ? new SqliteRateCounters(path) : new MemoryRateCounters();
-    this.stamp = this.db.prepare("SELECT total_changes() || '.' || data_version FROM pragma_data_version").pluck();
+    // Two statements are cheaper than one joining pragma_data_version and concatenating in SQL.
+    const totalChanges = this.db.prepare('SELECT total_changes()').pluck();
+    const dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+    this.stamp = { get: (): string => `${totalChanges.get() as number}.${dataVersion.get() as number}` };
   }
 
   /**

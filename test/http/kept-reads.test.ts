@@ -1,15 +1,16 @@
-// The kept history pages (resources/messages/page-cache.ts, issue #22) over HTTP: a second read answers the same
+// The kept reads (resources/kept-reads.ts, issue #22) over HTTP. History pages: a second read answers the same
 // bytes and ETag; every kind of write to the chat shows in the next read at once (post, edit, reaction, delete,
 // a write by another connection to the same file, as a second --workers process makes); the membership is
-// checked on every read, kept page or not.
+// checked on every read, kept page or not. Sessions, memberships and chats as each caller reads them: a logout,
+// a new password, an expiry, a removal, a rename, a read marker and another connection's write all show in the
+// very next read. On PostgreSQL (no change stamp) nothing is kept and the same answers must come.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { call, type TestResponse } from './client.ts';
-import { withServer } from './client.ts';
+import { call, registerAndLogIn, TestClock, withServer, type TestResponse } from './client.ts';
 import { createChat, postMessage, threeUsers, type Message } from './chat-fixtures.ts';
 
 const texts = (res: TestResponse): string[] => (res.body.data as Message[]).map((message) => message.text);
@@ -72,7 +73,7 @@ test('a member who was removed gets 404 for a page that is kept for the others',
 });
 
 test('a write by another connection to the same database file (another --workers process) shows in the next read', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'page-cache-'));
+  const dir = mkdtempSync(join(tmpdir(), 'kept-reads-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, 'chat.db');
   const server = await withServer(t, { db });
@@ -111,4 +112,90 @@ test('pages of different queries and paths are kept apart', async (t) => {
   assert.equal(xml.status, 200);
   assert.match(String(xml.headers['content-type']), /application\/xml/);
   assert.equal(String(xml.headers.etag), `${String(one.headers.etag).slice(0, -1)}.xml"`);
+});
+
+test('a kept session ends at once with a logout, a new password and its expiry', async (t) => {
+  const clock = new TestClock();
+  const server = await withServer(t, { clock });
+  const { alice, bob } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'kept', members: [bob.userId] });
+  const path = `/chats/${chat.id}`;
+  for (let read = 0; read < 2; read += 1) assert.equal((await call(server, 'GET', path, { token: bob.token })).status, 200);
+
+  assert.equal((await call(server, 'DELETE', '/session', { token: bob.token })).status, 204);
+  const afterLogout = await call(server, 'GET', path, { token: bob.token });
+  assert.equal(afterLogout.status, 401);
+  assert.equal(afterLogout.body.code, 'ERR_UNAUTHENTICATED');
+
+  // A second session of alice's, kept; her new password, set through the first, ends it (CONTRACT §3).
+  const second = await call(server, 'POST', '/session', { json: { login: alice.login, password: alice.password } });
+  assert.equal(second.status, 201);
+  for (let read = 0; read < 2; read += 1) assert.equal((await call(server, 'GET', path, { token: second.body.token })).status, 200);
+  const changed = await call(server, 'PATCH', `/users/${alice.userId}`, { token: alice.token, json: { currentPassword: alice.password, password: 'another password 2' } });
+  assert.equal(changed.status, 200, changed.text);
+  assert.equal((await call(server, 'GET', path, { token: second.body.token })).status, 401);
+  assert.equal((await call(server, 'GET', path, { token: alice.token })).status, 200);
+
+  // Kept, then past its idle expiry (a day) with nothing written between: refused by the clock alone.
+  const other = await registerAndLogIn(server);
+  for (let read = 0; read < 2; read += 1) assert.equal((await call(server, 'GET', '/session', { token: other.token })).status, 200);
+  clock.advance(86_400_000 + 1000);
+  const expired = await call(server, 'GET', '/session', { token: other.token });
+  assert.equal(expired.status, 401);
+});
+
+test('a chat is kept per caller: each reader\'s own unread count, and every change shows in the next read', async (t) => {
+  const server = await withServer(t);
+  const { alice, bob } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'kept', members: [bob.userId] });
+  const path = `/chats/${chat.id}`;
+  const message = await postMessage(server, alice, chat.id, { text: 'hello' });
+  const aliceRead = await call(server, 'GET', path, { token: alice.token });
+  const bobRead = await call(server, 'GET', path, { token: bob.token });
+  assert.equal(aliceRead.body.data.unreadCount, 0);
+  assert.equal(bobRead.body.data.unreadCount, 1);
+  // Read again, nothing written: the same bytes and tag, and a conditional read matches.
+  const again = await call(server, 'GET', path, { token: bob.token });
+  assert.equal(again.text, bobRead.text);
+  assert.equal(again.headers.etag, bobRead.headers.etag);
+  assert.equal((await call(server, 'GET', path, { token: bob.token, headers: { 'if-none-match': String(bobRead.headers.etag) } })).status, 304);
+
+  const marked = await call(server, 'PUT', `${path}/read`, { token: bob.token, json: { data: { lastReadId: message.id } } });
+  assert.ok(marked.status === 200 || marked.status === 201, marked.text);
+  const afterMarker = await call(server, 'GET', path, { token: bob.token });
+  assert.equal(afterMarker.body.data.unreadCount, 0);
+  assert.equal(afterMarker.body.data.lastReadId, message.id);
+  assert.notEqual(afterMarker.headers.etag, bobRead.headers.etag);
+
+  const renamed = await call(server, 'PATCH', path, { token: alice.token, json: { data: { title: 'renamed' } } });
+  assert.equal(renamed.status, 200, renamed.text);
+  assert.equal((await call(server, 'GET', path, { token: bob.token })).body.data.title, 'renamed');
+  assert.equal((await call(server, 'GET', path, { token: alice.token })).body.data.title, 'renamed');
+
+  // Removed: 404 at once for bob, while alice's read of the same chat stays.
+  assert.equal((await call(server, 'DELETE', `${path}/members/${bob.userId}`, { token: alice.token })).status, 204);
+  assert.equal((await call(server, 'GET', path, { token: bob.token })).status, 404);
+  assert.equal((await call(server, 'GET', `${path}/messages/${message.id}`, { token: bob.token })).status, 404);
+  assert.equal((await call(server, 'GET', path, { token: alice.token })).status, 200);
+  assert.equal((await call(server, 'DELETE', path, { token: alice.token })).status, 204);
+  assert.equal((await call(server, 'GET', path, { token: alice.token })).status, 404);
+});
+
+test('a chat and a session kept by one connection give way to another connection\'s write to the same file', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'kept-reads-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = join(dir, 'chat.db');
+  const server = await withServer(t, { db });
+  const { alice } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'before' });
+  const path = `/chats/${chat.id}`;
+  for (let read = 0; read < 2; read += 1) assert.equal((await call(server, 'GET', path, { token: alice.token })).body.data.title, 'before');
+
+  const other = new Database(db);
+  t.after(() => other.close());
+  other.pragma('busy_timeout = 5000');
+  other.prepare('UPDATE chats SET title = ? WHERE id = ?').run('changed elsewhere', chat.id);
+  assert.equal((await call(server, 'GET', path, { token: alice.token })).body.data.title, 'changed elsewhere');
+  other.prepare('DELETE FROM sessions').run();
+  assert.equal((await call(server, 'GET', path, { token: alice.token })).status, 401);
 });
