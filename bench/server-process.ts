@@ -11,6 +11,7 @@ import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 
 const BUILD_DIR = '.bench-build';
@@ -57,6 +58,9 @@ export interface ChildStats {
   eventLoopMaxMs: number;
   rssBytes: number;
   maxRssBytes: number;
+  /** V8's heap (total reserved) and memory outside it held by JavaScript objects (Buffers): what RSS is made of. */
+  heapTotalBytes: number;
+  externalBytes: number;
   /** User + system CPU time the child has used so far, in microseconds: per-request cost that other load on the machine barely moves. */
   cpuMicros: number;
 }
@@ -67,10 +71,14 @@ export interface ServerChild {
   /** Resets the event-loop histogram. */
   resetStats(): Promise<void>;
   stats(): Promise<ChildStats>;
+  /** V8's heap spaces (new, old, code...): their sizes and what is in use. */
+  heapSpaces(): Promise<HeapSpace[]>;
   stop(): Promise<void>;
 }
 
-type Message = { type: 'listening'; url: string } | { type: 'stats'; stats: ChildStats } | { type: 'reset-done' };
+export interface HeapSpace { name: string; size: number; used: number }
+
+type Message = { type: 'listening'; url: string } | { type: 'stats'; stats: ChildStats } | { type: 'reset-done' } | { type: 'heap-spaces'; spaces: HeapSpace[] };
 
 function ask<T extends Message['type']>(child: ChildProcess, request: string, answer: T): Promise<Extract<Message, { type: T }>> {
   return new Promise((resolve) => {
@@ -98,6 +106,7 @@ export async function startChild(module: string, options: Record<string, unknown
     child,
     resetStats: async () => { await ask(child, 'reset', 'reset-done'); },
     stats: async () => (await ask(child, 'stats', 'stats')).stats,
+    heapSpaces: async () => (await ask(child, 'heap-spaces', 'heap-spaces')).spaces,
     stop: async () => {
       child.send('stop');
       await once(child, 'exit');
@@ -121,9 +130,12 @@ async function runInChild(): Promise<void> {
         eventLoopP99Ms: histogram.percentile(99) / 1e6,
         eventLoopMaxMs: histogram.max / 1e6,
         rssBytes: process.memoryUsage.rss(),
+        ...(({ heapTotal, external }) => ({ heapTotalBytes: heapTotal, externalBytes: external }))(process.memoryUsage()),
         maxRssBytes: usage.maxRSS * 1024,
         cpuMicros: usage.userCPUTime + usage.systemCPUTime,
       } });
+    } else if (message === 'heap-spaces') {
+      process.send!({ type: 'heap-spaces', spaces: getHeapSpaceStatistics().map((space) => ({ name: space.space_name, size: space.space_size, used: space.space_used_size })) });
     } else if (message === 'stop') {
       void running.close().then(() => process.exit(0));
     }

@@ -20,7 +20,7 @@ import { authenticate } from './resources/session/authenticate.ts';
 import { KeptReads } from './resources/kept-reads.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
-import { ServerMetrics } from './metrics/server-metrics.ts';
+import { ServerMetrics, UNMATCHED_ROUTE } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
 import { formRuleOf, type FormRule } from './resources/form-rules.ts';
 import { createPageAnswers } from './page-answers.ts';
@@ -73,7 +73,8 @@ function problemReply(error: unknown, requestId: string, clientGone: boolean, lo
 function checkFraming(req: IncomingMessage): void {
   let hosts = 0;
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+    const name = req.rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
   }
   if (hosts > 1) throw new HttpError('ERR_BAD_REQUEST', 'The request has more than one Host header');
 }
@@ -87,12 +88,13 @@ export interface EventTimings {
   onEventsCommitted?: () => void;
 }
 
-/** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
 /** True for an object without own keys (a request that added no response headers). */
 function isEmpty(object: object): boolean {
   for (const _ in object) return false;
   return true;
 }
+
+/** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
 
 export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): Promise<App> {
   // Always there, so any code may count; requests are recorded only when a metrics port is set.
@@ -141,6 +143,13 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
   const basePath = config.basePath;
   const pages = createPageAnswers(routes, basePath);
   let draining = false;
+  // What watches each exchange (http/observe-exchange.ts), decided once: nothing at all when nothing is recorded.
+  const recorded = config.metricsPort === null ? undefined : metrics;
+  const logFormat = config.quiet ? undefined : config.logFormat;
+  const observed = recorded !== undefined || logFormat !== undefined || config.trace;
+  const now = (): number => clock.now();
+  /** Links under the base path: one function for every request (RequestContext.href). */
+  const href = (pattern: string, params: Record<string, string> = {}, query = ''): string => `${basePath}${buildPath(pattern, params)}${query ? `?${query}` : ''}`;
 
   interface RequestState {
     mediaType: string;
@@ -228,7 +237,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
       kept,
       clientAddress: clientAddress(req, config.trustProxy),
       responseHeaders: state.responseHeaders,
-      href: (pattern, params = {}, query = '') => `${basePath}${buildPath(pattern, params)}${query ? `?${query}` : ''}`,
+      href,
       form,
     };
     if (!form || !formRule) return pages.withPage(ctx, await definition.handler(ctx));
@@ -238,14 +247,8 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const requestId = randomUUID();
-    const labels = observeExchange(req, res, {
-      requestId,
-      started,
-      now: () => clock.now(),
-      metrics: config.metricsPort === null ? undefined : metrics,
-      logFormat: config.quiet ? undefined : config.logFormat,
-      trace: config.trace,
-    });
+    const labels = observed ? observeExchange(req, res, { requestId, started, now, metrics: recorded, logFormat, trace: config.trace })
+      : { route: UNMATCHED_ROUTE, userId: undefined };
     // Every answer's own headers go to writeHead with the rest, at once (http/send.ts): nothing is set on the
     // response before, which keeps Node on its fast path (one pass over the headers, not setHeader each).
     const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId };
@@ -261,8 +264,10 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
       const clientGone = client.gone() || req.errored !== null || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET';
       reply = problemReply(error, requestId, clientGone, config.logFormat);
     }
-    const preflight = preflightMethods(config.corsOrigins, cors, reply.headers?.['Allow']);
-    if (preflight['Access-Control-Allow-Methods']) reply.headers = { ...reply.headers, ...preflight };
+    if (cors.method === 'OPTIONS') {
+      const preflight = preflightMethods(config.corsOrigins, cors, reply.headers?.['Allow']);
+      if (preflight['Access-Control-Allow-Methods']) reply.headers = { ...reply.headers, ...preflight };
+    }
     if (res.headersSent || res.destroyed) return;
     // An answer given before the body was read in full (a 413, a refused part, a 401 before a body...)
     // cannot tell where the rest of the body ends: close the connection after it (RFC 9112 §9.6).
