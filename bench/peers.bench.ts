@@ -164,9 +164,12 @@ export function formatPeersBench(scenarios: PeerScenario[], rounds: number, seco
     if (!turns) return '-';
     return `${median(turns.map((turn) => turn.rps)).toFixed(0)} (${turns.map((turn) => turn.rps.toFixed(0)).join(', ')}); ${median(turns.map((turn) => turn.cpuMicros)).toFixed(0)} µs`;
   };
+  // Paired: each round measures ours and the peer one right after the other, so the ratio of that round is
+  // what the machine's load at that moment moved least; the figure is the median of the rounds' ratios.
   const ratio = (scenario: PeerScenario, peer: Peer): number | undefined => {
     const theirs = scenario.turns[peer];
-    return theirs ? median(scenario.turns.ours!.map((turn) => turn.rps)) / median(theirs.map((turn) => turn.rps)) : undefined;
+    const ours = scenario.turns.ours!;
+    return theirs ? median(theirs.map((turn, round) => ours[round]!.rps / turn.rps)) : undefined;
   };
   const ratioCell = (scenario: PeerScenario, peer: Peer): string => {
     const value = ratio(scenario, peer);
@@ -177,7 +180,7 @@ export function formatPeersBench(scenarios: PeerScenario[], rounds: number, seco
   return [
     `Every server on the same database file, ${CONNECTIONS} connections, ${rounds} alternating rounds of ${seconds} s after a 1 s warm-up each; `
       + 'bodies checked byte for byte against ours before timing (POST: up to the new id and times). '
-      + 'Cells: median req/s (each round); median server CPU per request. Ratios: ours / peer, medians of this run.',
+      + 'Cells: median req/s (each round); median server CPU per request. Ratios: ours / peer, the median of the rounds\' ratios (each round runs every server once, one after another).',
     '',
     '| scenario | ours | fastify | bare node:http + SQLite | prebuilt bytes | ours / fastify | ours / bare | ours / bytes |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',

@@ -88,6 +88,42 @@ export interface EventTimings {
   onEventsCommitted?: () => void;
 }
 
+/**
+ * One request's context (RequestContext): a class, so a request makes one object with no closures, and what
+ * most requests never ask for (the AbortSignal, the client's address) is worked out only when asked.
+ */
+class Exchange implements RequestContext {
+  readonly mediaType: string;
+  readonly responseHeaders: Record<string, string>;
+  private address: string | undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly method: string,
+    readonly path: string,
+    readonly rawQuery: string,
+    readonly params: Record<string, string>,
+    readonly requestId: string,
+    private readonly state: { mediaType: string; responseHeaders: Record<string, string>; client: ClientPresence },
+    readonly services: AppServices,
+    readonly caller: Caller | undefined,
+    readonly kept: KeptReads,
+    readonly href: RequestContext['href'],
+    readonly form: FormSubmission | undefined,
+  ) {
+    this.mediaType = state.mediaType;
+    this.responseHeaders = state.responseHeaders;
+  }
+
+  get signal(): AbortSignal {
+    return this.state.client.signal;
+  }
+
+  get clientAddress(): string {
+    return this.address ??= clientAddress(this.req, this.services.config.trustProxy);
+  }
+}
+
 /** True for an object without own keys (a request that added no response headers). */
 function isEmpty(object: object): boolean {
   for (const _ in object) return false;
@@ -223,23 +259,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     if (caller && UNSAFE_METHODS.has(method) && definition.writeLimited !== false && services.writeLimit.enabled) {
       Object.assign(state.responseHeaders, (await services.writeLimit.take(caller.userId)).headers);
     }
-    const ctx: RequestContext = {
-      req,
-      method,
-      path,
-      rawQuery,
-      params: match.params,
-      requestId,
-      mediaType: state.mediaType,
-      services,
-      caller,
-      get signal() { return state.client.signal; },
-      kept,
-      clientAddress: clientAddress(req, config.trustProxy),
-      responseHeaders: state.responseHeaders,
-      href,
-      form,
-    };
+    const ctx = new Exchange(req, method, path, rawQuery, match.params, requestId, state, services, caller, kept, href, form);
     if (!form || !formRule) return pages.withPage(ctx, await definition.handler(ctx));
     return pages.answerForm(ctx, form, formRule, () => definition.handler(ctx));
   }
@@ -272,8 +292,8 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     // An answer given before the body was read in full (a 413, a refused part, a 401 before a body...)
     // cannot tell where the rest of the body ends: close the connection after it (RFC 9112 §9.6).
     if (!req.complete) baseHeaders['Connection'] = 'close';
-    reply = { ...reply, headers: reply.headers === undefined && isEmpty(state.responseHeaders) ? baseHeaders : { ...baseHeaders, ...state.responseHeaders, ...reply.headers } };
-    sendReply(req, res, reply, { mediaType: state.mediaType, basePath, negotiated: state.negotiated });
+    const headers = reply.headers === undefined && isEmpty(state.responseHeaders) ? baseHeaders : { ...baseHeaders, ...state.responseHeaders, ...reply.headers };
+    sendReply(req, res, reply, headers, { mediaType: state.mediaType, basePath, negotiated: state.negotiated });
   }
 
   return {

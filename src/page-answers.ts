@@ -51,7 +51,10 @@ export function createPageAnswers(routes: RouteTable<Route>, basePath: string): 
     const pagePath = (queryAt === -1 ? page : page.slice(0, queryAt)).slice(basePath.length) || '/';
     const found = routes.match('GET', pagePath);
     if (found.kind !== 'found') return undefined;
-    const pageCtx: RequestContext = { ...ctx, method: 'GET', path: pagePath, rawQuery: queryAt === -1 ? '' : page.slice(queryAt + 1), params: found.params, form: undefined };
+    // The same request on another path: everything else (its getters included) comes from ctx through the prototype.
+    const pageCtx: RequestContext = Object.assign(Object.create(ctx) as RequestContext, {
+      method: 'GET', path: pagePath, rawQuery: queryAt === -1 ? '' : page.slice(queryAt + 1), params: found.params, form: undefined,
+    });
     let reply: Reply;
     try {
       reply = await withPage(pageCtx, await found.route.handler.handler(pageCtx));

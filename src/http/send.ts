@@ -94,9 +94,9 @@ type HeaderValue = string | string[] | number;
  * reply's own headers plus the ones every answer gets: no header object is grown key by key (a new hidden
  * class per key, a few µs per answer), and Node takes a flat list without a second pass.
  */
-export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply, options: SendOptions): void {
+/** `given`: the answer's headers, the reply's own with the request's (X-Request-Id, CORS...); reply.headers is not read. */
+export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply, given: Readonly<Record<string, HeaderValue>>, options: SendOptions): void {
   let status = reply.status;
-  const given = reply.headers ?? {};
   if (reply.eventStream) {
     const headers: Record<string, HeaderValue> = { ...given };
     if (options.negotiated) headers['Vary'] = varyWithAccept(headers['Vary']);

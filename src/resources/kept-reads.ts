@@ -63,26 +63,30 @@ const READ_THROUGH: KeptReads = { keep: (_kind, _key, read) => read() };
 
 const isDefined = (value: unknown): boolean => value !== undefined;
 
+/** A GET's or HEAD's kept reads on a store with a change stamp: the stamp read once, at the first ask. */
+class StampedReads implements KeptReads {
+  private stamp: Promise<string | undefined> | undefined;
+
+  constructor(private readonly storage: Store & Required<Pick<Store, 'changeStamp'>>, private readonly kept: KeptEntries) {}
+
+  async keep<T>(kind: KeptKind, key: string, read: () => Promise<T>, keepable: (value: T) => boolean = isDefined): Promise<T> {
+    // Read before anything it validates: if a write comes meanwhile, a kept value is newer than its stamp, never older.
+    const seen = await (this.stamp ??= this.storage.changeStamp());
+    if (seen === undefined) return read();
+    const found = this.kept.get(seen, kind, key);
+    if (found !== undefined) return found as T;
+    const value = await read();
+    if (keepable(value)) this.kept.set(seen, kind, key, value);
+    return value;
+  }
+}
+
 export const KeptReads = {
   /** The kept reads for one request: `safe` for GET and HEAD, the only ones that keep or find anything. */
   forRequest(storage: Store, safe: boolean): KeptReads {
-    const changeStamp = storage.changeStamp?.bind(storage);
-    if (!safe || !changeStamp) return READ_THROUGH;
+    if (!safe || !storage.changeStamp) return READ_THROUGH;
     let entries = stores.get(storage);
     if (!entries) stores.set(storage, entries = new KeptEntries());
-    const kept = entries;
-    let stamp: Promise<string | undefined> | undefined;
-    return {
-      async keep<T>(kind: KeptKind, key: string, read: () => Promise<T>, keepable: (value: T) => boolean = isDefined): Promise<T> {
-        // Read before anything it validates: if a write comes meanwhile, a kept value is newer than its stamp, never older.
-        const seen = await (stamp ??= changeStamp());
-        if (seen === undefined) return read();
-        const found = kept.get(seen, kind, key);
-        if (found !== undefined) return found as T;
-        const value = await read();
-        if (keepable(value)) kept.set(seen, kind, key, value);
-        return value;
-      },
-    };
+    return new StampedReads(storage as Store & Required<Pick<Store, 'changeStamp'>>, entries);
   },
 };
