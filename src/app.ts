@@ -14,7 +14,7 @@ import { observeExchange, type ExchangeLabels } from './http/observe-exchange.ts
 import { toProblem } from './http/problem.ts';
 import { sendReply } from './http/send.ts';
 import { clientAddress } from './http/client-address.ts';
-import { clientPresence, type ClientPresence } from './http/client-presence.ts';
+import { ClientPresence } from './http/client-presence.ts';
 import { RateLimit } from './resources/limits/rate-limit.ts';
 import { authenticate } from './resources/session/authenticate.ts';
 import { KeptReads } from './resources/kept-reads.ts';
@@ -275,7 +275,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     if (draining) baseHeaders['Connection'] = 'close';
     const cors: CorsRequest = { origin: req.headers.origin, method: req.method ?? 'GET', requestMethod: req.headers['access-control-request-method'] };
     if (config.corsOrigins.length > 0) Object.assign(baseHeaders, corsHeaders(config.corsOrigins, cors));
-    const client = clientPresence(res);
+    const client = new ClientPresence(res);
     const state: RequestState = { mediaType: 'application/json', negotiated: false, responseHeaders: {}, client };
     let reply: Reply;
     try {
