@@ -39,3 +39,15 @@ export async function createChatFixture(url: string, options: { login?: string; 
   }
   return { userId: user.id, login, password, token, chatId, messageIds, headers: { authorization: `Bearer ${token}` } };
 }
+
+/** The single-request scenarios of the profiling tools (bench/profile.ts, bench/memory-probe.ts), against `url`. */
+export function fixtureRequests(url: string, fixture: ChatFixture) {
+  const chat = `${url}/chats/${fixture.chatId}`;
+  return {
+    health: { url: `${url}/health` },
+    chat: { url: chat, headers: fixture.headers },
+    page: { url: `${chat}/messages?limit=50`, headers: fixture.headers },
+    search: { url: `${url}/search?q=fox`, headers: fixture.headers },
+    post: { url: `${chat}/messages`, method: 'POST' as const, headers: { ...fixture.headers, 'content-type': 'application/json' }, body: JSON.stringify({ data: { text: 'a message posted under load' } }) },
+  };
+}

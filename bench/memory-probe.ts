@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createChatFixture } from './chat-fixture.ts';
+import { createChatFixture, fixtureRequests } from './chat-fixture.ts';
 import { runLoad } from './load.ts';
 import { startChild, type ChildStats } from './server-process.ts';
 
@@ -22,14 +22,7 @@ try {
   // NODE_FLAGS: flags for the server's node, e.g. --max-semi-space-size=8.
   const server = await startChild(module, { db }, (process.env['NODE_FLAGS'] ?? '').split(' ').filter(Boolean));
   console.log(line('idle', await server.stats()));
-  const chat = `/chats/${fixture.chatId}`;
-  const scenarios = {
-    health: { url: `${server.url}/health` },
-    chat: { url: `${server.url}${chat}`, headers: fixture.headers },
-    page: { url: `${server.url}${chat}/messages?limit=50`, headers: fixture.headers },
-    search: { url: `${server.url}/search?q=fox`, headers: fixture.headers },
-    post: { url: `${server.url}${chat}/messages`, method: 'POST' as const, headers: { ...fixture.headers, 'content-type': 'application/json' }, body: JSON.stringify({ data: { text: 'a message posted under load' } }) },
-  };
+  const scenarios = fixtureRequests(server.url, fixture);
   for (const [name, request] of Object.entries(scenarios)) {
     const before = (await server.stats()).cpuMicros;
     const result = await runLoad({ ...request, durationSeconds: seconds, connections: 10 });

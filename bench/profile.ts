@@ -4,7 +4,7 @@
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createChatFixture } from './chat-fixture.ts';
+import { createChatFixture, fixtureRequests } from './chat-fixture.ts';
 import { runLoad } from './load.ts';
 import { startChild } from './server-process.ts';
 
@@ -20,14 +20,7 @@ try {
   const fixture = await createChatFixture(seeder.url, { messages: 1000, parallel: 50 });
   await seeder.stop();
   const server = await startChild(new URL('./chat-server.ts', import.meta.url).pathname, { db }, ['--cpu-prof', '--cpu-prof-interval=200', `--cpu-prof-dir=${dir}`]);
-  const chat = `/chats/${fixture.chatId}`;
-  const requests = {
-    health: { url: `${server.url}/health` },
-    chat: { url: `${server.url}${chat}`, headers: fixture.headers },
-    page: { url: `${server.url}${chat}/messages?limit=50`, headers: fixture.headers },
-    search: { url: `${server.url}/search?q=fox`, headers: fixture.headers },
-    post: { url: `${server.url}${chat}/messages`, method: 'POST' as const, headers: { ...fixture.headers, 'content-type': 'application/json' }, body: JSON.stringify({ data: { text: 'a message posted under load' } }) },
-  } as const;
+  const requests = fixtureRequests(server.url, fixture);
   const request = requests[scenario as keyof typeof requests];
   const result = await runLoad({ ...request, durationSeconds: seconds, connections: 10 });
   await server.stop();

@@ -23,6 +23,8 @@ export interface StartOptions extends Partial<Config> {
   groupCommit?: boolean;
   /** For benchmarks only (not a flag): false writes no events, to show what the event write costs. */
   recordEvents?: boolean;
+  /** For benchmarks only (not a flag): false gives SQLite no change stamp, so nothing is kept (resources/kept-reads.ts). */
+  keepReads?: boolean;
   /** Called after each commit that wrote events (--workers: the primary tells the other workers). */
   onEventsCommitted?: () => void;
   /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */
@@ -44,11 +46,11 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, groupCommit, recordEvents, eventTimings, onEventsCommitted, serveMetrics = true, ...overrides } = options;
+  const { clock, synchronous, groupCommit, recordEvents, keepReads, eventTimings, onEventsCommitted, serveMetrics = true, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
   let app: App;
   try {
-    app = await createApp(config, clock, { synchronous, groupCommit, recordEvents }, { ...eventTimings, onEventsCommitted });
+    app = await createApp(config, clock, { synchronous, groupCommit, recordEvents, keepReads }, { ...eventTimings, onEventsCommitted });
   } catch (error) {
     if (error instanceof DatabaseOpenError) throw new StartupError(error.message);
     throw error;

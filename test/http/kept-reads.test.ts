@@ -8,12 +8,25 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
+import type { RunningServer } from '../../src/index.ts';
 import { call, registerAndLogIn, TestClock, withServer, type TestResponse } from './client.ts';
 import { createChat, postMessage, threeUsers, type Message } from './chat-fixtures.ts';
 
 const texts = (res: TestResponse): string[] => (res.body.data as Message[]).map((message) => message.text);
+
+/** A server on a SQLite file, and a second connection to that file, as another --workers process or a script has. */
+async function serverWithSecondConnection(t: TestContext): Promise<{ server: RunningServer; other: Database.Database }> {
+  const dir = mkdtempSync(join(tmpdir(), 'kept-reads-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = join(dir, 'chat.db');
+  const server = await withServer(t, { db });
+  const other = new Database(db);
+  t.after(() => other.close());
+  other.pragma('busy_timeout = 5000');
+  return { server, other };
+}
 
 test('a kept page answers the same bytes and ETag until a write, and every write to the chat shows in the next read', async (t) => {
   const server = await withServer(t);
@@ -73,10 +86,7 @@ test('a member who was removed gets 404 for a page that is kept for the others',
 });
 
 test('a write by another connection to the same database file (another --workers process) shows in the next read', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'kept-reads-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const db = join(dir, 'chat.db');
-  const server = await withServer(t, { db });
+  const { server, other } = await serverWithSecondConnection(t);
   const { alice } = await threeUsers(server);
   const chat = await createChat(server, alice, { title: 'cache' });
   const message = await postMessage(server, alice, chat.id, { text: 'before' });
@@ -85,9 +95,6 @@ test('a write by another connection to the same database file (another --workers
   assert.deepEqual(texts(kept), ['before']);
   assert.deepEqual(texts(await call(server, 'GET', page, { token: alice.token })), ['before']);
 
-  const other = new Database(db);
-  t.after(() => other.close());
-  other.pragma('busy_timeout = 5000');
   other.prepare('UPDATE messages SET text = ? WHERE id = ?').run('changed elsewhere', message.id);
   const fresh = await call(server, 'GET', page, { token: alice.token });
   assert.deepEqual(texts(fresh), ['changed elsewhere']);
@@ -182,18 +189,12 @@ test('a chat is kept per caller: each reader\'s own unread count, and every chan
 });
 
 test('a chat and a session kept by one connection give way to another connection\'s write to the same file', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'kept-reads-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const db = join(dir, 'chat.db');
-  const server = await withServer(t, { db });
+  const { server, other } = await serverWithSecondConnection(t);
   const { alice } = await threeUsers(server);
   const chat = await createChat(server, alice, { title: 'before' });
   const path = `/chats/${chat.id}`;
   for (let read = 0; read < 2; read += 1) assert.equal((await call(server, 'GET', path, { token: alice.token })).body.data.title, 'before');
 
-  const other = new Database(db);
-  t.after(() => other.close());
-  other.pragma('busy_timeout = 5000');
   other.prepare('UPDATE chats SET title = ? WHERE id = ?').run('changed elsewhere', chat.id);
   assert.equal((await call(server, 'GET', path, { token: alice.token })).body.data.title, 'changed elsewhere');
   other.prepare('DELETE FROM sessions').run();

@@ -19,6 +19,8 @@ import { UserStore } from './user-store.ts';
 export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCommit'> & {
   /** false: no event is written (only for the benchmark of what the event write costs). */
   recordEvents?: boolean;
+  /** False: no change stamp, so nothing is kept (benchmarks' like-for-like control). */
+  keepReads?: boolean;
   /** Told the number of writes after each committed group-commit batch (the metrics count batches). */
   onCommit?: (writes: number) => void;
   /** true (--workers on a file): rate counters live in the database, shared by every process; else in memory. */
@@ -115,11 +117,13 @@ export class SqliteStore implements Store {
   /** total_changes() and PRAGMA data_version: see changeStamp. */
   private readonly stamp;
   private closed = false;
+  private readonly keepReads: boolean;
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path, undefined, options);
     this.eventLog = new EventStore(this.db, options.recordEvents ?? true);
+    this.keepReads = options.keepReads ?? true;
     this.control = {
       beginImmediate: this.db.prepare('BEGIN IMMEDIATE'),
       beginDeferred: this.db.prepare('BEGIN DEFERRED'),
@@ -177,6 +181,7 @@ export class SqliteStore implements Store {
    * script: PRAGMA data_version). Read through the gate, so never inside another request's transaction.
    */
   changeStamp(): Promise<string | undefined> {
+    if (!this.keepReads) return Promise.resolve(undefined);
     return this.gate.call(() => (this.db.inTransaction ? undefined : this.stamp.get() as string));
   }
 
