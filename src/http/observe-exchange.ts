@@ -37,36 +37,62 @@ function countBodyBytes(res: ServerResponse): () => number {
   return () => bytes;
 }
 
+interface Watch {
+  req: IncomingMessage;
+  options: ObserveOptions;
+  labels: ExchangeLabels;
+  trace: ReturnType<typeof traceExchange> | undefined;
+  bytes: (() => number) | undefined;
+}
+
+/** Where a response keeps its watch: one shared 'close' listener reads it, so no closure is made per request. */
+const WATCH = Symbol('watch');
+
+type Watched = ServerResponse & { [WATCH]?: Watch };
+
+/** The response closed (answered, or the client left): record the metrics, the access line, the trace block. */
+function onClose(this: Watched): void {
+  const watch = this[WATCH];
+  if (!watch) return;
+  this[WATCH] = undefined;
+  const { req, options, labels, trace, bytes } = watch;
+  const { metrics, logFormat } = options;
+  const durationMs = performance.now() - options.started;
+  const answered = this.headersSent;
+  const method = req.method ?? 'GET';
+  metrics?.observeRequest({ method, route: labels.route, status: answered ? String(this.statusCode) : 'aborted', durationSeconds: durationMs / 1000 });
+  if (!logFormat && !trace) return;
+  const time = options.now();
+  if (logFormat) {
+    process.stdout.write(formatAccessLine(logFormat, {
+      time,
+      requestId: options.requestId,
+      method,
+      route: labels.route,
+      path: req.url ?? '/',
+      status: answered ? this.statusCode : 0,
+      bytes: bytes!(),
+      durationMs,
+      userId: labels.userId,
+    }));
+  }
+  if (trace) process.stderr.write(trace.format({ time, requestId: options.requestId, durationMs }));
+}
+
 /**
  * Starts watching; the returned labels are filled in by routing. When the response closes (answered, or the
  * client left) it records the metrics, writes the access line to stdout and the trace block to stderr.
  */
 export function observeExchange(req: IncomingMessage, res: ServerResponse, options: ObserveOptions): ExchangeLabels {
   const labels: ExchangeLabels = { route: UNMATCHED_ROUTE, userId: undefined };
-  const { metrics, logFormat } = options;
-  if (!metrics && !logFormat && !options.trace) return labels;
-  const trace = options.trace ? traceExchange(req, res) : undefined;
-  const bytes = logFormat ? countBodyBytes(res) : undefined;
-  res.once('close', () => {
-    const durationMs = performance.now() - options.started;
-    const answered = res.headersSent;
-    const method = req.method ?? 'GET';
-    metrics?.observeRequest({ method, route: labels.route, status: answered ? String(res.statusCode) : 'aborted', durationSeconds: durationMs / 1000 });
-    const time = options.now();
-    if (logFormat) {
-      process.stdout.write(formatAccessLine(logFormat, {
-        time,
-        requestId: options.requestId,
-        method,
-        route: labels.route,
-        path: req.url ?? '/',
-        status: answered ? res.statusCode : 0,
-        bytes: bytes!(),
-        durationMs,
-        userId: labels.userId,
-      }));
-    }
-    if (trace) process.stderr.write(trace.format({ time, requestId: options.requestId, durationMs }));
-  });
+  if (!options.metrics && !options.logFormat && !options.trace) return labels;
+  (res as Watched)[WATCH] = {
+    req,
+    options,
+    labels,
+    trace: options.trace ? traceExchange(req, res) : undefined,
+    bytes: options.logFormat ? countBodyBytes(res) : undefined,
+  };
+  res.on('close', onClose);
   return labels;
 }
