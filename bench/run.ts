@@ -210,6 +210,10 @@ try {
   sections.push(await section('Scenarios against baselines', async () => formatScenarios(await runScenarios(dir))));
   sections.push(await section('Peers: fastify, bare node:http + SQLite, prebuilt bytes (same file, same work, same bytes)', async () =>
     formatPeersBench(await runPeersBench({ rounds: 5, seconds: Math.min(SECONDS, 3) }), 5, Math.min(SECONDS, 3))));
+  sections.push(await section('Memory: idle and under load', async () => {
+    const { formatMemoryProbe, runMemoryProbe } = await import('./memory-probe.ts');
+    return formatMemoryProbe(await runMemoryProbe({ seconds: Math.min(SECONDS, 4) }));
+  }));
   sections.push(await section('Logins off the event loop', async () => formatLoginBench(await runLoginBench({ durationSeconds: SECONDS }))));
   sections.push(await section('Sign-in during a registration flood', async () => formatRegistrationFloodBench(await runRegistrationFloodBench({ durationSeconds: Math.max(SECONDS, 10) }))));
   sections.push(await section('Durability: synchronous=FULL against NORMAL, group commit', async () => formatDurabilityBench(await runDurabilityBench({ durationSeconds: SECONDS }))));
