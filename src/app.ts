@@ -94,7 +94,6 @@ export interface EventTimings {
  */
 class Exchange implements RequestContext {
   readonly mediaType: string;
-  readonly responseHeaders: Record<string, string>;
   private address: string | undefined;
 
   constructor(
@@ -104,7 +103,7 @@ class Exchange implements RequestContext {
     readonly rawQuery: string,
     readonly params: Record<string, string>,
     readonly requestId: string,
-    private readonly state: { mediaType: string; responseHeaders: Record<string, string>; client: ClientPresence },
+    private readonly state: { mediaType: string; responseHeaders: Record<string, string> | undefined; client: ClientPresence },
     readonly services: AppServices,
     readonly caller: Caller | undefined,
     readonly kept: KeptReads,
@@ -112,22 +111,20 @@ class Exchange implements RequestContext {
     readonly form: FormSubmission | undefined,
   ) {
     this.mediaType = state.mediaType;
-    this.responseHeaders = state.responseHeaders;
   }
 
   get signal(): AbortSignal {
     return this.state.client.signal;
   }
 
+  /** Made when first asked for: most answers add no header of the request's own. */
+  get responseHeaders(): Record<string, string> {
+    return this.state.responseHeaders ??= {};
+  }
+
   get clientAddress(): string {
     return this.address ??= clientAddress(this.req, this.services.config.trustProxy);
   }
-}
-
-/** True for an object without own keys (a request that added no response headers). */
-function isEmpty(object: object): boolean {
-  for (const _ in object) return false;
-  return true;
 }
 
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
@@ -190,7 +187,8 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
   interface RequestState {
     mediaType: string;
     negotiated: boolean;
-    responseHeaders: Record<string, string>;
+    /** Headers for whatever this request answers (the RateLimit fields), made when first needed. */
+    responseHeaders: Record<string, string> | undefined;
     client: ClientPresence;
   }
 
@@ -257,7 +255,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     labels.userId = caller?.userId;
     // CONTRACT §11: a signed-in user's writes are counted before any work; over the quota nothing is written.
     if (caller && UNSAFE_METHODS.has(method) && definition.writeLimited !== false && services.writeLimit.enabled) {
-      Object.assign(state.responseHeaders, (await services.writeLimit.take(caller.userId)).headers);
+      Object.assign(state.responseHeaders ??= {}, (await services.writeLimit.take(caller.userId)).headers);
     }
     const ctx = new Exchange(req, method, path, rawQuery, match.params, requestId, state, services, caller, kept, href, form);
     if (!form || !formRule) return pages.withPage(ctx, await definition.handler(ctx));
@@ -276,7 +274,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     const cors: CorsRequest = { origin: req.headers.origin, method: req.method ?? 'GET', requestMethod: req.headers['access-control-request-method'] };
     if (config.corsOrigins.length > 0) Object.assign(baseHeaders, corsHeaders(config.corsOrigins, cors));
     const client = new ClientPresence(res);
-    const state: RequestState = { mediaType: 'application/json', negotiated: false, responseHeaders: {}, client };
+    const state: RequestState = { mediaType: 'application/json', negotiated: false, responseHeaders: undefined, client };
     let reply: Reply;
     try {
       reply = await route(req, requestId, state, labels);
@@ -292,8 +290,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     // An answer given before the body was read in full (a 413, a refused part, a 401 before a body...)
     // cannot tell where the rest of the body ends: close the connection after it (RFC 9112 §9.6).
     if (!req.complete) baseHeaders['Connection'] = 'close';
-    const headers = reply.headers === undefined && isEmpty(state.responseHeaders) ? baseHeaders : { ...baseHeaders, ...state.responseHeaders, ...reply.headers };
-    sendReply(req, res, reply, headers, { mediaType: state.mediaType, basePath, negotiated: state.negotiated });
+    sendReply(req, res, reply, [baseHeaders, state.responseHeaders, reply.headers], { mediaType: state.mediaType, basePath, negotiated: state.negotiated });
   }
 
   return {

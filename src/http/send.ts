@@ -65,7 +65,7 @@ const renderings = new WeakMap<Representation, Map<string, RenderedWithTag>>();
 /** Renders and tags a representation; a shared one (never changed once made) only the first time per media type. */
 function renderOnce(rep: Representation, mediaType: string, options: { basePath: string; status: number }): RenderedWithTag {
   const shared = rep.kind !== 'problem' && rep.shared === true;
-  const key = `${mediaType} ${options.status}`;
+  const key = options.status === 200 ? mediaType : `${mediaType} ${options.status}`;
   const kept = shared ? renderings.get(rep)?.get(key) : undefined;
   if (kept) return kept;
   const made: RenderedWithTag = renderRepresentation(rep, mediaType, options);
@@ -94,11 +94,25 @@ type HeaderValue = string | string[] | number;
  * reply's own headers plus the ones every answer gets: no header object is grown key by key (a new hidden
  * class per key, a few µs per answer), and Node takes a flat list without a second pass.
  */
-/** `given`: the answer's headers, the reply's own with the request's (X-Request-Id, CORS...); reply.headers is not read. */
-export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply, given: Readonly<Record<string, HeaderValue>>, options: SendOptions): void {
+type Headers = Readonly<Record<string, HeaderValue>> | undefined;
+
+/** True when a source after `index` names the header too: the later one wins, as in `{ ...a, ...b }`. */
+function overridden(sources: readonly Headers[], index: number, name: string): boolean {
+  for (let later = index + 1; later < sources.length; later += 1) {
+    const source = sources[later];
+    if (source !== undefined && Object.hasOwn(source, name)) return true;
+  }
+  return false;
+}
+
+/**
+ * `sources`: the answer's headers in order of precedence, lowest first (the request's X-Request-Id and CORS,
+ * then headers the request gathered, then the reply's own); read as if spread into one object, without making it.
+ */
+export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply, sources: readonly Headers[], options: SendOptions): void {
   let status = reply.status;
   if (reply.eventStream) {
-    const headers: Record<string, HeaderValue> = { ...given };
+    const headers: Record<string, HeaderValue> = Object.assign({}, ...sources) as Record<string, HeaderValue>;
     if (options.negotiated) headers['Vary'] = varyWithAccept(headers['Vary']);
     const writer = openEventStream(req, res, headers);
     if (writer) reply.eventStream(writer);
@@ -112,17 +126,22 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   let cacheControl: HeaderValue | undefined;
   let link: HeaderValue | undefined;
   let policy: HeaderValue | undefined;
-  for (const name in given) {
-    const value = given[name]!;
-    switch (name) {
-      case 'Content-Type': contentType = value; break;
-      case 'Vary': vary = value; break;
-      case 'ETag': etag = value; break;
-      case 'Cache-Control': cacheControl = value; break;
-      case 'Link': link = value; break;
-      case 'Content-Security-Policy': policy = value; break;
-      case 'X-Content-Type-Options': case 'Referrer-Policy': case 'Content-Length': break;
-      default: flat.push(name, value);
+  for (let index = 0; index < sources.length; index += 1) {
+    const given = sources[index];
+    if (given === undefined) continue;
+    for (const name in given) {
+      if (index < sources.length - 1 && overridden(sources, index, name)) continue;
+      const value = given[name]!;
+      switch (name) {
+        case 'Content-Type': contentType = value; break;
+        case 'Vary': vary = value; break;
+        case 'ETag': etag = value; break;
+        case 'Cache-Control': cacheControl = value; break;
+        case 'Link': link = value; break;
+        case 'Content-Security-Policy': policy = value; break;
+        case 'X-Content-Type-Options': case 'Referrer-Policy': case 'Content-Length': break;
+        default: flat.push(name, value);
+      }
     }
   }
   // JSON goes out as its text: Node writes the head and a string body in one write, a Buffer body in two (writev).
