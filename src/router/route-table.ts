@@ -31,8 +31,14 @@ function allowedMethods(methods: Iterable<string>): string[] {
 
 function decodeParams(keys: string[], match: RegExpExecArray): Record<string, string> {
   const params: Record<string, string> = {};
-  keys.forEach((key, index) => {
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index]!;
     const raw = match[index + 1]!;
+    // Most segments are plain ids: nothing to decode.
+    if (!raw.includes('%')) {
+      params[key] = raw;
+      continue;
+    }
     try {
       params[key] = decodeURIComponent(raw);
     } catch {
@@ -41,7 +47,7 @@ function decodeParams(keys: string[], match: RegExpExecArray): Record<string, st
         errors: [{ field: key, message: 'must be valid percent-encoded UTF-8' }],
       });
     }
-  });
+  }
   return params;
 }
 
