@@ -128,7 +128,6 @@ class Exchange implements RequestContext {
 }
 
 /** storageOptions are internal (benchmarks compare synchronous=NORMAL, no group commit); they are not flags. */
-
 export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): Promise<App> {
   // Always there, so any code may count; requests are recorded only when a metrics port is set.
   const metrics = new ServerMetrics();

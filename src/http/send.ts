@@ -89,11 +89,6 @@ function varyWithAccept(vary: unknown): string {
 
 type HeaderValue = string | string[] | number;
 
-/**
- * Writes the answer. Its headers go to writeHead as one flat name/value list, built here in one pass over the
- * reply's own headers plus the ones every answer gets: no header object is grown key by key (a new hidden
- * class per key, a few µs per answer), and Node takes a flat list without a second pass.
- */
 type Headers = Readonly<Record<string, HeaderValue>> | undefined;
 
 /** True when a source after `index` names the header too: the later one wins, as in `{ ...a, ...b }`. */
@@ -106,8 +101,11 @@ function overridden(sources: readonly Headers[], index: number, name: string): b
 }
 
 /**
- * `sources`: the answer's headers in order of precedence, lowest first (the request's X-Request-Id and CORS,
- * then headers the request gathered, then the reply's own); read as if spread into one object, without making it.
+ * Writes the answer. Its headers go to writeHead as one flat name/value list, built here in one pass over
+ * `sources` plus the headers every answer gets: no header object is grown key by key (a new hidden class per
+ * key, a few µs per answer), and Node takes a flat list without a second pass. `sources` are in order of
+ * precedence, lowest first (the request's X-Request-Id and CORS, then headers the request gathered, then the
+ * reply's own), read as if spread into one object, without making it.
  */
 export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply, sources: readonly Headers[], options: SendOptions): void {
   let status = reply.status;
@@ -118,7 +116,7 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     if (writer) reply.eventStream(writer);
     return;
   }
-  // The headers this function decides, seeded from the reply's own; every other header passes through as given.
+  // The headers this function decides, seeded from the sources; every other header passes through as given.
   const flat: HeaderValue[] = [];
   let contentType: HeaderValue | undefined;
   let vary: HeaderValue | undefined;

@@ -13,6 +13,7 @@
 // anything: a write reads what it changes itself. A kept value is shared by the requests that find it, so it
 // is never changed once kept; a kept representation is marked shared, so http/send.ts renders it and hashes
 // its ETag once per media type.
+import type { Reply } from '../http/reply.ts';
 import type { Store } from '../storage/store.ts';
 
 /** Entries kept per kind; a history page of 50 with its renderings is ~60 KiB, a session or membership a few hundred bytes. */
@@ -62,6 +63,17 @@ export interface KeptReads {
 const READ_THROUGH: KeptReads = { keep: (_kind, _key, read) => read() };
 
 const isDefined = (value: unknown): boolean => value !== undefined;
+
+/**
+ * The `keepable` of a reply (a chat, a history page): kept when it has a representation, which is then marked
+ * shared, so every request that finds it gets the one rendering http/send.ts made for its media type.
+ */
+export function keptAsShared(reply: Reply | undefined): boolean {
+  const rep = reply?.representation;
+  if (rep === undefined || rep.kind === 'problem') return false;
+  rep.shared = true;
+  return true;
+}
 
 /** A GET's or HEAD's kept reads on a store with a change stamp: the stamp read once, at the first ask. */
 class StampedReads implements KeptReads {

@@ -54,7 +54,6 @@ function decodeParams(keys: string[], match: RegExpExecArray): Record<string, st
 /** The routes of one pattern, in table order, with what the path allows worked out once. */
 interface PatternGroup<H> {
   regex: RegExp;
-  keys: string[];
   pattern: string;
   byMethod: Map<string, CompiledRoute<H>>;
   first: CompiledRoute<H>;
@@ -83,7 +82,7 @@ export class RouteTable<H> {
     for (const route of this.routes) {
       let group = byPattern.get(route.pattern);
       if (!group) {
-        group = { regex: route.regex, keys: route.keys, pattern: route.pattern, byMethod: new Map(), first: route, allowed: [], fixed: route.keys.length === 0 };
+        group = { regex: route.regex, pattern: route.pattern, byMethod: new Map(), first: route, allowed: [], fixed: route.keys.length === 0 };
         byPattern.set(route.pattern, group);
         this.groups.push(group);
       }
@@ -91,7 +90,7 @@ export class RouteTable<H> {
     }
     this.groups.forEach((group, index) => {
       group.allowed = allowedMethods(group.byMethod.keys());
-      if (group.fixed && !this.fixedPaths.has(group.pattern)) this.fixedPaths.set(group.pattern, index);
+      if (group.fixed) this.fixedPaths.set(group.pattern, index);
     });
   }
 

@@ -11,6 +11,7 @@ import { isForeignKeyViolation, type ChatForCallerRow, type ChatRow, type Member
 import { collectionReply } from '../collection.ts';
 import { USER_PATH } from '../users/handlers.ts';
 import { chatNotFound, findVisibleChat, requireOwner } from './access.ts';
+import { keptAsShared } from '../kept-reads.ts';
 import { CHAT_PATH, CHATS_PATH, MEMBERS_PATH, MESSAGES_PATH, READ_PATH } from './paths.ts';
 import { CHAT_ID_RULE, validateChat, validateChatChanges } from './validate.ts';
 
@@ -146,9 +147,8 @@ export async function getChat(ctx: RequestContext): Promise<Reply> {
     const reply = await ctx.kept.keep('chat', `${chatId} ${userId}`, async () => {
       const found = await find(chatId, userId);
       return found ? chatReply(ctx, storage, found, 200, {}, found) : undefined;
-    });
+    }, keptAsShared);
     if (!reply) throw chatNotFound(chatId);
-    if (reply.representation?.kind === 'single') reply.representation.shared = true;
     return reply;
   }
   const access = await findVisibleChat(ctx, ctx.params['chatId']!);

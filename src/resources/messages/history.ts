@@ -10,6 +10,7 @@ import type { MessageBounds, MessageRow } from '../../storage/store.ts';
 import { hrefWithParams, pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
 import { CHAT_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+import { keptAsShared } from '../kept-reads.ts';
 
 const ID_FIELD = { name: 'id', type: 'id' } as const;
 
@@ -101,13 +102,6 @@ export async function listMessages(ctx: RequestContext): Promise<Reply> {
   // The HTML page without a query is the newest page (readMessagesPage), a page of its own in the cache.
   const newest = ctx.mediaType === 'text/html' && ctx.rawQuery === '' ? ' newest' : '';
   return ctx.kept.keep('page', `${ctx.path}?${ctx.rawQuery}${newest}`, () => readMessagesPage(ctx, access.id), keptAsShared);
-}
-
-/** A page is kept (resources/kept-reads.ts), and then shared by every request that finds it: rendered once per media type. */
-function keptAsShared(reply: Reply): boolean {
-  if (reply.representation?.kind !== 'collection') return false;
-  reply.representation.shared = true;
-  return true;
 }
 
 /** The page itself: a function of the database, the path and the query only (what kept-reads.ts may keep). */

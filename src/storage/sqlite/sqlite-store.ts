@@ -182,7 +182,7 @@ export class SqliteStore implements Store {
    */
   changeStamp(): Promise<string | undefined> {
     if (!this.keepReads) return Promise.resolve(undefined);
-    return this.gate.call(() => (this.db.inTransaction ? undefined : this.stamp.get() as string));
+    return this.gate.call(() => (this.db.inTransaction ? undefined : this.stamp.get()));
   }
 
   onEventsCommitted(listener: (count: number) => void): void {
