@@ -23,7 +23,13 @@ function findAddon(): string {
   return addon;
 }
 
-async function bundle(file: string): Promise<void> {
+/**
+ * Bundles src/main.ts into one CommonJS file that needs nothing else of this checkout: migrations inlined. With
+ * `addon: 'node_modules'`, better-sqlite3 looks for its addon as usual (bindings, in build/Release under the
+ * nearest directory holding a package.json): how test/startup-errors.test.ts runs the server as another user
+ * from a copy outside a checkout that user cannot enter. The executable passes its embedded addon instead.
+ */
+export async function bundle(file: string, addon: 'embedded' | 'node_modules' = 'embedded'): Promise<void> {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   await build({
     entryPoints: [join(ROOT, 'src', 'main.ts')],
@@ -36,7 +42,7 @@ async function bundle(file: string): Promise<void> {
     // better-sqlite3 needs `bindings` only when given no nativeBinding, which the executable always gives.
     // pg is optional and loaded only for a postgres:// --db (await import('pg')): left out of the bundle, the
     // executable runs on SQLite with no pg anywhere, and names the missing driver if given a PostgreSQL URL.
-    external: ['bindings', 'pg'],
+    external: addon === 'embedded' ? ['bindings', 'pg'] : ['pg'],
     define: {
       CHAT_SERVER_VERSION: JSON.stringify(pkg.version),
       CHAT_SERVER_MIGRATIONS: JSON.stringify(loadMigrations()),

@@ -28,7 +28,8 @@ import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
-import { StoreUnavailableError } from './storage/store.ts';
+import { StoreUnavailableError, StoreWriteRefusedError } from './storage/store.ts';
+import { refusedWritesError } from './resources/refused-writes-error.ts';
 
 export interface App {
   services: AppServices;
@@ -58,6 +59,10 @@ function problemReply(error: unknown, requestId: string, clientGone: boolean, lo
     // Not a bug: the database (PostgreSQL) is restarting or cut off. One line in the log, 503 with a time to retry.
     process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, `database unavailable: ${String((error.cause as Error | undefined)?.message ?? error.message).split('\n', 1)[0]}`));
     error = new HttpError('ERR_DATABASE_UNAVAILABLE', 'The database cannot be reached right now; nothing was changed, try again shortly', { headers: { 'Retry-After': String(DATABASE_RETRY_SECONDS) } });
+  } else if (error instanceof StoreWriteRefusedError) {
+    // Not a bug either: an operator must free space or fix permissions (docs/operations.md). One line, 503.
+    process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, `database ${error.reason}: ${error.message.split('\n', 1)[0]}`));
+    error = refusedWritesError(error.reason);
   }
   const expected = httpErrorOf(error);
   const known = expected ?? new HttpError('ERR_INTERNAL', 'The server could not complete the request');

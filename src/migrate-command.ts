@@ -39,7 +39,7 @@ export async function runMigrateCommand(argv: readonly string[]): Promise<number
   let source;
   try {
     // Brings an older file to the current schema first, as a server starting on it would.
-    source = openDatabase(from);
+    source = openDatabase(from, undefined, { proveWritable: false });
   } catch (error) {
     return fail(2, (error as Error).message);
   }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../src/storage/sqlite/database.ts';
+import { serverCopy } from './server-copy.ts';
 
 interface Exit {
   status: number | null;
@@ -18,13 +19,17 @@ interface Exit {
 const AS_ROOT = process.getuid?.() === 0;
 const NOBODY = { uid: 65534, gid: 65534 };
 
-/** Runs `node --import tsx src/main.ts ...args` to its end. The guard only keeps a hang from blocking the suite. */
-function runServer(args: string[], options: { unprivileged?: boolean } = {}): Promise<Exit> {
+/**
+ * Runs `node --import tsx src/main.ts ...args` to its end; as nobody, the same server from serverCopy(), since
+ * nobody may not be able to enter the directory this clone lives in. The guard only keeps a hang from blocking the suite.
+ */
+async function runServer(args: string[], options: { unprivileged?: boolean } = {}): Promise<Exit> {
   const unprivileged = options.unprivileged === true && AS_ROOT;
+  const command = unprivileged ? [await serverCopy()] : ['--import', 'tsx', 'src/main.ts'];
   // nobody cannot write root's coverage directory (its complaint would be a second line on stderr).
   // Node passes NODE_V8_COVERAGE on to children unless the env sets it, so it is set empty: off.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--quiet', ...args], {
-    ...(unprivileged ? NOBODY : {}),
+  const child = spawn(process.execPath, [...command, '--quiet', ...args], {
+    ...(unprivileged ? { ...NOBODY, cwd: tmpdir() } : {}),
     env: unprivileged ? { ...process.env, NODE_V8_COVERAGE: '' } : process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -76,6 +81,20 @@ test('an unwritable database directory', async (t) => {
   mkdirSync(locked, { mode: 0o555 });
   assertConfigError(await runServer(['--db', join(locked, 'chat.db')], { unprivileged: true }), /cannot open the database .*locked\/chat\.db: the file cannot be opened or created there/);
   assertConfigError(await runServer(['--db', join(locked, 'new', 'chat.db')], { unprivileged: true }), /cannot open the database .*: permission denied/);
+});
+
+test('a database file the server cannot write: read-only, or another user\'s', async (t) => {
+  const dir = tempDir(t);
+  chmodSync(dir, 0o777); // the server may create its -wal and -shm files: only the database file itself is refused
+  const readOnly = join(dir, 'read-only.db');
+  openDatabase(readOnly).close();
+  chmodSync(readOnly, 0o444);
+  assertConfigError(await runServer(['--db', readOnly], { unprivileged: true }), new RegExp(`^chat-server: cannot open the database ${readOnly}: the server cannot write the file \\(check its owner and permissions, and those of its directory\\)\n$`));
+  if (!AS_ROOT) return; // only root can make a file another user's
+  const rootOwned = join(dir, 'root-owned.db');
+  openDatabase(rootOwned).close();
+  chmodSync(rootOwned, 0o644);
+  assertConfigError(await runServer(['--db', rootOwned], { unprivileged: true }), new RegExp(`^chat-server: cannot open the database ${rootOwned}: the server cannot write the file`));
 });
 
 test('a directory given as the database', async (t) => {

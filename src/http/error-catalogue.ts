@@ -29,6 +29,8 @@ export const ERROR_CATALOGUE = {
   ERR_INTERNAL: { status: 500, title: 'Internal Server Error' },
   ERR_SERVER_BUSY: { status: 503, title: 'Service Unavailable' },
   ERR_DATABASE_UNAVAILABLE: { status: 503, title: 'Database unavailable' },
+  ERR_DATABASE_READ_ONLY: { status: 503, title: 'Database read-only' },
+  ERR_DATABASE_FULL: { status: 503, title: 'Database full' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

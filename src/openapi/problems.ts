@@ -35,7 +35,7 @@ const KINDS: Record<number, ProblemKind> = {
   413: { description: 'The body is larger than the server accepts' },
   415: { description: 'The body\'s media type (or the image format) is not accepted' },
   429: { description: 'Too many requests; nothing was done. Retry after the given seconds', headers: ['Retry-After'] },
-  503: { description: 'Busy, or the database is unreachable: try again after the given seconds', headers: ['Retry-After'] },
+  503: { description: 'Busy, or the database is unreachable, read-only or full: try again after the given seconds', headers: ['Retry-After'] },
 };
 
 export const PROBLEM_STATUSES = Object.keys(KINDS).map(Number);
@@ -48,7 +48,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * ids can name nothing (404); a negotiated answer can find no acceptable type (406); PUT, PATCH and
  * DELETE honour If-Match (412); a body can be too large or of the wrong type (413, 415); a write can be
  * rate-limited (429, CONTRACT §11); any request can find the database unreachable (503 with Retry-After, on
- * PostgreSQL). A route adds what its own rules give (409, ...).
+ * PostgreSQL), read-only or full (docs/operations.md). A route adds what its own rules give (409, ...).
  */
 export function problemStatuses(route: Route): number[] {
   const statuses = new Set<number>([400]);

@@ -251,6 +251,16 @@ export interface Store extends Repositories {
    * current while the stamp is the same: resources/kept-reads.ts keeps hot reads with it.
    */
   changeStamp?(): Promise<string | undefined>;
+  /**
+   * Why writes are refused since the last one was ('read-only', 'full'); undefined while they are not, which is
+   * the usual case and costs nothing to ask. Cleared only by checkWrites.
+   */
+  readonly writesRefused: WriteRefusal | undefined;
+  /**
+   * After a refusal, commits one real write of a value the database already holds (docs/operations.md, "When the
+   * database refuses writes") and answers writesRefused as it then stands: undefined once space or permission is back.
+   */
+  checkWrites(): Promise<WriteRefusal | undefined>;
 }
 
 /**
@@ -259,4 +269,19 @@ export interface Store extends Repositories {
  */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
+}
+
+/** Why the database refuses writes: its file or server is read-only, or it has no space left. */
+export type WriteRefusal = 'read-only' | 'full';
+
+/**
+ * The database refused a write for a reason an operator must fix (a read-only file or server, a full disk):
+ * the request fails with 503 and its own problem code, not 500; nothing was changed.
+ */
+export class StoreWriteRefusedError extends Error {
+  override name = 'StoreWriteRefusedError';
+
+  constructor(readonly reason: WriteRefusal, message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
 }

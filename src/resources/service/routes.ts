@@ -5,14 +5,27 @@ import type { Representation } from '../../representations/representation.ts';
 import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from '../../openapi/docs-page.ts';
 import { one } from '../../openapi/route-doc.ts';
 import { serverVersion } from '../../version.ts';
+import { refusedWritesError } from '../refused-writes-error.ts';
 import { getIndex } from './index-page.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 /** The same answer every time: one object, so http/send.ts renders and tags it once per media type. */
 const HEALTH = { kind: 'single', type: 'health', enveloped: false, data: { status: 'ok' }, shared: true } as const satisfies Representation;
 
-function health(): Reply {
-  return { status: 200, headers: { 'Cache-Control': 'no-store' }, representation: HEALTH };
+const HEALTHY: Reply = { status: 200, headers: { 'Cache-Control': 'no-store' }, representation: HEALTH };
+
+/**
+ * 200 while the database takes writes. After a write was refused (read-only, full), 503 with the refusal's own
+ * code until a write commits again: each /health then tries one (docs/operations.md), so a balancer that stopped
+ * sending traffic still sees the server come back.
+ */
+function health(ctx: RequestContext): Reply | Promise<Reply> {
+  const store = ctx.services.storage;
+  if (store.writesRefused === undefined) return HEALTHY;
+  return store.checkWrites().then((refusal) => {
+    if (refusal === undefined) return HEALTHY;
+    throw refusedWritesError(refusal);
+  });
 }
 
 interface RenderedDocument {
@@ -65,7 +78,7 @@ export function serviceRoutes(allRoutes: () => readonly Route[]): Route[] {
       method: 'GET', pattern: '/', handler: getIndex, auth: 'optional', summary: 'The index: links to the collections and service documents (as HTML, the landing page)',
       responses: { 200: one('Index', 'A map of the API (as HTML, the landing page with log-in and sign-up forms)') },
     },
-    { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check', responses: { 200: one('Health', 'The server is up') } },
+    { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check', responses: { 200: one('Health', 'The server is up and its database takes writes') } },
     {
       method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document',
       responses: { 200: { description: 'The document; its readable form is /docs', raw: ['application/json'], headers: ['ETag'] } },

@@ -1,4 +1,5 @@
 // One way to run SQL on PostgreSQL: `?` placeholders numbered, statements prepared once per connection, errors mapped.
+import type { RefusedWrites } from '../refused-writes.ts';
 import { mapError, type Queryable } from './driver.ts';
 import { numberPlaceholders } from './query-sql.ts';
 
@@ -19,7 +20,8 @@ function nameOf(text: string): string | undefined {
 
 /** Runs our SQL (with `?`) on a pool or one connection. */
 export class Sql {
-  constructor(private readonly db: Queryable) {}
+  /** `refused` notes a write the database refused (read-only, full), for /health. */
+  constructor(private readonly db: Queryable, private readonly refused?: RefusedWrites) {}
 
   async rows<R>(text: string, values: unknown[] = []): Promise<R[]> {
     return (await this.run<R>(text, values)).rows;
@@ -39,7 +41,9 @@ export class Sql {
     try {
       return await (this.db.query as (config: unknown) => Promise<{ rows: R[]; rowCount: number | null }>)({ name: nameOf(numbered), text: numbered, values });
     } catch (error) {
-      throw mapError(error);
+      const mapped = mapError(error);
+      this.refused?.note(mapped);
+      throw mapped;
     }
   }
 }

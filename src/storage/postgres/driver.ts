@@ -2,7 +2,7 @@
 // pools and single connections, and maps the driver's errors to the store's own.
 import type { Client, ClientConfig, Pool, PoolClient } from 'pg';
 import { redactDatabase as redactUrl } from '../database-url.ts';
-import { DatabaseOpenError, StoreConstraintError, StoreUnavailableError } from '../store.ts';
+import { DatabaseOpenError, StoreConstraintError, StoreUnavailableError, StoreWriteRefusedError, type WriteRefusal } from '../store.ts';
 
 export type { Client, Pool, PoolClient };
 
@@ -66,11 +66,23 @@ export function isUnavailable(error: unknown): boolean {
   return /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed|not queryable/i.test(message ?? '');
 }
 
-/** Driver errors in the store's terms: constraint violations and an unreachable database; anything else as is. */
+/**
+ * read_only_sql_transaction (a hot standby, default_transaction_read_only), and class 53 insufficient_resources:
+ * disk_full, out_of_memory, configuration_limit_exceeded. too_many_connections (53300) passes in a moment: it is
+ * in UNAVAILABLE_CODES instead.
+ */
+const REFUSALS = new Map<string, WriteRefusal>([
+  ['25006', 'read-only'],
+  ['53000', 'full'], ['53100', 'full'], ['53200', 'full'], ['53400', 'full'],
+]);
+
+/** Driver errors in the store's terms: constraint violations, refused writes, an unreachable database; anything else as is. */
 export function mapError(error: unknown): unknown {
   const code = (error as { code?: string } | null)?.code;
   if (code === '23505') return new StoreConstraintError('unique', (error as Error).message, { cause: error });
   if (code === '23503') return new StoreConstraintError('foreign-key', (error as Error).message, { cause: error });
+  const refusal = REFUSALS.get(code ?? '');
+  if (refusal !== undefined) return new StoreWriteRefusedError(refusal, (error as Error).message, { cause: error });
   if (isUnavailable(error)) return new StoreUnavailableError('the database cannot be reached', { cause: error });
   return error;
 }

@@ -1,6 +1,7 @@
 // The Store on PostgreSQL: a pool sized by --db-pool, a transaction per unit of work on one pooled connection,
 // migrations on open, and a LISTEN connection that wakes the event hub when another server appends events.
-import { DatabaseOpenError, type Repositories, type Store, type Tx } from '../store.ts';
+import { DatabaseOpenError, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
+import { RefusedWrites } from '../refused-writes.ts';
 import { Sql } from './connection.ts';
 import { PgCollections } from './collections.ts';
 import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './conversations.ts';
@@ -26,6 +27,9 @@ export const DEFAULT_POOL_SIZE = 10;
 /** deadlock_detected and serialization_failure: PostgreSQL undid the transaction; running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 3;
+
+/** A real write of what the database already holds (the newest migration's row, set to itself), as on SQLite. */
+const TOUCH_SQL = 'UPDATE schema_migrations SET name = name WHERE version = (SELECT max(version) FROM schema_migrations)';
 
 function codeOf(error: unknown): string | undefined {
   const cause = (error as { cause?: unknown })?.cause ?? error;
@@ -72,6 +76,22 @@ class PgRepositories implements Repositories {
   }
 }
 
+/**
+ * Writes and rolls back: a standby, a role without write rights or default_transaction_read_only would otherwise
+ * start and fail every write (docs/operations.md). The one-line reason is the server's own message.
+ */
+async function proveWritable(client: PoolClient): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query(TOUCH_SQL);
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    throw new DatabaseOpenError(code === '25006' ? 'the database is read-only (a standby, or default_transaction_read_only)' : `it refuses writes: ${message ?? String(error)}`);
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
 export class PostgresStore implements Store {
   readonly users;
   readonly sessions;
@@ -85,11 +105,12 @@ export class PostgresStore implements Store {
   readonly events;
   readonly rateCounters: PgRateCounters;
   private listener: (count: number) => void = () => {};
+  private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
   private closed = false;
 
   private constructor(private readonly pool: Pool, url: string, private readonly options: PostgresStoreOptions) {
-    const sql = new Sql(pool);
+    const sql = new Sql(pool, this.refused);
     // Outside a transaction: the pool's repositories (each statement on any free connection).
     const base = new PgRepositories(sql, undefined, this, options.recordEvents ?? true);
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
@@ -106,6 +127,7 @@ export class PostgresStore implements Store {
       try {
         await checkServerVersion(client);
         await migratePostgres(client);
+        await proveWritable(client);
       } finally {
         client.release();
       }
@@ -149,7 +171,7 @@ export class PostgresStore implements Store {
         // A connection that broke is dropped from the pool rather than handed to the next request.
         client.release(broken ? (error as Error) : undefined);
         if (RETRYABLE.has(codeOf(error) ?? '') && attempt < MAX_ATTEMPTS) continue;
-        throw mapError(error);
+        throw this.refused.note(mapError(error));
       }
     }
   }
@@ -171,6 +193,14 @@ export class PostgresStore implements Store {
 
   onEventsCommitted(listener: (count: number) => void): void {
     this.listener = listener;
+  }
+
+  get writesRefused(): WriteRefusal | undefined {
+    return this.refused.reason;
+  }
+
+  checkWrites(): Promise<WriteRefusal | undefined> {
+    return this.refused.check(() => this.run('BEGIN', async (client) => void await client.query(TOUCH_SQL)));
   }
 
   async close(): Promise<void> {

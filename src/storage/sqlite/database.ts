@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEmbeddedAddon } from '../../binary/native-addon.ts';
-import { DatabaseOpenError, StoreConstraintError } from '../store.ts';
+import { DatabaseOpenError, StoreConstraintError, StoreWriteRefusedError, type WriteRefusal } from '../store.ts';
 
 export type Db = Database.Database;
 
@@ -54,6 +54,8 @@ export function migrate(db: Db, migrations: readonly Migration[]): number[] {
 }
 
 export interface OpenOptions {
+  /** false: skip proving at open that the file takes writes (a copy that only reads it, e.g. `migrate`). */
+  proveWritable?: boolean;
   /** FULL (the default) syncs the WAL at every commit; NORMAL exists only so benchmarks can compare; OFF is for the rate counters' own connection. */
   synchronous?: 'FULL' | 'NORMAL' | 'OFF';
 }
@@ -76,7 +78,7 @@ function ensureDirectory(dir: string): void {
 const OPEN_FAILURES = new Map([
   ['SQLITE_NOTADB', 'the file is not an SQLite database'],
   ['SQLITE_CANTOPEN', 'the file cannot be opened or created there (check the permissions of it and its directory)'],
-  ['SQLITE_READONLY', 'the file is read-only'],
+  ['SQLITE_READONLY', 'the server cannot write the file (check its owner and permissions, and those of its directory)'],
   ['SQLITE_PERM', 'permission denied'],
   ['SQLITE_CORRUPT', 'the file is corrupt'],
   ['EACCES', 'permission denied'],
@@ -89,7 +91,25 @@ const OPEN_FAILURES = new Map([
 function describeOpenFailure(error: unknown): string {
   if (error instanceof DatabaseOpenError) return error.message;
   const { code, message } = error as { code?: string; message?: string };
-  return OPEN_FAILURES.get(code ?? '') ?? String(message ?? error).split('\n', 1)[0]!;
+  // SQLITE_READONLY_DBMOVED, _CANTLOCK, ...: every kind of read-only says the same to the operator.
+  const general = code?.startsWith('SQLITE_READONLY') ? 'SQLITE_READONLY' : code;
+  return OPEN_FAILURES.get(general ?? '') ?? String(message ?? error).split('\n', 1)[0]!;
+}
+
+/**
+ * A real write of what the database already holds: the newest migration's row, set to itself. Opening a file
+ * read-only succeeds (SQLite quietly falls back to reading it), so only a write proves the server can serve.
+ */
+export const TOUCH_SQL = 'UPDATE schema_migrations SET name = name WHERE version = (SELECT max(version) FROM schema_migrations)';
+
+/** Takes the write lock and writes, then rolls back: the file is left as it was (docs/operations.md). */
+function proveWritable(db: Db): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(TOUCH_SQL);
+  } finally {
+    if (db.inTransaction) db.exec('ROLLBACK');
+  }
 }
 
 export function openDatabase(path: string, migrations: readonly Migration[] = defaultMigrations(), options: OpenOptions = {}): Db {
@@ -109,6 +129,7 @@ export function openDatabase(path: string, migrations: readonly Migration[] = de
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db, migrations);
+    if (options.proveWritable !== false) proveWritable(db);
     return db;
   } catch (error) {
     db?.close();
@@ -123,8 +144,18 @@ const CONSTRAINTS = new Map<string, 'unique' | 'foreign-key'>([
   ['SQLITE_CONSTRAINT_FOREIGNKEY', 'foreign-key'],
 ]);
 
-/** Maps SQLite errors to domain meaning, so that handlers can answer 409 instead of 500 without knowing SQLite. */
+/** SQLITE_FULL (the disk, or the file system's quota) and every SQLITE_READONLY_*: writes refused until an operator acts. */
+function refusalOf(code: string): WriteRefusal | undefined {
+  if (code === 'SQLITE_FULL') return 'full';
+  return code.startsWith('SQLITE_READONLY') ? 'read-only' : undefined;
+}
+
+/** Maps SQLite errors to domain meaning, so that handlers can answer 409 or 503 instead of 500 without knowing SQLite. */
 export function toStoreError(error: unknown): unknown {
-  const constraint = CONSTRAINTS.get((error as { code?: string } | null)?.code ?? '');
-  return constraint === undefined ? error : new StoreConstraintError(constraint, (error as Error).message, { cause: error });
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  const constraint = CONSTRAINTS.get(code);
+  if (constraint !== undefined) return new StoreConstraintError(constraint, (error as Error).message, { cause: error });
+  const refusal = refusalOf(code);
+  return refusal === undefined ? error : new StoreWriteRefusedError(refusal, (error as Error).message, { cause: error });
 }

@@ -21,6 +21,8 @@ export interface GroupCommitOptions {
    * writes in the batch: the metrics count batches, the event streams are woken.
    */
   afterCommit?: (committed: boolean, writes: number) => void;
+  /** Maps the error of a failed BEGIN or COMMIT to what each write of the batch is rejected with. */
+  batchFailure?: (error: unknown) => unknown;
 }
 
 const DEFAULT_MAX_BATCH = 256;
@@ -48,11 +50,13 @@ export class GroupCommit {
   private readonly maxBatch: number;
   private readonly grouped: boolean;
   private readonly afterCommit: (committed: boolean, writes: number) => void;
+  private readonly batchFailure: (error: unknown) => unknown;
 
   constructor(private readonly db: Db, private readonly gate: Gate, options: GroupCommitOptions = {}) {
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.grouped = options.groupCommit ?? true;
     this.afterCommit = options.afterCommit ?? (() => {});
+    this.batchFailure = options.batchFailure ?? ((error) => error);
     this.sql = prepareControl(db);
   }
 
@@ -117,7 +121,8 @@ export class GroupCommit {
       // BEGIN or COMMIT failed: nothing of this batch is durable, so every caller hears the failure.
       if (this.db.inTransaction) this.sql.rollback();
       this.afterCommit(false, batch.length);
-      for (const write of batch) write.reject(error);
+      const failure = this.batchFailure(error);
+      for (const write of batch) write.reject(failure);
       return;
     }
     this.afterCommit(true, batch.length);

@@ -1,10 +1,13 @@
 // The Store on SQLite: one connection, a store per table prepared once, and an async face on their synchronous calls.
-import type { RateCounterRepository, Repositories, Store, Tx } from '../store.ts';
+import { statfsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { StoreWriteRefusedError, type RateCounterRepository, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
 import { MemoryRateCounters } from '../memory-rate-counters.ts';
+import { RefusedWrites } from '../refused-writes.ts';
 import { AvatarStore } from './avatar-store.ts';
 import { ChatStore } from './chat-store.ts';
 import { SqliteCollections } from './collections.ts';
-import { openDatabase, toStoreError, type Db, type OpenOptions } from './database.ts';
+import { openDatabase, toStoreError, TOUCH_SQL, type Db, type OpenOptions } from './database.ts';
 import { EventStore } from './event-store.ts';
 import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
@@ -16,7 +19,7 @@ import { RevisionStore } from './revision-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
 
-export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCommit'> & {
+export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCommit' | 'batchFailure'> & {
   /** false: no event is written (only for the benchmark of what the event write costs). */
   recordEvents?: boolean;
   /** False: no change stamp, so nothing is kept (benchmarks' like-for-like control). */
@@ -44,12 +47,12 @@ interface SyncRepositories {
 type Method = (...args: unknown[]) => unknown;
 type Run = (method: Method, store: object, args: unknown[]) => Promise<unknown>;
 
-/** Runs one synchronous store call as a settled promise, SQLite's constraint errors mapped to the store's. */
-function settle(method: Method, store: object, args: unknown[]): Promise<unknown> {
+/** Runs one synchronous store call as a settled promise, SQLite's errors mapped to the store's (a refusal noted). */
+function settle(method: Method, store: object, args: unknown[], refused: RefusedWrites): Promise<unknown> {
   try {
     return Promise.resolve(method.apply(store, args));
   } catch (error) {
-    return Promise.reject(toStoreError(error));
+    return Promise.reject(refused.note(toStoreError(error)));
   }
 }
 
@@ -116,11 +119,14 @@ export class SqliteStore implements Store {
   private eventsCommitted: (count: number) => void = () => {};
   /** total_changes() and PRAGMA data_version: see changeStamp. */
   private readonly stamp;
+  /** The write checkWrites commits: see TOUCH_SQL. */
+  private readonly touch;
   private closed = false;
   private readonly keepReads: boolean;
+  private readonly refused = new RefusedWrites();
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
-  constructor(path: string, options: SqliteStoreOptions = {}) {
+  constructor(private readonly path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path, undefined, options);
     this.eventLog = new EventStore(this.db, options.recordEvents ?? true);
     this.keepReads = options.keepReads ?? true;
@@ -144,8 +150,8 @@ export class SqliteStore implements Store {
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
     const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
-      ? this.gate.call(() => settle(method, store, args)) as Promise<unknown>
-      : settle(method, store, args)));
+      ? this.gate.call(() => settle(method, store, args, this.refused)) as Promise<unknown>
+      : settle(method, store, args, this.refused)));
     this.users = gated.users;
     this.sessions = gated.sessions;
     this.avatars = gated.avatars;
@@ -159,7 +165,7 @@ export class SqliteStore implements Store {
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));
-      return settle(method, store, args);
+      return settle(method, store, args, this.refused);
     }));
     this.group = new GroupCommit(this.db, this.gate, {
       ...options,
@@ -167,12 +173,40 @@ export class SqliteStore implements Store {
         if (committed) options.onCommit?.(writes);
         this.signalEvents(committed);
       },
+      // BEGIN or COMMIT of the shared transaction failed (a full disk shows at COMMIT): what every write of it hears.
+      batchFailure: (error) => this.refused.note(toStoreError(error)),
     });
     this.rateCounters = options.sharedRateCounters && path !== ':memory:' ? new SqliteRateCounters(path) : new MemoryRateCounters();
     // Two statements are cheaper than one joining pragma_data_version and concatenating in SQL.
     const totalChanges = this.db.prepare('SELECT total_changes()').pluck();
     const dataVersion = this.db.prepare('PRAGMA data_version').pluck();
     this.stamp = { get: (): string => `${totalChanges.get() as number}.${dataVersion.get() as number}` };
+    const touch = this.db.prepare(TOUCH_SQL);
+    this.touch = this.db.transaction(() => void touch.run());
+  }
+
+  get writesRefused(): WriteRefusal | undefined {
+    return this.refused.reason;
+  }
+
+  /**
+   * A committed write (a rolled-back one never reaches the WAL, so it could not tell a full disk), through the gate.
+   * After SQLITE_FULL it also needs room on the file system for the WAL to grow to its checkpoint size: the one
+   * write would otherwise fit in the space the refused transaction had already taken, and say "ok" on a full disk.
+   */
+  checkWrites(): Promise<WriteRefusal | undefined> {
+    return this.refused.check(() => this.gate.call(() => {
+      if (this.refused.reason === 'full' && this.path !== ':memory:') {
+        const needed = (this.db.pragma('wal_autocheckpoint', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
+        const { bavail, bsize } = statfsSync(dirname(resolve(this.path)));
+        if (bavail * bsize < needed) throw new StoreWriteRefusedError('full', `less than ${needed} bytes free beside the database`);
+      }
+      try {
+        this.touch.immediate();
+      } catch (error) {
+        throw toStoreError(error);
+      }
+    }));
   }
 
   /**
@@ -201,16 +235,16 @@ export class SqliteStore implements Store {
    */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.gate.hold(async () => {
-      this.control.beginImmediate.run();
       let committed = false;
       try {
+        this.control.beginImmediate.run();
         const result = await work(this.tx);
         this.control.commit.run();
         committed = true;
         return result;
       } catch (error) {
         if (this.db.inTransaction) this.control.rollback.run();
-        throw toStoreError(error);
+        throw this.refused.note(toStoreError(error));
       } finally {
         this.signalEvents(committed);
       }
@@ -229,7 +263,7 @@ export class SqliteStore implements Store {
       } catch (error) {
         // Its savepoint is rolled back: so are the events it appended.
         this.eventLog.rollBackTo(mark);
-        throw toStoreError(error);
+        throw this.refused.note(toStoreError(error));
       }
     });
   }

@@ -1,0 +1,28 @@
+// What a store remembers of the last refused write (read-only, full), so that /health says it until its own check passes.
+import { StoreWriteRefusedError, type WriteRefusal } from './store.ts';
+
+export class RefusedWrites {
+  /** The reason of the last refusal; undefined once check() passed after it. */
+  reason: WriteRefusal | undefined;
+
+  /** Notes the reason when `error` is a refusal; answers `error` unchanged, for `throw refused.note(error)`. */
+  note(error: unknown): unknown {
+    if (error instanceof StoreWriteRefusedError) this.reason = error.reason;
+    return error;
+  }
+
+  /**
+   * Runs `probe` (a real, committed write) only while refused; its outcome sets the reason. Only this clears it, not
+   * a request's write that happened to fit: /health answers by one rule, not by whichever write came last.
+   */
+  async check(probe: () => Promise<void>): Promise<WriteRefusal | undefined> {
+    if (this.reason === undefined) return undefined;
+    try {
+      await probe();
+      this.reason = undefined;
+    } catch (error) {
+      if (!(this.note(error) instanceof StoreWriteRefusedError)) throw error;
+    }
+    return this.reason;
+  }
+}
