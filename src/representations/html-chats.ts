@@ -1,7 +1,7 @@
 // The reader's chats with their unread counts, one chat's settings, and its members: pages with their forms.
 import { escapeHtml } from './escape.ts';
 import { renderForm } from './html-forms.ts';
-import { anchor, pathOf, renderTime, renderUser } from './html-parts.ts';
+import { anchor, pathOf, renderPerson, renderTime, renderUser } from './html-parts.ts';
 import type { CollectionRepresentation, PageContext, SingleRepresentation } from './representation.ts';
 
 /** GET /chats: each chat (its title opens its newest messages) with the reader's unread count; then a form for a new chat. */
@@ -71,7 +71,7 @@ export function renderMembersPage(rep: CollectionRepresentation, page: PageConte
   });
   const parts = [`<p>${anchor(pathOf(page, 'messages', { chatId }), 'Back to the messages')}</p>`, `<ul class="people">${items.join('')}</ul>`];
   if (isOwner) {
-    const candidates = (page.candidates ?? []).map((user) => `<li>${renderUser(page, user.id)} ${renderForm({
+    const candidates = (page.candidates ?? []).map((user) => `<li>${renderPerson(page, user, 24)} ${renderForm({
       action: pathOf(page, 'member', { chatId, userId: user.id }), method: 'PUT', button: 'Add', id: `add-${user.id}`, inline: true,
       buttonAttributes: `aria-label="${escapeHtml(`Add ${user.login}`)}"`,
     }, page)}</li>`);

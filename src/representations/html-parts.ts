@@ -66,9 +66,13 @@ export function renderUserAvatar(user: PageUser | undefined, size: number, label
 /** A user as a link to their page: the login (bidi-isolated), with the avatar before it when asked; an unknown id stays the id. */
 export function renderUser(page: PageContext, userId: unknown, avatarSize = 0): string {
   if (typeof userId !== 'string') return '';
-  const user = page.users[userId];
+  return renderPerson(page, page.users[userId] ?? { id: userId, login: userId }, avatarSize);
+}
+
+/** renderUser for a user the page holds outside page.users (the members page's candidates): shown by login, never by id (docs/html.md). */
+export function renderPerson(page: PageContext, user: PageUser, avatarSize = 0): string {
   const avatar = avatarSize > 0 ? renderUserAvatar(user, avatarSize) : '';
-  return `<a class="user" href="${escapeHtml(pathOf(page, 'user', { userId }))}">${avatar}<bdi>${escapeHtml(user?.login ?? userId)}</bdi></a>`;
+  return `<a class="user" href="${escapeHtml(pathOf(page, 'user', { userId: user.id }))}">${avatar}<bdi>${escapeHtml(user.login)}</bdi></a>`;
 }
 
 /** Logins of several users, comma-separated, as plain text (a title attribute, a summary). */

@@ -104,7 +104,9 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
   if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
     const members = new Set(chat['members'] as string[]);
     const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));
-    page.candidates = rows.filter((row) => !members.has(row.id)).map((row) => ({ id: row.id, login: row.login }));
+    // Shown by login and avatar, like the members above them (docs/html.md).
+    page.candidates = [];
+    for (const row of rows) if (!members.has(row.id)) page.candidates.push(await pageUser(ctx, row));
   }
   rep.page = page;
 }
