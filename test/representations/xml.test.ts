@@ -6,18 +6,72 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { renderXml } from '../../src/representations/xml.ts';
 import type { Representation } from '../../src/representations/representation.ts';
 
+/** An element of fast-xml-parser's ordered output: its name maps to its children, ':@' holds its attributes. */
+type OrderedNode = Record<string, unknown> & { ':@'?: Record<string, string> };
+
+/**
+ * The document's character data and attribute values exactly as written (entity references not expanded), found by
+ * parsing: which text is inside a tag, an attribute or an element is the parser's business, never a pattern's (a
+ * pattern over the whole text took the `="` of the element text `=">v<` for the start of an attribute).
+ */
+function rawPieces(xml: string): { texts: string[]; attributes: string[] } {
+  const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', processEntities: false, htmlEntities: false, parseTagValue: false, parseAttributeValue: false, trimValues: false, ignoreDeclaration: true });
+  const texts: string[] = [];
+  const attributes: string[] = [];
+  const walk = (nodes: OrderedNode[]): void => {
+    for (const node of nodes) {
+      attributes.push(...Object.values(node[':@'] ?? {}));
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '#text') texts.push(String(value));
+        else if (key !== ':@' && Array.isArray(value)) walk(value as OrderedNode[]);
+      }
+    }
+  };
+  walk(parser.parse(xml) as OrderedNode[]);
+  return { texts, attributes };
+}
+
+/** XML 1.0 §4.1: an '&' starts a reference to one of the five predefined entities or a character. */
+const LONE_AMPERSAND = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)/;
+
 /**
  * fast-xml-parser's validator lets some errors through (control characters, undeclared
- * entities, '<' in attributes), so the rules of XML 1.0 it skips are checked here as well.
+ * entities, '<' in attributes), so the rules of XML 1.0 it skips are checked here as well: each
+ * on the pieces of the document it governs, as the parser found them.
  */
 function assertWellFormed(xml: string): void {
   assert.equal(XMLValidator.validate(xml), true, xml);
   assert.ok(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n'));
+  // A character outside Char is wrong anywhere in the document: no parse needed.
   assert.doesNotMatch(xml, /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u, 'XML 1.0 §2.2 Char');
-  assert.doesNotMatch(xml, /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)/, 'XML 1.0 §4.1 references');
-  assert.doesNotMatch(xml, /\]\]>/, 'XML 1.0 §2.4 ]]> in character data');
-  assert.doesNotMatch(xml, /="[^"]*</, 'XML 1.0 §3.1 no < in attribute values');
+  const { texts, attributes } = rawPieces(xml);
+  for (const text of texts) {
+    assert.doesNotMatch(text, LONE_AMPERSAND, `XML 1.0 §4.1 references, in ${JSON.stringify(text)}`);
+    assert.ok(!text.includes(']]>'), `XML 1.0 §2.4 ]]> in character data: ${JSON.stringify(text)}`);
+  }
+  for (const value of attributes) {
+    assert.doesNotMatch(value, LONE_AMPERSAND, `XML 1.0 §4.1 references, in the attribute value ${JSON.stringify(value)}`);
+    assert.ok(!value.includes('<'), `XML 1.0 §3.1 no < in attribute values: ${JSON.stringify(value)}`);
+  }
 }
+
+test('the well-formedness check itself: it refuses what XML 1.0 forbids and accepts what it allows', () => {
+  const head = '<?xml version="1.0" encoding="UTF-8"?>\n';
+  const refused: [string, string][] = [
+    ['a raw < in an attribute value', '<a b="x<y">v</a>'],
+    ['a lone & in character data', '<a>fish & chips</a>'],
+    ['a lone & in an attribute value', '<a b="fish & chips">v</a>'],
+    [']]> in character data', '<a>x]]>y</a>'],
+    ['a control character', '<a>\u0001</a>'],
+  ];
+  for (const [what, body] of refused) assert.throws(() => assertWellFormed(`${head}${body}`), assert.AssertionError, what);
+  const accepted = [
+    '<property name="=">v</property>', // the counterexample a pattern over the whole text refused
+    '<property name="a=&quot;b">x="y</property>',
+    '<a b="]]&gt;">=" &lt; &amp; &#13;</a>',
+  ];
+  for (const body of accepted) assertWellFormed(`${head}${body}`);
+});
 
 /** Parses to plain values: text stays text, attributes are '@name', whitespace between elements is dropped. */
 function parse(xml: string, arrayTags: readonly string[] = []): Record<string, any> {
