@@ -94,6 +94,7 @@ export function describeConnectFailure(url: string, error: unknown): string {
     : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'unknown host'
       : code === '28P01' || code === '28000' ? 'authentication failed'
         : code === '3D000' ? 'the database does not exist'
-          : String(message ?? error).split('\n', 1)[0]!.replaceAll(url, redactUrl(url));
+          : code === '25006' ? 'the database is read-only (a standby, or default_transaction_read_only): the server must write'
+            : String(message ?? error).split('\n', 1)[0]!.replaceAll(url, redactUrl(url));
   return `cannot open the database ${redactUrl(url)}: ${reason}`;
 }

@@ -78,15 +78,12 @@ class PgRepositories implements Repositories {
 
 /**
  * Writes and rolls back: a standby, a role without write rights or default_transaction_read_only would otherwise
- * start and fail every write (docs/operations.md). The one-line reason is the server's own message.
+ * start and fail every write (docs/operations.md). What went wrong is told by describeConnectFailure.
  */
 async function proveWritable(client: PoolClient): Promise<void> {
   await client.query('BEGIN');
   try {
     await client.query(TOUCH_SQL);
-  } catch (error) {
-    const { code, message } = error as { code?: string; message?: string };
-    throw new DatabaseOpenError(code === '25006' ? 'the database is read-only (a standby, or default_transaction_read_only)' : `it refuses writes: ${message ?? String(error)}`);
   } finally {
     await client.query('ROLLBACK');
   }
