@@ -1,7 +1,7 @@
 // The event hub: tails the durable log by id and hands each event to the open streams allowed to see it.
 // It knows nothing of HTTP or SQL: the log is an interface, a subscriber is anything that takes events.
 import type { EventRecord } from '../storage/rows.ts';
-import { StoreUnavailableError } from '../storage/store.ts';
+import { StoreUnavailableError, StoreWriteRefusedError } from '../storage/store.ts';
 import { toLoggedEvent, type LoggedEvent } from './logged-event.ts';
 import { Membership } from './membership.ts';
 
@@ -99,8 +99,9 @@ export class EventHub {
     try {
       await work;
     } catch (error) {
-      // A database that cannot be reached for a moment (PostgreSQL restarting) is retried at the next timer.
-      if (!this.stopped && !(error instanceof StoreUnavailableError)) throw error;
+      // A database that cannot be reached for a moment (PostgreSQL restarting) is retried at the next timer; so is
+      // one that refuses the prune's writes (a full disk): the store noted it, /health says it (docs/operations.md).
+      if (!this.stopped && !(error instanceof StoreUnavailableError) && !(error instanceof StoreWriteRefusedError)) throw error;
     }
   }
 

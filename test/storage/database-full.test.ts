@@ -6,7 +6,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, rmdirSync, writeSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { call, registerAndLogIn, withServer } from '../http/client.ts';
+import { call, registerAndLogIn, runSql, TestClock, withServer } from '../http/client.ts';
 import { createChat } from '../http/chat-fixtures.ts';
 
 /**
@@ -84,4 +84,34 @@ test('a full disk: writes answer 503 ERR_DATABASE_FULL with Retry-After, /health
   assert.deepEqual(back.body, { status: 'ok' });
   const res = await post(1000);
   assert.equal(res.status, 201, res.text);
+});
+
+/** Resolves once `done` holds, checking at each turn of the event loop: a wait on a condition, not on time. */
+async function until(done: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await done())) await new Promise((resolve) => setImmediate(resolve));
+}
+
+test('a full disk under the event log\'s pruning (a timer, no request): the server lives on, /health says it, pruning resumes when space is back', async (t) => {
+  const disk = smallDisk(t);
+  if (disk === undefined) return;
+  const clock = new TestClock();
+  const server = await withServer(t, { db: join(disk, 'chat.db'), clock, eventRetention: 60, eventTimings: { pruneMs: 5 } });
+  const alice = await registerAndLogIn(server);
+  const chat = await createChat(server, alice, { title: 'Old news' });
+  assert.equal((await call(server, 'POST', `/chats/${chat.id}/messages`, { token: alice.token, json: { data: { text: 'soon pruned' } } })).status, 201);
+  const events = async () => Number((await runSql(server, 'SELECT count(*) AS n FROM events'))[0]!['n']);
+  assert.ok(await events() > 0);
+
+  const filler = join(disk, 'filler');
+  fillUp(filler);
+  clock.advance(61_000);
+  // The next prune finds every event too old, and its DELETE needs room the disk no longer has.
+  await until(() => server.app.services.storage.writesRefused === 'full');
+  const health = await call(server, 'GET', '/health');
+  assert.equal(health.status, 503);
+  assert.equal(health.body.code, 'ERR_DATABASE_FULL');
+
+  rmSync(filler);
+  assert.equal((await call(server, 'GET', '/health')).status, 200);
+  await until(async () => await events() === 0);
 });
