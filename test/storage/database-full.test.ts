@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { call, registerAndLogIn, runSql, TestClock, withServer } from '../http/client.ts';
 import { createChat } from '../http/chat-fixtures.ts';
+import { SqliteRateCounters } from '../../src/storage/sqlite/rate-counter-store.ts';
+import { StoreWriteRefusedError } from '../../src/storage/store.ts';
 
 /**
  * A real, small file system of its own: a 16 MiB tmpfs. Mounting needs root (CAP_SYS_ADMIN); without it the test
@@ -114,4 +116,14 @@ test('a full disk under the event log\'s pruning (a timer, no request): the serv
   rmSync(filler);
   assert.equal((await call(server, 'GET', '/health')).status, 200);
   await until(async () => await events() === 0);
+});
+
+test('the shared rate counters (--workers) on a full disk refuse with the store\'s own error (503), not a raw SQLite error (500)', async (t) => {
+  const disk = smallDisk(t);
+  if (disk === undefined) return;
+  const counters = new SqliteRateCounters(join(disk, 'chat.db'));
+  t.after(() => counters.close());
+  assert.deepEqual(await counters.hit('login:ann', 60_000, 0), { count: 1, resetAt: 60_000 });
+  fillUp(join(disk, 'filler'));
+  await assert.rejects(counters.undo('login:ann'), (error: unknown) => error instanceof StoreWriteRefusedError && error.reason === 'full');
 });

@@ -1,10 +1,19 @@
 // Request quota counters in the database, shared by every process on the file (--workers). Its own connection
 // with synchronous=OFF: a counter need not survive a power cut, and a write request must not pay a second sync.
 import type { RateCounterRepository } from '../store.ts';
-import { openDatabase, type Db } from './database.ts';
+import { openDatabase, toStoreError, type Db } from './database.ts';
 
 /** Every this many hits, rows of windows that ended are deleted. */
 const SWEEP_EVERY = 1000;
+
+/** SQLite's errors in the store's terms, as the store's own calls map them: a full disk is a 503, not a 500. */
+function mapped<T>(statement: () => T): T {
+  try {
+    return statement();
+  } catch (error) {
+    throw toStoreError(error);
+  }
+}
 
 export class SqliteRateCounters implements RateCounterRepository {
   private readonly db: Db;
@@ -29,16 +38,18 @@ export class SqliteRateCounters implements RateCounterRepository {
 
   // Async only to fit the Store: each is one autocommit statement on this connection, which has no transactions.
   async hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
-    if (++this.hits % SWEEP_EVERY === 0) this.sweep.run(now);
-    return this.upsert.get({ key, now, windowMs }) as { count: number; resetAt: number };
+    return mapped(() => {
+      if (++this.hits % SWEEP_EVERY === 0) this.sweep.run(now);
+      return this.upsert.get({ key, now, windowMs }) as { count: number; resetAt: number };
+    });
   }
 
   async undo(key: string): Promise<void> {
-    this.decrement.run(key);
+    mapped(() => this.decrement.run(key));
   }
 
   async clear(key: string): Promise<void> {
-    this.remove.run(key);
+    mapped(() => this.remove.run(key));
   }
 
   close(): void {
