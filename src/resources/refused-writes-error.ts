@@ -3,7 +3,7 @@ import { HttpError } from '../http/http-error.ts';
 import type { WriteRefusal } from '../storage/store.ts';
 
 /** An operator must act (free space, fix permissions): a longer wait than a restarting database's 2 s. */
-export const REFUSED_WRITES_RETRY_SECONDS = 30;
+const REFUSED_WRITES_RETRY_SECONDS = 30;
 
 const ANSWERS = {
   'read-only': { code: 'ERR_DATABASE_READ_ONLY', detail: 'The database does not accept writes right now (it is read-only); nothing was changed, try again later' },

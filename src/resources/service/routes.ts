@@ -16,8 +16,8 @@ const HEALTHY: Reply = { status: 200, headers: { 'Cache-Control': 'no-store' }, 
 
 /**
  * 200 while the database takes writes. After a write was refused (read-only, full), 503 with the refusal's own
- * code until a write commits again: each /health then tries one (docs/operations.md), so a balancer that stopped
- * sending traffic still sees the server come back.
+ * code until the store's check passes: each /health then commits one write (docs/operations.md), so a balancer
+ * that stopped sending traffic still sees the server come back.
  */
 function health(ctx: RequestContext): Reply | Promise<Reply> {
   const store = ctx.services.storage;
