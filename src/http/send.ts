@@ -135,6 +135,10 @@ function answerUnsent(req: IncomingMessage, res: ServerResponse, base: Headers, 
     res.destroy();
     return;
   }
+  // writeHead set the refused reply's state before it threw: its reason phrase (kept unless empty), and no
+  // body for a 204 or 304. Reset both as a new response has them, so the 500 goes out whole.
+  res.statusMessage = '';
+  (res as unknown as { _hasBody: boolean })._hasBody = req.method !== 'HEAD';
   try {
     writeReply(req, res, UNSENT_REPLY, [base], options);
   } catch {
