@@ -49,7 +49,13 @@ export function createPageAnswers(routes: RouteTable<Route>, basePath: string): 
   async function formPageAgain(ctx: RequestContext, page: string, form: FormSubmission, error: HttpError): Promise<Reply | undefined> {
     const queryAt = page.indexOf('?');
     const pagePath = (queryAt === -1 ? page : page.slice(0, queryAt)).slice(basePath.length) || '/';
-    const found = routes.match('GET', pagePath);
+    let found: ReturnType<typeof routes.match>;
+    try {
+      found = routes.match('GET', pagePath);
+    } catch {
+      // `_back` named a path that is not valid percent-encoding (ERR_BAD_PATH): no page to show again.
+      return undefined;
+    }
     if (found.kind !== 'found') return undefined;
     // The same request on another path: everything else (its getters included) comes from ctx through the prototype.
     const pageCtx: RequestContext = Object.assign(Object.create(ctx) as RequestContext, {

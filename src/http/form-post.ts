@@ -1,4 +1,4 @@
-// HTML forms (CONTRACT §7): a same-origin form post becomes the request it stands for, with the body its handler reads.
+// HTML forms (docs/html.md, forms): a same-origin form post becomes the request it stands for, with the body its handler reads.
 import type { IncomingMessage } from 'node:http';
 import { HttpError, invalidField } from './http-error.ts';
 import { mediaTypeOf, readBody } from './read-body.ts';
@@ -45,12 +45,41 @@ export function isFormPost(req: IncomingMessage, ownOrigin: string): boolean {
 }
 
 /**
- * A same-origin path of this server (under basePath): never '//' or '/\' (another host to a browser) and
- * no whitespace or control characters, so `_back` can never send the browser elsewhere.
+ * The longest `_back` kept, once percent-encoded: a page's own path and query are far shorter, and a `Location`
+ * much longer than this is refused by common proxies and clients (a browser would be sent nowhere).
+ */
+export const MAX_BACK_LENGTH = 2048;
+
+/**
+ * RFC 3986 §2: what a URI reference holds as it is (unreserved and reserved characters, and the '%' of a %XX
+ * escape); anything else, a '%' that starts no escape included, is matched here to be percent-encoded.
+ */
+const NOT_URI_CHARACTERS = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+/gu;
+
+function percentEncodeUtf8(run: string): string {
+  // A lone surrogate (from a JSON string, never from a form's UTF-8) becomes U+FFFD's bytes, as TextEncoder would.
+  let encoded = '';
+  for (const byte of Buffer.from(run, 'utf8')) encoded += `%${byte < 16 ? '0' : ''}${byte.toString(16).toUpperCase()}`;
+  return encoded;
+}
+
+/**
+ * `value` as an ASCII URI reference (RFC 3986 §2.1): every character a URI cannot hold percent-encoded as its
+ * UTF-8 bytes, so `/\u3000` becomes `/%E3%80%80`. The result is always a valid header field value (RFC 9110 §5.5).
+ */
+export function percentEncodeUri(value: string): string {
+  return value.replace(NOT_URI_CHARACTERS, percentEncodeUtf8);
+}
+
+/**
+ * A same-origin path of this server (under basePath), percent-encoded to ASCII (docs/html.md, forms rule 4):
+ * never '//' or '/\' (another host to a browser), no whitespace or control character of ASCII, and at most
+ * MAX_BACK_LENGTH once encoded, so `_back` can never send the browser elsewhere nor break the `Location` it becomes.
  */
 export function samePath(value: string | undefined, basePath: string): string | undefined {
   if (value === undefined || !value.startsWith(`${basePath}/`) || !/^\/(?![/\\])/.test(value) || /[\u0000-\u0020\u007f\\]/.test(value)) return undefined;
-  return value;
+  const encoded = percentEncodeUri(value);
+  return encoded.length <= MAX_BACK_LENGTH ? encoded : undefined;
 }
 
 /** Reads a urlencoded form (a multipart one stays unread for its handler) and takes out `_method` and `_back`. */

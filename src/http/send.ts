@@ -10,12 +10,16 @@ import type { Representation } from '../representations/representation.ts';
 import { HttpError } from './http-error.ts';
 import { toProblem } from './problem.ts';
 import { openEventStream } from './sse.ts';
+import { formatErrorLine, type LogFormat } from './access-log.ts';
 
 export interface SendOptions {
   mediaType: string;
   basePath: string;
   /** False for answers that are not negotiated (raw bytes, 406): no Vary: Accept. */
   negotiated: boolean;
+  /** For the one log line of a reply that could not be written (its X-Request-Id). */
+  requestId: string;
+  logFormat: LogFormat;
 }
 
 function linkHeader(reply: Reply): string | undefined {
@@ -100,6 +104,48 @@ function overridden(sources: readonly Headers[], index: number, name: string): b
   return false;
 }
 
+/** What a reply that could not be written is answered with instead: a bare 500, with no header of its own. */
+const UNSENT_REPLY: Reply = {
+  status: 500,
+  representation: { kind: 'problem', data: toProblem(new HttpError('ERR_INTERNAL', 'The server could not complete the request')) },
+};
+
+/**
+ * Writes the answer, and never throws (docs/operations.md: no request ends the process). Node refuses a head
+ * with a header value that is not a field value (RFC 9110 §5.5: no CR, LF, NUL, nothing above U+00FF), and any
+ * throw while rendering or writing is a server bug too: it is one log line, and the client gets a 500 in its
+ * place, or a cut connection when the head is already out (an event stream's). Guarded here, where every head
+ * is written, rather than in every handler; the try costs nothing when nothing throws.
+ */
+export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply, sources: readonly Headers[], options: SendOptions): void {
+  try {
+    writeReply(req, res, reply, sources, options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException)?.code;
+    const reason = `${(error as Error)?.message ?? String(error)}${code === undefined ? '' : ` (${code})`}`.replaceAll('\n', ' ');
+    const answered = res.headersSent ? 'the connection was cut' : 'answered 500 instead';
+    process.stderr.write(formatErrorLine(options.logFormat, Date.now(), options.requestId, `a ${reply.status} reply could not be written, ${answered}: ${reason}`));
+    answerUnsent(req, res, sources[0], options);
+  }
+}
+
+/** The 500 for a reply that could not be written, with the request's first headers only (X-Request-Id). */
+function answerUnsent(req: IncomingMessage, res: ServerResponse, base: Headers, options: SendOptions): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // writeHead set the refused reply's state before it threw: its reason phrase (kept unless empty), and no
+  // body for a 204 or 304. Reset both as a new response has them, so the 500 goes out whole.
+  res.statusMessage = '';
+  (res as unknown as { _hasBody: boolean })._hasBody = req.method !== 'HEAD';
+  try {
+    writeReply(req, res, UNSENT_REPLY, [base], options);
+  } catch {
+    res.destroy();
+  }
+}
+
 /**
  * Writes the answer. Its headers go to writeHead as one flat name/value list, built here in one pass over
  * `sources` plus the headers every answer gets: no header object is grown key by key (a new hidden class per
@@ -107,7 +153,7 @@ function overridden(sources: readonly Headers[], index: number, name: string): b
  * precedence, lowest first (the request's X-Request-Id and CORS, then headers the request gathered, then the
  * reply's own), read as if spread into one object, without making it.
  */
-export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply, sources: readonly Headers[], options: SendOptions): void {
+function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, sources: readonly Headers[], options: SendOptions): void {
   let status = reply.status;
   if (reply.eventStream) {
     const headers: Record<string, HeaderValue> = Object.assign({}, ...sources) as Record<string, HeaderValue>;

@@ -14,6 +14,8 @@ export interface FuzzRequest {
   auth: 'none' | 'owner' | 'member' | 'outsider';
   /** How a token is presented, or a garbage Authorization. */
   authForm: 'bearer' | 'lowercase' | 'cookie' | 'cookie-with-origin';
+  /** A signed-in, same-origin HTML form post (docs/html.md, forms): the method its `_method` names, else POST. */
+  form?: { standsFor: string };
 }
 
 /** Ids that exist on the server, by path parameter name; refreshed by the fuzzer as resources come and go. */
@@ -233,4 +235,169 @@ export function requestArbitrary(routes: readonly { method: string; pattern: str
     if (contentType !== undefined && content.body !== undefined) headers['content-type'] = contentType;
     return { method: r.target.method, path: r.target.path, headers, body: content.body, chunked: r.chunked, auth: r.auth, authForm: r.authForm };
   });
+}
+
+// Form posts (docs/html.md, forms): every form route, signed in with the cookie and this server's Origin, hostile
+// bytes in every field, `_back` and `_method` included, as application/x-www-form-urlencoded or multipart/form-data.
+
+/** Every field a form of this server reads, and the page's own: each one gets hostile values too. */
+const FORM_FIELDS = ['login', 'password', 'currentPassword', 'avatar', 'id', 'title', 'members', 'text', 'replyTo', 'lastReadId',
+  'userId', 'chatId', 'unreadCount', 'x', 'y', 'width', 'height', '_confirm', '_other'];
+const EIGHT_KIB = 8 * 1024;
+
+/** The resource fields each form route reads (docs/html.md, forms rule 3), by what its path ends with. */
+function ownFormFields(route: { method: string; pattern: string }): string[] {
+  const { method, pattern } = route;
+  if (pattern === '/users' && method === 'POST') return ['login', 'password'];
+  if (pattern === '/session') return method === 'POST' ? ['login', 'password'] : [];
+  if (pattern.startsWith('/users') && method === 'PATCH') return ['login', 'password', 'currentPassword', 'avatar'];
+  if (pattern.endsWith('/read')) return ['lastReadId'];
+  if (pattern.endsWith('/messages') && method === 'POST') return ['text', 'replyTo'];
+  if (pattern.endsWith('/:messageId') && method === 'PATCH') return ['text'];
+  if (pattern === '/chats' || (pattern.endsWith('/:chatId') && method === 'PATCH')) return ['title', 'members'];
+  if (pattern.endsWith('/avatar')) return ['avatar', 'x', 'y', 'width', 'height'];
+  return [];
+}
+
+const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+/**
+ * The bytes of a hostile field value: characters above U+00FF, C0 and C1 controls, CR/LF and NUL, lone surrogates and
+ * other invalid UTF-8 as raw bytes, Latin-1 bytes, 8 KiB runs. A form's bytes are UTF-8 (WHATWG URL §5.1), so a lone
+ * surrogate can only travel as bytes (ED A0 80, CESU-8), which the server must decode as U+FFFD.
+ */
+const hostileBytes: fc.Arbitrary<Buffer> = fc.oneof(
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).map(utf8),
+  fc.constantFrom('\u3000', '\u2603', '\u{1F600}', '\u202E', '\u00FF', '\u0100', '\uFEFF', '\uFFFF', '\u0130', '\u2028').map(utf8),
+  fc.array(fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.constant(0x7f)), { minLength: 1, maxLength: 4 }).map((bytes) => Buffer.from(bytes)),
+  fc.array(fc.integer({ min: 0x80, max: 0x9f }), { minLength: 1, maxLength: 4 }).map((points) => utf8(String.fromCodePoint(...points))),
+  fc.array(fc.integer({ min: 0x80, max: 0xff }), { minLength: 1, maxLength: 4 }).map((bytes) => Buffer.from(bytes)),
+  fc.constantFrom('\r\n', '\r', '\n', '\0', 'a\r\nSet-Cookie: session=stolen', '\r\n\r\n<p>body</p>', '\t', '\u0085').map(utf8),
+  fc.constantFrom([0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80], [0xff, 0xfe], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0xe3, 0x80])
+    .map((bytes) => Buffer.from(bytes)),
+  fc.constantFrom('x', '\u3000', '\0', '%', '/', '\r\n', '\u{1F600}').map((unit) => utf8(unit.repeat(Math.ceil(EIGHT_KIB / utf8(unit).length)))),
+);
+
+/** A field value: hostile, plain, empty, or an id that exists (so some writes succeed and answer their 303). */
+function formValue(pools: IdPools): fc.Arbitrary<Buffer> {
+  const known = Object.values(pools).flat();
+  const plain = fc.constantFrom('', '', 'hello', 'a long enough password', 'ann.lee', '0', '1', '-1', 'true', 'null');
+  const pieces = fc.array(fc.oneof(hostileBytes, plain.map(utf8)), { minLength: 1, maxLength: 3 }).map((parts) => Buffer.concat(parts));
+  return fc.oneof(
+    { weight: 4, arbitrary: pieces },
+    { weight: 3, arbitrary: plain.map(utf8) },
+    { weight: known.length > 0 ? 3 : 0, arbitrary: known.length > 0 ? fc.constantFrom(...known).map(utf8) : fc.constant(Buffer.alloc(0)) },
+  );
+}
+
+/** `_back`: mostly a path of this server with hostile bytes in it (what becomes a Location), else another host or garbage. */
+function backValue(pools: IdPools): fc.Arbitrary<Buffer> {
+  const chatIds = pools['chatId'] ?? ['x'];
+  const page = fc.constantFrom('/', '/chats', ...chatIds.map((id) => `/chats/${id}/messages`), ...chatIds.map((id) => `/chats/${id}/messages?before=01J`));
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.tuple(page, fc.array(hostileBytes, { minLength: 1, maxLength: 2 })).map(([path, parts]) => Buffer.concat([utf8(path), ...parts])) },
+    { weight: 2, arbitrary: page.map(utf8) },
+    { weight: 1, arbitrary: fc.constantFrom('//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '\\\\evil', '/%2F/evil', '')
+      .map(utf8) },
+    { weight: 1, arbitrary: hostileBytes },
+  );
+}
+
+/** `_method`: the method the route stands for in any case, or something else (refused with 400 naming `_method`). */
+function methodValue(method: string): fc.Arbitrary<Buffer> {
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(method, method.toLowerCase(), `${method[0]}${method.slice(1).toLowerCase()}`).map(utf8) },
+    { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'OPTIONS', '', 'PUT\0', 'DELETE\r\n').map(utf8) },
+    { weight: 1, arbitrary: hostileBytes },
+  );
+}
+
+const UNRESERVED = /[A-Za-z0-9*\-._]/;
+
+/**
+ * A value on the wire: `percent` as a browser sends it (every other byte as %XX, space as +), or `raw` with only the
+ * separators escaped, so controls and invalid UTF-8 reach the server's decoder as they are.
+ */
+function encodeFormBytes(bytes: Buffer, raw: boolean): Buffer {
+  const out: Buffer[] = [];
+  for (const byte of bytes) {
+    const char = String.fromCharCode(byte);
+    if (UNRESERVED.test(char)) out.push(Buffer.from([byte]));
+    else if (byte === 0x20) out.push(Buffer.from('+'));
+    else if (raw && !'&=+%#'.includes(char)) out.push(Buffer.from([byte]));
+    else out.push(Buffer.from(`%${byte.toString(16).toUpperCase().padStart(2, '0')}`));
+  }
+  return Buffer.concat(out);
+}
+
+interface FormField {
+  name: Buffer;
+  value: Buffer;
+}
+
+function urlencodedBody(fields: readonly FormField[], raw: boolean): Buffer {
+  return Buffer.concat(fields.flatMap((field, index) => [
+    ...(index > 0 ? [Buffer.from('&')] : []), encodeFormBytes(field.name, raw), Buffer.from('='), encodeFormBytes(field.value, raw),
+  ]));
+}
+
+/** RFC 7578: each field a part; a hostile name or filename goes into the part's header bytes as it is. */
+function multipartFormBody(fields: readonly FormField[], filename: Buffer | undefined, boundary: string): Buffer {
+  const pieces: Buffer[] = [];
+  for (const field of fields) {
+    pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="`), field.name, Buffer.from('"'));
+    if (filename !== undefined && field.name.toString() === 'avatar') pieces.push(Buffer.from('; filename="'), filename, Buffer.from('"\r\nContent-Type: image/png'));
+    pieces.push(Buffer.from('\r\n\r\n'), field.value, Buffer.from('\r\n'));
+  }
+  pieces.push(Buffer.from(`--${boundary}--\r\n`));
+  return Buffer.concat(pieces);
+}
+
+/**
+ * One signed-in, same-origin form post to one of `routes` (the form routes, `METHOD pattern`): POST to the route's
+ * path, `_method` naming its method, resource fields, `_back`, all with hostile values; the avatar upload also as a
+ * whole valid multipart form, so it succeeds too.
+ */
+export function formPostArbitrary(routes: readonly { method: string; pattern: string }[], pools: IdPools): fc.Arbitrary<FuzzRequest> {
+  const value = formValue(pools);
+  const anyName = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...FORM_FIELDS).map(utf8) }, { weight: 1, arbitrary: hostileBytes });
+  /** Mostly the route's own fields (none, for a delete), so writes get past the unknown-field check and succeed. */
+  const fieldsOf = (route: { method: string; pattern: string }): fc.Arbitrary<FormField[]> => {
+    const own = ownFormFields(route);
+    const ownName = own.length > 0 ? fc.constantFrom(...own).map(utf8) : anyName;
+    return fc.oneof(
+      { weight: 3, arbitrary: fc.uniqueArray(fc.constantFrom(...own, '_confirm'), { maxLength: own.length + 1 }).chain((names) =>
+        fc.tuple(...names.map(() => value)).map((values) => names.map((fieldName, index) => ({ name: utf8(fieldName), value: values[index]! })))) },
+      { weight: 2, arbitrary: fc.array(fc.record({ name: fc.oneof({ weight: 3, arbitrary: ownName }, { weight: 1, arbitrary: anyName }), value }), { maxLength: 5 }) },
+    );
+  };
+  const png = makePng(8, 8, 3);
+  const validUpload: FormField[] = [
+    { name: utf8('avatar'), value: png }, ...['x', 'y', 'width', 'height'].map((field, index) => ({ name: utf8(field), value: utf8(index < 2 ? '0' : '8') })),
+  ];
+  return fc.oneof(...routes.map((route) => fc.record({
+    path: pathFromPattern(route.pattern, pools),
+    fields: fieldsOf(route),
+    method: fc.option(methodValue(route.method), { nil: undefined, freq: route.method === 'POST' ? 1 : 10 }),
+    methodTwice: fc.integer({ min: 0, max: 19 }).map((draw) => draw === 0),
+    back: fc.option(backValue(pools), { nil: undefined, freq: 4 }),
+    multipart: fc.integer({ min: 0, max: 3 }).map((draw) => draw === 0 || (route.pattern.endsWith('/avatar') && draw === 1)),
+    upload: fc.boolean(),
+    filename: fc.oneof(fc.constant(utf8('a.png')), hostileBytes),
+    raw: fc.boolean(),
+    accept: fc.constantFrom(undefined, 'text/html', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'application/json', 'application/xml'),
+    auth: fc.constantFrom('owner', 'owner', 'member', 'outsider') as fc.Arbitrary<FuzzRequest['auth']>,
+  }).map((r): FuzzRequest => {
+    const all: FormField[] = [...(r.multipart && r.upload && route.pattern.endsWith('/avatar') ? validUpload : []), ...r.fields];
+    if (r.method !== undefined) all.unshift({ name: utf8('_method'), value: r.method });
+    if (r.method !== undefined && r.methodTwice) all.push({ name: utf8('_method'), value: r.method });
+    if (r.back !== undefined) all.push({ name: utf8('_back'), value: r.back });
+    const boundary = 'formFuzzBoundary1q2w3e';
+    const headers: Record<string, string> = {
+      'content-type': r.multipart ? `multipart/form-data; boundary=${boundary}` : 'application/x-www-form-urlencoded',
+    };
+    if (r.accept !== undefined) headers['accept'] = r.accept;
+    const body = r.multipart ? multipartFormBody(all, r.filename, boundary) : urlencodedBody(all, r.raw);
+    return { method: 'POST', path: r.path, headers, body, chunked: false, auth: r.auth, authForm: 'cookie-with-origin', form: { standsFor: route.method } };
+  })));
 }

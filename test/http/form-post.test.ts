@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { formBody, isFormPost, readFormPost, samePath, type FormShape, type FormSubmission } from '../../src/http/form-post.ts';
+import { formBody, isFormPost, MAX_BACK_LENGTH, readFormPost, samePath, type FormShape, type FormSubmission } from '../../src/http/form-post.ts';
 import { HttpError } from '../../src/http/http-error.ts';
 
 const ORIGIN = 'http://127.0.0.1:8080';
@@ -70,7 +70,7 @@ test('readFormPost takes out _method and _back; any other _method value is a 400
   await assert.rejects(readFormPost(request(headers, `text=${'x'.repeat(2000)}`), 1024, ''), (error: HttpError) => error.status === 413);
 });
 
-test('_back is a path of this server under the base path, or nothing', () => {
+test('_back is a path of this server under the base path, percent-encoded to ASCII, or nothing', () => {
   const rows: [string | undefined, string, string | undefined][] = [
     ['/chats/1/messages', '', '/chats/1/messages'],
     ['/chats/1/messages?before=01J', '', '/chats/1/messages?before=01J'],
@@ -84,11 +84,28 @@ test('_back is a path of this server under the base path, or nothing', () => {
     ['/\t/evil.example', '', undefined],
     ['', '', undefined],
     [undefined, '', undefined],
+    // Kept as a URI can hold it (docs/html.md, forms rule 4): ASCII, percent-encoded as UTF-8.
+    ['/\u3000', '', '/%E3%80%80'],
+    ['/caf\u00e9?q=\u2603#m', '', '/caf%C3%A9?q=%E2%98%83#m'],
+    ['/\u0085\u200e', '', '/%C2%85%E2%80%8E'],
+    ['/\ud800', '', '/%EF%BF%BD'],
+    ['/a%2Fb%zz%', '', '/a%2Fb%25zz%25'],
+    ['/a"<>`{}|^', '', '/a%22%3C%3E%60%7B%7D%7C%5E'],
+    ['/chats?filter[title][]=x', '', '/chats?filter[title][]=x'],
+    ['/x\r\nSet-Cookie: a=b', '', undefined],
+    ['/x\u0000', '', undefined],
+    [`/${'\u3000'.repeat(227)}`, '', `/${'%E3%80%80'.repeat(227)}`],
+    [`/${'\u3000'.repeat(228)}`, '', undefined],
   ];
   for (const [value, basePath, expected] of rows) assert.equal(samePath(value, basePath), expected, String(value));
   // Whatever a page sends, what comes back is undefined or a path no browser reads as another host.
   fc.assert(fc.property(fc.string(), (value) => {
     const kept = samePath(value, '');
     return kept === undefined || (kept.startsWith('/') && !/^\/[/\\]/.test(kept) && !/[\s\\]/.test(kept));
+  }));
+  // And it is always a header field value Node writes (RFC 9110 §5.5), whatever the characters.
+  fc.assert(fc.property(fc.string({ unit: 'binary' }), (value) => {
+    const kept = samePath(`/${value}`, '');
+    return kept === undefined || (/^[\x21-\x7e]+$/.test(kept) && kept.length <= MAX_BACK_LENGTH);
   }));
 });

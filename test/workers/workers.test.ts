@@ -167,6 +167,28 @@ test('--workers 2: SIGKILL of a worker during a write burst loses no acknowledge
   assert.deepEqual([...stored].filter((id) => !created.includes(id)), [], 'every stored message has its event');
 });
 
+test('--workers 2: six form posts whose _back holds a character above U+00FF end no worker; /health stays 200', { timeout: 60_000 }, async (t) => {
+  const server = await startWorkers(t);
+  const alice = await register(server.url, 'alice');
+  const chat = await call(server.url, 'POST', '/chats', { token: alice.token, json: { data: { title: 'Marks' } } });
+  const before = workerPids(server.child.pid!);
+  assert.equal(before.length, 2);
+  // The request that ended a worker with ERR_INVALID_CHAR (docs/html.md, forms rule 4), each on its own connection.
+  for (let i = 0; i < 6; i++) {
+    const res = await call(server.url, 'POST', `/chats/${chat.body.data.id}/read`, {
+      body: '_method=PUT&lastReadId=&_back=/%E3%80%80',
+      headers: { cookie: `session=${alice.token}`, origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+      unchecked: 'an HTML form post (docs/html.md) is outside the OpenAPI document, which describes the JSON exchange',
+      timeoutMs: 10_000,
+    });
+    assert.equal(res.status, 303, res.text);
+    assert.equal(res.headers['location'], '/%E3%80%80');
+    assert.equal((await call(server.url, 'GET', '/health', { timeoutMs: 10_000 })).status, 200);
+  }
+  assert.deepEqual(workerPids(server.child.pid!), before, 'no worker died and was replaced');
+  assert.equal(server.child.exitCode, null);
+});
+
 test('--workers 2: SIGTERM drains both workers and the primary exits 0; :memory: with workers is refused', { timeout: 60_000 }, async (t) => {
   const server = await startWorkers(t);
   const alice = await register(server.url, 'alice');
