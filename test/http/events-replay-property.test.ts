@@ -1,6 +1,7 @@
 // Property (docs/events.md, "Who receives what" and "What a replay leaves out"): whatever the sequence of chat
 // creations under chosen ids, deletions and re-creations, member changes, posts, edits, message deletes and clears,
-// what a replay from 0 delivers to a user (SSE and long-poll) is exactly what their live stream delivered, less
+// what a replay from 0 or from an id in the middle delivers to a user (SSE and long-poll, from a hub that holds the
+// events in memory and from one that reads the store) is exactly what their live stream delivered after it, less
 // the events a later delete removed from the log; and no replayed event holds a deleted text.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,12 +69,12 @@ function purgedIds(log: readonly LogEvent[]): Set<number> {
   return purged;
 }
 
-/** Replays from 0 as SSE and as long-poll, page after page. */
-async function replays(server: RunningServer, who: LoggedIn): Promise<{ sse: LogEvent[]; poll: LogEvent[] }> {
-  const stream = await openReady(server, { token: who.token, lastEventId: '0' });
+/** Replays after an id as SSE and as long-poll, page after page. */
+async function replays(server: RunningServer, who: LoggedIn, from: number): Promise<{ sse: LogEvent[]; poll: LogEvent[] }> {
+  const stream = await openReady(server, { token: who.token, lastEventId: String(from) });
   stream.close();
   const poll: LogEvent[] = [];
-  let after = '0';
+  let after = String(from);
   for (;;) {
     const res = await call(server, 'GET', `/events?after=${after}&wait=0`, { token: who.token });
     assert.equal(res.status, 200, res.text);
@@ -90,7 +91,7 @@ const summary = (events: readonly LogEvent[]): string[] => events.map((event) =>
  * Runs the steps on `server`; then every user replays from 0 there (the hub holds the events in memory) and on
  * `second()`, a server started afterwards on the same database (its hub holds none: it reads the store).
  */
-async function run(server: RunningServer, second: () => Promise<RunningServer>, steps: readonly Step[]): Promise<void> {
+async function run(server: RunningServer, second: () => Promise<RunningServer>, steps: readonly Step[], cuts: readonly number[]): Promise<void> {
   const users: LoggedIn[] = [];
   for (let i = 0; i < USERS; i++) users.push(await registerAndLogIn(server));
   const live = await Promise.all(users.map((who) => openReady(server, { token: who.token })));
@@ -178,12 +179,14 @@ async function run(server: RunningServer, second: () => Promise<RunningServer>, 
     const stored = (await runSql(server, 'SELECT id FROM events ORDER BY id')).map((row) => Number(row['id']));
     assert.deepEqual(stored, log.map((event) => event.id).filter((id) => !purged.has(id)), 'the log holds exactly the events no delete removed');
     const other = await second();
+    // From 0, and from ids in the middle of the log: there the replay starts from who was a member at that id.
+    const froms = [0, ...cuts.map((cut) => cut % log.at(-1)!.id)];
     for (const [where, target] of [['in memory', server], ['from the store', other]] as const) {
-      for (let i = 0; i < USERS; i++) {
-        const expected = eventsOf(live[i]!).filter((event) => !purged.has(event.id));
-        const replayed = await replays(target, users[i]!);
-        assert.deepEqual(summary(replayed.sse), summary(expected), `user ${i}, SSE, ${where}`);
-        assert.deepEqual(summary(replayed.poll), summary(expected), `user ${i}, long-poll, ${where}`);
+      for (let i = 0; i < USERS; i++) for (const from of froms) {
+        const expected = eventsOf(live[i]!).filter((event) => event.id > from && !purged.has(event.id));
+        const replayed = await replays(target, users[i]!, from);
+        assert.deepEqual(summary(replayed.sse), summary(expected), `user ${i}, SSE after ${from}, ${where}`);
+        assert.deepEqual(summary(replayed.poll), summary(expected), `user ${i}, long-poll after ${from}, ${where}`);
         for (const event of [...replayed.sse, ...replayed.poll]) {
           for (const text of deletedTexts) assert.ok(!event.json.includes(`"${text}"`), `user ${i} was sent deleted text ${text} in ${event.json} (${where})`);
         }
@@ -194,16 +197,17 @@ async function run(server: RunningServer, second: () => Promise<RunningServer>, 
   }
 }
 
-test('a replay from 0 is what the user received live, less what deletes removed, with no deleted text', { timeout: 240_000 }, async () => {
+test('a replay from 0 or from any id is what the user received live after it, less what deletes removed, with no deleted text', { timeout: 240_000 }, async () => {
   // Two chat ids are created first (by whom, with whom, at random), so that most steps find a chat to act on.
   const steps = fc.tuple(put, put, fc.array(step, { minLength: 4, maxLength: 28, size: 'max' })).map(([first, second, rest]) => [first, { ...second, chat: (first.chat + 1) % CHAT_IDS }, ...rest]);
-  await fc.assert(fc.asyncProperty(steps, async (steps) => {
+  const cuts = fc.array(fc.nat({ max: 1000 }), { minLength: 2, maxLength: 2 });
+  await fc.assert(fc.asyncProperty(steps, cuts, async (steps, cuts) => {
     // SQLite: a file, so that a second server can open it; PostgreSQL: a database of its own (startTestServer).
     const dir = process.env['TEST_DATABASE_URL'] ? undefined : mkdtempSync(join(tmpdir(), 'chat-replay-'));
     const server = await startTestServer(dir === undefined ? {} : { db: join(dir, 'chat.db') });
     let other: RunningServer | undefined;
     try {
-      await run(server, async () => (other = await startServer({ db: server.app.services.config.db, scryptN: 1024, writeRate: 0, registerRate: 0 })), steps);
+      await run(server, async () => (other = await startServer({ db: server.app.services.config.db, scryptN: 1024, writeRate: 0, registerRate: 0 })), steps, cuts);
     } finally {
       await other?.close();
       await server.close();
