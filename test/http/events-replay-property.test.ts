@@ -1,8 +1,8 @@
 // Property (docs/events.md, "Who receives what" and "What a replay leaves out"): whatever the sequence of chat
-// creations under chosen ids, deletions and re-creations, member changes, posts, edits, message deletes and clears,
-// what a replay from 0 or from an id in the middle delivers to a user (SSE and long-poll, from a hub that holds the
-// events in memory and from one that reads the store) is exactly what their live stream delivered after it, less
-// the events a later delete removed from the log; and no replayed event holds a deleted text.
+// creations under chosen ids, deletions and re-creations, member changes, posts, edits, reactions, message deletes
+// and clears, what a replay from 0 or from an id in the middle delivers to a user (SSE and long-poll, from a hub
+// that holds the events in memory and from one that reads the store) is exactly what their live stream delivered
+// after it, less the events a later delete removed from the log; and no replayed event holds a deleted text.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ type Step =
   | { kind: 'remove'; chat: number; user: number; self: boolean }
   | { kind: 'post'; by: number; chat: number; replyTo: number | null }
   | { kind: 'edit'; message: number }
+  | { kind: 'react'; message: number; by: number; remove: boolean }
   | { kind: 'deleteMessage'; message: number; byOwner: boolean }
   | { kind: 'clear'; chat: number };
 
@@ -37,6 +38,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), chat, user, self: fc.boolean() }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('post' as const), by: user, chat, replyTo: fc.option(pick, { nil: null }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), message: pick }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('react' as const), message: pick, by: user, remove: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('deleteMessage' as const), message: pick, byOwner: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const), chat }) },
 );
@@ -151,6 +153,10 @@ async function run(server: RunningServer, second: () => Promise<RunningServer>, 
         const text = `w${++words}x`;
         const res = await call(server, 'PATCH', `/chats/${chatIds[message.chat]}/messages/${message.id}`, { token: users[message.author]!.token, json: { data: { text } } });
         if (res.status === 200) message.texts.push(text);
+      } else if (s.kind === 'react') {
+        const message = alive(s.message);
+        if (!message) continue;
+        await call(server, s.remove ? 'DELETE' : 'PUT', `/chats/${chatIds[message.chat]}/messages/${message.id}/reactions/${encodeURIComponent('👍')}`, { token: users[s.by]!.token });
       } else if (s.kind === 'deleteMessage') {
         const message = alive(s.message);
         if (!message) continue;
@@ -213,5 +219,5 @@ test('a replay from 0 or from any id is what the user received live after it, le
       await server.close();
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     }
-  }), { numRuns: Number(process.env['REPLAY_RUNS'] ?? 25), seed: Number(process.env['EVENTS_SEED'] ?? 4242) });
+  }), { numRuns: Number(process.env['REPLAY_RUNS'] ?? 40), seed: Number(process.env['EVENTS_SEED'] ?? 4242) });
 });
