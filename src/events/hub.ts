@@ -298,20 +298,24 @@ export class EventHub {
     // Held while later batches are read: a purge dispatched meanwhile marks these too.
     this.inFlight.add(events);
     try {
-      while (events.length < limit && replay.through < this.cursor) {
-        const batch = await this.eventsAfter(replay.through);
-        for (const event of batch) {
-          replay.through = event.id;
-          replay.membership.apply(event);
-          if (!event.purged && replay.membership.canSee(replay.userId, event)) events.push(event);
-          if (events.length === limit) break;
-        }
-        if (batch.length === 0) replay.through = this.cursor;
-      }
+      await this.readInto(events, replay, limit);
     } finally {
       this.inFlight.delete(events);
     }
     return events.filter((event) => !event.purged);
+  }
+
+  private async readInto(events: LoggedEvent[], replay: Replay, limit: number): Promise<void> {
+    while (events.length < limit && replay.through < this.cursor) {
+      const batch = await this.eventsAfter(replay.through);
+      for (const event of batch) {
+        replay.through = event.id;
+        replay.membership.apply(event);
+        if (!event.purged && replay.membership.canSee(replay.userId, event)) events.push(event);
+        if (events.length === limit) break;
+      }
+      if (batch.length === 0) replay.through = this.cursor;
+    }
   }
 
   /**
@@ -323,10 +327,12 @@ export class EventHub {
   async replayThenGoLive(subscriber: Subscriber, replay: Replay): Promise<void> {
     while (replay.through < this.cursor) {
       if (!this.isAttached(subscriber)) return;
-      const page = await this.readVisible(replay, READ_BATCH);
-      // Held until written: a purge dispatched while the client drains marks these too, and they are left out.
+      // Held from the first read until written: a purge dispatched meanwhile (while the client drains, too)
+      // marks these, and they are left out.
+      const page: LoggedEvent[] = [];
       this.inFlight.add(page);
       try {
+        await this.readInto(page, replay, READ_BATCH);
         // Written a slice at a time (one write for many events), at the client's pace: a page can be megabytes.
         for (let start = 0; start < page.length; start += REPLAY_SLICE) {
           const slice = page.slice(start, start + REPLAY_SLICE).filter((event) => !event.purged);
