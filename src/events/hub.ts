@@ -1,13 +1,16 @@
 // The event hub: tails the durable log by id and hands each event to the open streams allowed to see it.
 // It knows nothing of HTTP or SQL: the log is an interface, a subscriber is anything that takes events.
-import type { EventRecord } from '../storage/rows.ts';
+import type { EventPurge, EventRecord } from '../storage/rows.ts';
 import { StoreUnavailableError, StoreWriteRefusedError } from '../storage/store.ts';
 import { toLoggedEvent, type LoggedEvent } from './logged-event.ts';
 import { Membership } from './membership.ts';
+import { isPurgedBy, purgeRuleOf } from './purge-rule.ts';
+import { chatsBefore, MEMBERSHIP_EVENT_TYPES } from './walk-back.ts';
 
 /** What the hub reads: the store's event repository implements it. */
 export interface EventLog {
   readAfter(afterId: number, limit: number): Promise<EventRecord[]>;
+  readTypesBetween(afterId: number, throughId: number, types: readonly string[]): Promise<EventRecord[]>;
   prunedThrough(): Promise<number>;
   chatIdsOfUser(userId: string): Promise<string[]>;
   pruneChunk(cutoff: number, chunk: number): Promise<number>;
@@ -50,6 +53,16 @@ export interface HubOptions {
   liveSessions(sessionIds: readonly string[]): Promise<Set<string>>;
 }
 
+/**
+ * One replay: how far it has read the log, and its own view of the user's membership as it stood there, so it
+ * delivers exactly what the user could have received live (docs/events.md, "Who receives what").
+ */
+export interface Replay {
+  readonly userId: string;
+  readonly membership: Membership;
+  through: number;
+}
+
 /** How a resume id relates to the log: fine to replay, or the client must re-read (reset / 410). */
 export type ResumePoint = { kind: 'ok'; after: number } | { kind: 'reset'; reason: string };
 
@@ -58,6 +71,8 @@ const READ_BATCH = 500;
 const REPLAY_SLICE = 100;
 const RECENT_EVENTS = 4096;
 const PRUNE_CHUNK = 2000;
+/** Purge rules kept for reads of the store that were under way when they were dispatched. */
+const PURGES_KEPT = 256;
 
 export class EventHub {
   private cursor: number;
@@ -69,6 +84,11 @@ export class EventHub {
   private readonly live = new Set<Subscriber>();
   private streamsOpen = 0;
   private readonly membership: Membership;
+  /** Pages of events a replay read and has not delivered yet: a purge dispatched meanwhile marks theirs too. */
+  private readonly inFlight = new Set<readonly LoggedEvent[]>();
+  /** How many purging events were dispatched, and the rules of the last few: for a read of the store under way. */
+  private purgeCount = 0;
+  private readonly lastPurges: EventPurge[] = [];
   private pumpScheduled = false;
   /** The pump that is reading the log now, if any: one at a time, so events are dispatched once, in id order. */
   private pumping: Promise<void> | undefined;
@@ -171,6 +191,15 @@ export class EventHub {
   }
 
   private dispatch(event: LoggedEvent): void {
+    const purge = purgeRuleOf(event);
+    if (purge !== undefined) {
+      // The store removed them in the deleting transaction; these are the copies this process holds.
+      for (const held of this.recent) if (isPurgedBy(purge, held)) held.purged = true;
+      for (const page of this.inFlight) for (const held of page) if (isPurgedBy(purge, held)) held.purged = true;
+      this.purgeCount++;
+      this.lastPurges.push(purge);
+      if (this.lastPurges.length > PURGES_KEPT) this.lastPurges.shift();
+    }
     this.membership.apply(event);
     this.cursor = event.id;
     this.recent.push(event);
@@ -229,44 +258,92 @@ export class EventHub {
     }
   }
 
-  /** Events after `after` the user may see, at most `limit`, and the id up to which the log was read. */
-  async readVisible(userId: string, after: number, limit: number): Promise<{ events: LoggedEvent[]; through: number }> {
-    const events: LoggedEvent[] = [];
-    let through = after;
-    while (events.length < limit && through < this.cursor) {
-      const batch = await this.eventsAfter(through);
-      for (const event of batch) {
-        through = event.id;
-        if (this.membership.canSee(userId, event)) events.push(event);
-        if (events.length === limit) break;
-      }
-      if (batch.length === 0) through = this.cursor;
+  /**
+   * A replay of the user's events after `after` (a resume point, so after <= the cursor): the user's chats at the
+   * cursor (the hub follows them while the user has a subscriber) walked back over the membership events in
+   * (after, cursor] give their chats at `after`. The chats, the cursor and the events held in memory are taken in
+   * one synchronous step; only the older part of the walk reads the store. An event the log lost since (purged
+   * with its chat, pruned) takes with it every event of its chat before it (prune: every event before it), so a
+   * walk that misses it is wrong only where the replay finds nothing to send.
+   */
+  async openReplay(userId: string, after: number): Promise<Replay> {
+    const membership = new Membership();
+    const chatsNow = this.membership.chatIdsOf(userId);
+    // Not followed: no subscriber of the user is attached any more (the client left). Its own events only.
+    if (chatsNow === undefined || after >= this.cursor) {
+      membership.track(userId, chatsNow ?? []);
+      return { userId, membership, through: after };
     }
-    return { events, through };
+    const floor = Math.max(after, this.recentFloor);
+    const newestFirst: LoggedEvent[] = [];
+    for (let index = this.recent.length - 1; index >= 0 && this.recent[index]!.id > floor; index--) {
+      const event = this.recent[index]!;
+      if (MEMBERSHIP_EVENT_TYPES.includes(event.type)) newestFirst.push(event);
+    }
+    let chats = chatsBefore(userId, chatsNow, newestFirst);
+    if (after < floor) {
+      const older = await this.options.log.readTypesBetween(after, floor, MEMBERSHIP_EVENT_TYPES);
+      chats = chatsBefore(userId, chats, older.reverse().map(toLoggedEvent));
+    }
+    membership.track(userId, [...chats]);
+    return { userId, membership, through: after };
   }
 
   /**
-   * Sends every visible event after `after` (waiting while the client is behind), then makes the subscriber
+   * The next events of the replay the user may see, at most `limit`; moves `replay.through` to how far the log
+   * was read. Every event read is applied to the replay's membership before it is judged, in id order, as live
+   * delivery does; purged ones are applied but never sent.
+   */
+  async readVisible(replay: Replay, limit: number): Promise<LoggedEvent[]> {
+    const events: LoggedEvent[] = [];
+    // Held while later batches are read: a purge dispatched meanwhile marks these too.
+    this.inFlight.add(events);
+    try {
+      await this.readInto(events, replay, limit);
+    } finally {
+      this.inFlight.delete(events);
+    }
+    return events.filter((event) => !event.purged);
+  }
+
+  private async readInto(events: LoggedEvent[], replay: Replay, limit: number): Promise<void> {
+    while (events.length < limit && replay.through < this.cursor) {
+      const batch = await this.eventsAfter(replay.through);
+      for (const event of batch) {
+        replay.through = event.id;
+        replay.membership.apply(event);
+        if (!event.purged && replay.membership.canSee(replay.userId, event)) events.push(event);
+        if (events.length === limit) break;
+      }
+      if (batch.length === 0) replay.through = this.cursor;
+    }
+  }
+
+  /**
+   * Sends every visible event of the replay (waiting while the client is behind), then makes the subscriber
    * live: from then on the hub pushes events to it. Going live follows the check that the replay reached the
    * cursor with no await between, and the cursor moves only as events are dispatched to the live subscribers,
    * so no event is skipped or sent twice; ready() tells the subscriber the newest id then.
    */
-  async replayThenGoLive(subscriber: Subscriber, after: number): Promise<void> {
-    let through = after;
-    while (through < this.cursor) {
+  async replayThenGoLive(subscriber: Subscriber, replay: Replay): Promise<void> {
+    while (replay.through < this.cursor) {
       if (!this.isAttached(subscriber)) return;
-      const page = await this.readVisible(subscriber.userId, through, READ_BATCH);
-      through = page.through;
-      // Written a slice at a time (one write for many events), at the client's pace: a page can be megabytes.
-      for (let start = 0; start < page.events.length; start += REPLAY_SLICE) {
-        const slice = page.events.slice(start, start + REPLAY_SLICE);
-        subscriber.deliver(slice);
-        if (subscriber.isCongested() && start + REPLAY_SLICE < page.events.length) {
-          through = slice[slice.length - 1]!.id;
-          break;
+      // Held from the first read until written: a purge dispatched meanwhile (while the client drains, too)
+      // marks these, and they are left out.
+      const page: LoggedEvent[] = [];
+      this.inFlight.add(page);
+      try {
+        await this.readInto(page, replay, READ_BATCH);
+        // Written a slice at a time (one write for many events), at the client's pace: a page can be megabytes.
+        for (let start = 0; start < page.length; start += REPLAY_SLICE) {
+          const slice = page.slice(start, start + REPLAY_SLICE).filter((event) => !event.purged);
+          if (slice.length > 0) subscriber.deliver(slice);
+          if (subscriber.isCongested()) await subscriber.whenDrained();
+          if (!this.isAttached(subscriber)) return;
         }
+      } finally {
+        this.inFlight.delete(page);
       }
-      if (subscriber.isCongested()) await subscriber.whenDrained();
     }
     if (!this.isAttached(subscriber)) return;
     subscriber.ready(this.cursor);
@@ -278,9 +355,20 @@ export class EventHub {
       const start = firstIndexAfter(this.recent, after);
       return this.recent.slice(start, start + READ_BATCH);
     }
-    const records = await this.options.log.readAfter(after, READ_BATCH);
-    // Past the cursor (as it stands once the read is back) come through pump(), never twice.
-    return records.filter((record) => record.id <= this.cursor).map(toLoggedEvent);
+    for (;;) {
+      const purgesBefore = this.purgeCount;
+      const records = await this.options.log.readAfter(after, READ_BATCH);
+      const missed = this.purgeCount - purgesBefore;
+      // So many purges during one read that their rules are no longer kept: read again.
+      if (missed > this.lastPurges.length) continue;
+      // Past the cursor (as it stands once the read is back) come through pump(), never twice.
+      const events = records.filter((record) => record.id <= this.cursor).map(toLoggedEvent);
+      // The store may have answered from before a purge the hub dispatched while it read.
+      for (const purge of this.lastPurges.slice(this.lastPurges.length - missed)) {
+        for (const event of events) if (isPurgedBy(purge, event)) event.purged = true;
+      }
+      return events;
+    }
   }
 
   /** Pings every stream, and ends the streams whose session has ended (logout, expiry, password change). */

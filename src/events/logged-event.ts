@@ -8,6 +8,13 @@ export interface LoggedEvent {
   chatId: string;
   onlyUserId: string | null;
   alsoUserIds: readonly string[];
+  /** The message a message.* or reaction.* event is about, else null: what a later delete purges by. */
+  subjectId: string | null;
+  /**
+   * Set when a later event removed this one from the log (src/events/purge-rule.ts): a replay that already holds
+   * it must not send it any more (docs/events.md).
+   */
+  purged: boolean;
   /** {"id","type","chatId","createdAt","data"} as one line of JSON (CONTRACT §9). */
   json: string;
   /** `id:`, `event:` and `data:` lines, ready for every stream that may see the event. */
@@ -31,6 +38,8 @@ export function toLoggedEvent(record: EventRecord): LoggedEvent {
     chatId: record.chatId,
     onlyUserId: record.onlyUserId,
     alsoUserIds: record.alsoUserIds === null ? [] : JSON.parse(record.alsoUserIds) as string[],
+    subjectId: record.subjectId,
+    purged: false,
     json,
     frameText,
     frameBytes: () => (bytes ??= Buffer.from(frameText)),

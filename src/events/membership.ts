@@ -12,6 +12,12 @@ export class Membership {
     return this.chatsOf.has(userId);
   }
 
+  /** The chats a followed user is a member of now, or undefined when the user is not followed. */
+  chatIdsOf(userId: string): string[] | undefined {
+    const chats = this.chatsOf.get(userId);
+    return chats === undefined ? undefined : [...chats];
+  }
+
   /** Starts following a user's membership from their chats as storage has them now; a no-op when already followed. */
   track(userId: string, chatIds: readonly string[]): void {
     if (this.chatsOf.has(userId)) return;

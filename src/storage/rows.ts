@@ -131,6 +131,8 @@ export interface EventRecord {
   onlyUserId: string | null;
   /** JSON array text of users who receive the event without being members, or null. */
   alsoUserIds: string | null;
+  /** The message a message.* or reaction.* event is about (its purge key, docs/events.md), else null. */
+  subjectId: string | null;
   createdAt: number;
   data: string;
 }
@@ -143,6 +145,19 @@ export interface NewEvent {
   data: Record<string, unknown>;
   onlyUserId?: string;
   alsoUserIds?: readonly string[];
+  /** The message the event is about (message.* and reaction.* events): what a later delete of it purges by. */
+  subjectId?: string;
+}
+
+/**
+ * Earlier events one event removes from the log (src/events/purge-rule.ts decides which): those of `chatId`
+ * with an id below `beforeId`, only of `subjectId` when it is set, only of `types` when they are set.
+ */
+export interface EventPurge {
+  beforeId: number;
+  chatId: string;
+  subjectId: string | null;
+  types: readonly string[] | null;
 }
 
 /** One page of a collection and the number of items the whole (filtered) collection holds (meta.total). */

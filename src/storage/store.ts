@@ -6,7 +6,7 @@
 // Rows are the shapes of rows.ts, the same for every backend.
 import type { ParsedQuery } from '../parsers/query.ts';
 import type {
-  AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventRecord, MemberRow, MessageRow, NewEvent, Page,
+  AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow,
 } from './rows.ts';
 
@@ -190,6 +190,10 @@ export interface EventRepository {
   append(event: NewEvent): Promise<number>;
   /** Events with an id above afterId, in id order, at most limit. */
   readAfter(afterId: number, limit: number): Promise<EventRecord[]>;
+  /** Events of these types with an id in (afterId, throughId], in id order (the hub's walk back to a resume point). */
+  readTypesBetween(afterId: number, throughId: number, types: readonly string[]): Promise<EventRecord[]>;
+  /** Only through a Tx, with the event that removes them: deletes the earlier events the purge names; answers how many. */
+  purge(purge: EventPurge): Promise<number>;
   /** The highest id ever given (0 for none), even when every event was pruned. */
   newestId(): Promise<number>;
   /** The highest id pruned so far: a resume id below it may have missed events. */

@@ -161,11 +161,13 @@ test('a user sees only the chats they are a member of when the event is delivere
   assert.deepEqual(stream.logEvents.slice(4).map((event) => `${event.type} ${event.json.chatId}`), [`member.removed ${chat.id}`, `message.created ${carolsOwn.id}`]);
   assert.equal(stream.logEvents[4]!.json.data.userId, carol.userId);
 
-  // Resuming from the start shows the same rule at replay: her chat's events, and the removal that names her.
+  // Resuming from the start shows what she could have received live, as she was a member then (docs/events.md):
+  // her chat's events, and the private chat's from her addition to the removal that names her.
   const replay = await openReady(server, { token: carol.token, query: 'after=0' });
   t.after(() => replay.close());
   assert.deepEqual(replay.logEvents.map((event) => `${event.type} ${event.json.chatId === chat.id ? 'private' : 'own'}`),
-    ['chat.created own', 'message.created own', 'member.removed private', 'message.created own']);
+    ['chat.created own', 'message.created own', 'member.added private', 'chat.updated private', 'message.created private', 'member.removed private', 'message.created own']);
+  assert.deepEqual(replay.logEvents.slice(1).map((event) => event.json), stream.logEvents.map((event) => event.json));
 });
 
 test('a deleted chat is announced to all its members, who hear nothing of it afterwards', async (t) => {

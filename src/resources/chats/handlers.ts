@@ -3,6 +3,7 @@ import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';
+import { appendPurging } from '../../events/purge-rule.ts';
 import { checkString } from '../../parsers/body-fields.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicChat, publicChatForCaller, publicMember } from '../../representations/public-fields.ts';
@@ -235,8 +236,9 @@ export async function deleteChat(ctx: RequestContext): Promise<Reply> {
   await storage.transaction(async (tx) => {
     await tx.messages.deleteChatMessages(access.id);
     await tx.chats.deleteChat(access.id);
-    // The members are gone with the chat: the event names them, so they still hear of it.
-    await tx.events.append({ type: 'chat.deleted', chatId: access.id, createdAt: clock.now(), data: { id: access.id }, alsoUserIds: chat.members });
+    // The members are gone with the chat: the event names them, so they still hear of it, and a replay's walk back
+    // to its resume point knows who was a member. Every earlier event of the chat leaves the log (docs/events.md).
+    await appendPurging(tx.events, { type: 'chat.deleted', chatId: access.id, createdAt: clock.now(), data: { id: access.id }, alsoUserIds: chat.members });
   });
   return { status: 204 };
 }

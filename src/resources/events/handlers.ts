@@ -91,7 +91,7 @@ function openStream(ctx: RequestContext, query: EventsQuery): Reply {
           if (point.kind === 'reset') writer.reset(point.reason);
           else from = point.after;
         }
-        await hub.replayThenGoLive(subscriber, from);
+        await hub.replayThenGoLive(subscriber, await hub.openReplay(userId, from));
       };
       // The headers are out: a failure can only end the stream (and be logged); the client reconnects with its id.
       start().catch((error: unknown) => {
@@ -132,9 +132,10 @@ async function longPoll(ctx: RequestContext, query: EventsQuery): Promise<Reply>
     const after = query.after ?? newest;
     const point = await hub.resumePoint(after);
     if (point.kind === 'reset') throw new HttpError('ERR_EVENTS_GONE', `${point.reason}: re-read what you show, then poll without after`);
-    const page = await hub.readVisible(userId, after, POLL_LIMIT);
-    if (page.events.length > 0 || query.wait === 0) return pollReply(ctx, page.events, page.through);
-    await hub.replayThenGoLive(subscriber, page.through);
+    const replay = await hub.openReplay(userId, after);
+    const events = await hub.readVisible(replay, POLL_LIMIT);
+    if (events.length > 0 || query.wait === 0) return pollReply(ctx, events, replay.through);
+    await hub.replayThenGoLive(subscriber, replay);
     const timer = setTimeout(finish, query.wait * 1000);
     // A client that leaves ends the wait (ctx.signal aborts when the answer can no longer be sent).
     ctx.signal.addEventListener('abort', finish, { once: true });
@@ -152,6 +153,8 @@ async function longPoll(ctx: RequestContext, query: EventsQuery): Promise<Reply>
 
 function pollReply(ctx: RequestContext, events: readonly LoggedEvent[], through: number): Reply {
   const lastEventId = String(through);
+  // Removed from the log since they were read (docs/events.md): deleted text is not sent again.
+  events = events.filter((event) => !event.purged);
   ctx.services.metrics.eventsDelivered.inc(events.length);
   return {
     status: 200,

@@ -4,6 +4,7 @@ import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';
+import { appendPurging } from '../../events/purge-rule.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
 import type { Link } from '../../representations/representation.ts';
 import { newId } from '../../storage/ids.ts';
@@ -86,7 +87,7 @@ export async function postMessage(ctx: RequestContext): Promise<Reply> {
       id: newId(now), chatId, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now, editedAt: null, reactions: NO_REACTIONS,
     };
     await tx.messages.insertMessage(message);
-    await tx.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message) });
+    await tx.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message), subjectId: message.id });
     return message;
   });
   return messageReply(ctx, row, 201, { Location: ctx.href(MESSAGE_PATH, { chatId, messageId: row.id }) });
@@ -121,7 +122,7 @@ async function editMessage(ctx: RequestContext, tx: Repositories, current: Messa
     next.updatedAt = ctx.services.clock.now();
     if (next.text !== current.text) next.editedAt = next.updatedAt;
     await tx.messages.updateMessage(next);
-    await tx.events.append({ type: 'message.updated', chatId: next.chatId, createdAt: next.updatedAt, data: publicMessage(next) });
+    await tx.events.append({ type: 'message.updated', chatId: next.chatId, createdAt: next.updatedAt, data: publicMessage(next), subjectId: next.id });
   }
   return messageReply(ctx, next);
 }
@@ -162,11 +163,12 @@ export async function deleteMessage(ctx: RequestContext): Promise<Reply> {
   await storage.transaction(async (tx) => {
     const replies = await tx.messages.findReplies(message.id);
     await tx.messages.deleteMessage(message.id, now);
-    await tx.events.append({ type: 'message.deleted', chatId: message.chatId, createdAt: now, data: { id: message.id } });
+    // Its earlier events leave the log with it: its text is never sent again (docs/events.md).
+    await appendPurging(tx.events, { type: 'message.deleted', chatId: message.chatId, createdAt: now, data: { id: message.id }, subjectId: message.id });
     // Its replies lose their replyTo: that changes them, so each is told as an update.
     for (const reply of replies) {
       const detached = { ...reply, replyTo: null, updatedAt: now };
-      await tx.events.append({ type: 'message.updated', chatId: reply.chatId, createdAt: now, data: publicMessage(detached) });
+      await tx.events.append({ type: 'message.updated', chatId: reply.chatId, createdAt: now, data: publicMessage(detached), subjectId: reply.id });
     }
   });
   return { status: 204 };
@@ -186,7 +188,7 @@ export async function deleteAllMessages(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, COLLECTION_ETAG);
   await storage.transaction(async (tx) => {
     await tx.messages.deleteChatMessages(access.id);
-    await tx.events.append({ type: 'messages.cleared', chatId: access.id, createdAt: clock.now(), data: {} });
+    await appendPurging(tx.events, { type: 'messages.cleared', chatId: access.id, createdAt: clock.now(), data: {} });
   });
   return { status: 204 };
 }

@@ -68,7 +68,7 @@ export async function putReaction(ctx: RequestContext): Promise<Reply> {
   const row: ReactionRow = { messageId: message.id, emoji, userId: ctx.caller!.userId, createdAt: clock.now() };
   const added = await storage.transaction(async (tx) => {
     if (!(await tx.reactions.addReaction(row))) return false;
-    await tx.events.append({ type: 'reaction.added', chatId: message.chatId, createdAt: row.createdAt, data: publicReaction(row, true) });
+    await tx.events.append({ type: 'reaction.added', chatId: message.chatId, createdAt: row.createdAt, data: publicReaction(row, true), subjectId: message.id });
     return true;
   });
   return added ? reactionReply(ctx, message, row, 201) : { status: 204 };
@@ -83,7 +83,7 @@ export async function deleteReaction(ctx: RequestContext): Promise<Reply> {
   await storage.transaction(async (tx) => {
     const row = await tx.reactions.findReaction(message.id, emoji, userId);
     if (!row || !(await tx.reactions.removeReaction(message.id, emoji, userId))) throw reactionNotFound(message.id, emoji);
-    await tx.events.append({ type: 'reaction.removed', chatId: message.chatId, createdAt: clock.now(), data: publicReaction(row, true) });
+    await tx.events.append({ type: 'reaction.removed', chatId: message.chatId, createdAt: clock.now(), data: publicReaction(row, true), subjectId: message.id });
   });
   return { status: 204 };
 }

@@ -38,8 +38,8 @@ const TABLES: readonly TableCopy[] = [
   { table: 'message_revisions', columns: [['message_id', 'text'], ['n', 'integer'], ['text', 'text'], ['created_at', 'bigint']], select: 'SELECT message_id, n, text, created_at FROM message_revisions' },
   {
     table: 'events',
-    columns: [['id', 'bigint'], ['type', 'text'], ['chat_id', 'text'], ['only_user_id', 'text'], ['also_user_ids', 'text'], ['created_at', 'bigint'], ['data', 'text']],
-    select: 'SELECT id, type, chat_id, only_user_id, also_user_ids, created_at, data FROM events ORDER BY id',
+    columns: [['id', 'bigint'], ['type', 'text'], ['chat_id', 'text'], ['only_user_id', 'text'], ['also_user_ids', 'text'], ['subject_id', 'text'], ['created_at', 'bigint'], ['data', 'text']],
+    select: 'SELECT id, type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data FROM events ORDER BY id',
   },
 ];
 

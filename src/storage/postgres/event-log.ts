@@ -1,12 +1,12 @@
 // The event log and the rate counters on PostgreSQL, both shared by every server on the database.
-import type { EventRecord, EventRepository, NewEvent, RateCounterRepository } from '../store.ts';
+import type { EventPurge, EventRecord, EventRepository, NewEvent, RateCounterRepository } from '../store.ts';
 import type { Sql } from './connection.ts';
 import { LOCK_NAMESPACE } from './migrate.ts';
 
 /** The advisory lock that orders event appends (see append). */
 export const EVENT_APPEND_LOCK = 2;
 
-const COLUMNS = 'id, type, chat_id AS "chatId", only_user_id AS "onlyUserId", also_user_ids AS "alsoUserIds", created_at AS "createdAt", data';
+const COLUMNS = 'id, type, chat_id AS "chatId", only_user_id AS "onlyUserId", also_user_ids AS "alsoUserIds", subject_id AS "subjectId", created_at AS "createdAt", data';
 
 /** What one transaction knows of its own appends. */
 export interface TxEvents {
@@ -37,14 +37,35 @@ export class PgEventLog implements EventRepository {
     if (!this.recordEvents) return 0;
     if (this.tx.appended === 0) await this.sql.run('SELECT pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, EVENT_APPEND_LOCK]);
     const also = event.alsoUserIds && event.alsoUserIds.length > 0 ? JSON.stringify(event.alsoUserIds) : null;
-    const row = await this.sql.one<{ id: number }>('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, created_at, data) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
-      [event.type, event.chatId, event.onlyUserId ?? null, also, event.createdAt, JSON.stringify(event.data)]);
+    const row = await this.sql.one<{ id: number }>('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
+      [event.type, event.chatId, event.onlyUserId ?? null, also, event.subjectId ?? null, event.createdAt, JSON.stringify(event.data)]);
     this.tx.appended += 1;
     return row!.id;
   }
 
   readAfter(afterId: number, limit: number): Promise<EventRecord[]> {
     return this.sql.rows(`SELECT ${COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?`, [afterId, limit]);
+  }
+
+  readTypesBetween(afterId: number, throughId: number, types: readonly string[]): Promise<EventRecord[]> {
+    return this.sql.rows(`SELECT ${COLUMNS} FROM events WHERE id > ? AND id <= ? AND type = ANY(?::text[]) ORDER BY id`, [afterId, throughId, types]);
+  }
+
+  /** Inside the transaction of the event that removes them (the index on subject_id, or on (chat_id, id), finds them). */
+  purge(purge: EventPurge): Promise<number> {
+    if (this.tx === undefined) throw new Error('events.purge needs a transaction: it commits with the event that removes them');
+    // Only the conditions that hold, so the planner sees `subject_id = $n` and picks its index.
+    let text = 'DELETE FROM events WHERE chat_id = ? AND id < ?';
+    const values: unknown[] = [purge.chatId, purge.beforeId];
+    if (purge.subjectId !== null) {
+      text += ' AND subject_id = ?';
+      values.push(purge.subjectId);
+    }
+    if (purge.types !== null) {
+      text += ' AND type = ANY(?::text[])';
+      values.push(purge.types);
+    }
+    return this.sql.count(text, values);
   }
 
   /** The highest committed id; after pruning everything, the log remembers how far it pruned. */

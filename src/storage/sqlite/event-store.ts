@@ -1,8 +1,10 @@
-// The events table: append an event inside the transaction of its change; read the log after an id; prune by age.
-import type { EventRecord, NewEvent } from '../rows.ts';
+// The events table: append an event inside the transaction of its change (and purge what it removes); read the log
+// after an id; prune by age.
+import type { EventPurge, EventRecord, NewEvent } from '../rows.ts';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 
-const COLUMNS = 'id, type, chat_id AS chatId, only_user_id AS onlyUserId, also_user_ids AS alsoUserIds, created_at AS createdAt, data';
+const COLUMNS = 'id, type, chat_id AS chatId, only_user_id AS onlyUserId, also_user_ids AS alsoUserIds, subject_id AS subjectId, created_at AS createdAt, data';
 
 export class EventStore {
   private readonly insert;
@@ -13,12 +15,14 @@ export class EventStore {
   private readonly removeThrough;
   private readonly markPruned;
   private readonly chatsOfUser;
+  /** Statements whose text depends on the shape of their arguments (how many types), prepared on first use. */
+  private readonly shaped = new Map<string, Statement>();
   /** Events appended since the last commit or rollback: counted once committed, forgotten when rolled back. */
   private pending = 0;
 
   /** recordEvents false exists only so a benchmark can show what the event write costs a POST (not a flag). */
   constructor(private readonly db: Db, private readonly recordEvents = true) {
-    this.insert = db.prepare('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, created_at, data) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insert = db.prepare('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.after = db.prepare(`SELECT ${COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?`);
     // sqlite_sequence remembers the highest id ever given, even when every row was pruned.
     this.newest = db.prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) AS id");
@@ -33,7 +37,7 @@ export class EventStore {
   append(event: NewEvent): number {
     if (!this.recordEvents) return 0;
     const also = event.alsoUserIds && event.alsoUserIds.length > 0 ? JSON.stringify(event.alsoUserIds) : null;
-    const result = this.insert.run(event.type, event.chatId, event.onlyUserId ?? null, also, event.createdAt, JSON.stringify(event.data));
+    const result = this.insert.run(event.type, event.chatId, event.onlyUserId ?? null, also, event.subjectId ?? null, event.createdAt, JSON.stringify(event.data));
     this.pending += 1;
     return Number(result.lastInsertRowid);
   }
@@ -57,6 +61,29 @@ export class EventStore {
   readAfter(afterId: number, limit: number): EventRecord[] {
     return this.after.all(afterId, limit) as EventRecord[];
   }
+
+  readTypesBetween(afterId: number, throughId: number, types: readonly string[]): EventRecord[] {
+    const statement = this.prepareShaped(`between ${types.length}`, () => `SELECT ${COLUMNS} FROM events WHERE id > ? AND id <= ? AND type IN (${marks(types.length)}) ORDER BY id`);
+    return statement.all(afterId, throughId, ...types) as EventRecord[];
+  }
+
+  /** Inside the transaction of the event that removes them (the index on subject_id, or on (chat_id, id), finds them). */
+  purge(purge: EventPurge): number {
+    const subject = purge.subjectId === null ? '' : ' AND subject_id = ?';
+    const types = purge.types === null ? '' : ` AND type IN (${marks(purge.types.length)})`;
+    const statement = this.prepareShaped(`purge${subject}${types}`, () => `DELETE FROM events WHERE chat_id = ? AND id < ?${subject}${types}`);
+    const args: unknown[] = [purge.chatId, purge.beforeId];
+    if (purge.subjectId !== null) args.push(purge.subjectId);
+    if (purge.types !== null) args.push(...purge.types);
+    return statement.run(...args).changes;
+  }
+
+  // A property, not a method: the store's async view wraps every method of the prototype.
+  private readonly prepareShaped = (key: string, text: () => string): Statement => {
+    let statement = this.shaped.get(key);
+    if (!statement) this.shaped.set(key, statement = this.db.prepare(text()));
+    return statement;
+  };
 
   newestId(): number {
     return (this.newest.get() as { id: number }).id;
@@ -84,4 +111,9 @@ export class EventStore {
       return removed;
     }).immediate();
   }
+}
+
+/** `?, ?, …`: one placeholder per value of an IN list. */
+function marks(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
 }

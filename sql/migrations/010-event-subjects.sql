@@ -1,0 +1,14 @@
+-- What a delete removes from the event log (docs/events.md, "What a replay leaves out"): deleting a message
+-- removes the earlier events about it, clearing a chat's messages removes the earlier message and reaction
+-- events of the chat, deleting a chat removes every earlier event of the chat. subject_id is the message a
+-- message.* or reaction.* event is about, so those events are found by index, in the transaction of the delete.
+ALTER TABLE events ADD COLUMN subject_id TEXT;
+
+UPDATE events SET subject_id = CASE
+  WHEN type IN ('message.created', 'message.updated', 'message.deleted') THEN json_extract(data, '$.id')
+  WHEN type IN ('reaction.added', 'reaction.removed') THEN json_extract(data, '$.messageId')
+END
+WHERE type IN ('message.created', 'message.updated', 'message.deleted', 'reaction.added', 'reaction.removed');
+
+CREATE INDEX events_by_chat ON events (chat_id, id);
+CREATE INDEX events_by_subject ON events (subject_id);

@@ -1,0 +1,13 @@
+-- What a delete removes from the event log, as SQLite's migration 010 (docs/events.md, "What a replay leaves
+-- out"): subject_id is the message a message.* or reaction.* event is about, so a delete finds the earlier events
+-- it removes by index, in its own transaction.
+ALTER TABLE events ADD COLUMN subject_id text COLLATE "C";
+
+UPDATE events SET subject_id = CASE
+  WHEN type IN ('message.created', 'message.updated', 'message.deleted') THEN data::json ->> 'id'
+  WHEN type IN ('reaction.added', 'reaction.removed') THEN data::json ->> 'messageId'
+END
+WHERE type IN ('message.created', 'message.updated', 'message.deleted', 'reaction.added', 'reaction.removed');
+
+CREATE INDEX events_by_chat ON events (chat_id, id);
+CREATE INDEX events_by_subject ON events (subject_id);
