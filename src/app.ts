@@ -28,7 +28,7 @@ import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
-import { StoreUnavailableError } from './storage/store.ts';
+import { StoreConstraintError, StoreUnavailableError } from './storage/store.ts';
 
 export interface App {
   services: AppServices;
@@ -58,6 +58,11 @@ function problemReply(error: unknown, requestId: string, clientGone: boolean, lo
     // Not a bug: the database (PostgreSQL) is restarting or cut off. One line in the log, 503 with a time to retry.
     process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, `database unavailable: ${String((error.cause as Error | undefined)?.message ?? error.message).split('\n', 1)[0]}`));
     error = new HttpError('ERR_DATABASE_UNAVAILABLE', 'The database cannot be reached right now; nothing was changed, try again shortly', { headers: { 'Retry-After': String(DATABASE_RETRY_SECONDS) } });
+  }
+  if (error instanceof StoreConstraintError && error.constraint === 'foreign-key') {
+    // A handler checks what a write refers to before its transaction; on PostgreSQL another request may delete
+    // it in between (a chat, a message). Not a bug: what the request named is gone, as a retry would say (404).
+    error = new HttpError('ERR_NOT_FOUND', 'What this request refers to was deleted while it ran');
   }
   const expected = httpErrorOf(error);
   const known = expected ?? new HttpError('ERR_INTERNAL', 'The server could not complete the request');
