@@ -28,7 +28,7 @@ import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
-import { StoreUnavailableError, StoreWriteRefusedError } from './storage/store.ts';
+import { StoreConstraintError, StoreUnavailableError, StoreWriteRefusedError } from './storage/store.ts';
 import { refusedWritesError } from './resources/refused-writes-error.ts';
 
 export interface App {
@@ -63,6 +63,11 @@ function problemReply(error: unknown, requestId: string, clientGone: boolean, lo
     // Not a bug either: an operator must free space or fix permissions (docs/operations.md). One line, 503.
     process.stderr.write(formatErrorLine(logFormat, Date.now(), requestId, `database ${error.reason}: ${error.message.split('\n', 1)[0]}`));
     error = refusedWritesError(error.reason);
+  }
+  if (error instanceof StoreConstraintError && error.constraint === 'foreign-key') {
+    // A handler checks what a write refers to before its transaction; on PostgreSQL another request may delete
+    // it in between (a chat, a message). Not a bug: what the request named is gone, as a retry would say (404).
+    error = new HttpError('ERR_NOT_FOUND', 'What this request refers to was deleted while it ran');
   }
   const expected = httpErrorOf(error);
   const known = expected ?? new HttpError('ERR_INTERNAL', 'The server could not complete the request');

@@ -39,14 +39,23 @@ function decodeParams(keys: string[], match: RegExpExecArray): Record<string, st
       params[key] = raw;
       continue;
     }
+    let decoded: string;
     try {
-      params[key] = decodeURIComponent(raw);
+      decoded = decodeURIComponent(raw);
     } catch {
       // Named like a field, so a client learns which part of the path was wrong.
       throw new HttpError('ERR_BAD_PATH', `The path segment "${raw}" is not valid percent-encoding`, {
         errors: [{ field: key, message: 'must be valid percent-encoded UTF-8' }],
       });
     }
+    // No id, login or emoji holds a NUL, and PostgreSQL text cannot hold one at all (docs/api.md): refused
+    // here, as in a query value, rather than as a database error (a 500) on one backend and a 404 on the other.
+    if (decoded.includes('\0')) {
+      throw new HttpError('ERR_BAD_PATH', `The path segment "${raw}" holds a NUL character`, {
+        errors: [{ field: key, message: 'must not contain NUL characters' }],
+      });
+    }
+    params[key] = decoded;
   }
   return params;
 }

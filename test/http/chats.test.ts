@@ -1,7 +1,9 @@
 // Chats over HTTP (CONTRACT §4): the envelope, who sees and changes what, PUT that creates or replaces, PATCH, DELETE.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { call, runSql, TestClock, withServer } from './client.ts';
+import { call, runSql, sqliteDbOf, TestClock, withServer } from './client.ts';
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.ts';
+import { PgChats } from '../../src/storage/postgres/conversations.ts';
 import { assertFieldError, createChat, postMessage, readChat, threeUsers, withoutIds } from './chat-fixtures.ts';
 
 const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' };
@@ -296,4 +298,34 @@ test('with --base-path, Location and links carry the prefix', async (t) => {
   assert.equal(message.headers['location'], `/api/chats/prefixed/messages/${message.body.data.id}`);
   const actions = await call(server, 'GET', `/api/messages/${message.body.data.id}/actions`, { token: alice.token });
   assert.ok(actions.body.data.every((action: { href: string }) => action.href.startsWith('/api/chats/prefixed/messages')));
+});
+
+test('a chat deleted while its owner changes it (inside the PATCH\'s transaction): 404, never a 500', async (t) => {
+  const server = await withServer(t);
+  const { alice } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'Going' });
+  // PostgreSQL locks no row a transaction only read: another request's DELETE may land between the PATCH's
+  // reads and its writes. The moment is made here: the chat goes as the PATCH reads its members.
+  const storage = server.app.services.storage;
+  if (storage instanceof SqliteStore) {
+    // One connection: the DELETE runs inside the PATCH's own transaction, and is rolled back with it.
+    const txChats = (storage as unknown as { tx: { chats: { findMembers(chatId: string): Promise<unknown> } } }).tx.chats;
+    const findMembers = txChats.findMembers;
+    t.mock.method(txChats, 'findMembers', (chatId: string) => {
+      sqliteDbOf(server).prepare('DELETE FROM chats WHERE id = ?').run(chatId);
+      return findMembers(chatId);
+    });
+  } else {
+    const findMembers = PgChats.prototype.findMembers;
+    t.mock.method(PgChats.prototype, 'findMembers', async function (this: PgChats, chatId: string) {
+      await runSql(server, `DELETE FROM chats WHERE id = '${chatId}'`);
+      return findMembers.call(this, chatId);
+    });
+  }
+  const res = await call(server, 'PATCH', `/chats/${chat.id}`, { token: alice.token, json: { data: { title: 'Gone' } }, headers: MERGE_PATCH });
+  t.mock.restoreAll();
+  assert.equal(res.status, 404, res.text);
+  assert.deepEqual(res.body, {
+    type: 'https://chat-api.invalid/problems/not-found', title: 'Not Found', status: 404, detail: `No chat ${chat.id}`, code: 'ERR_NOT_FOUND',
+  });
 });

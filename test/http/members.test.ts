@@ -1,7 +1,7 @@
 // Members of a chat over HTTP (CONTRACT §4): listing, the owner adds and removes, a member leaves.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { call, registerAndLogIn, TestClock, withServer } from './client.ts';
+import { call, registerAndLogIn, runSql, TestClock, withServer } from './client.ts';
 import { assertFieldError, createChat, postMessage, readChat, threeUsers } from './chat-fixtures.ts';
 
 test('GET /chats/{id}/members lists the members with their logins, with the query conventions', async (t) => {
@@ -121,4 +121,26 @@ test('the members page (HTML) names the people the owner may add by login, each 
     assert.ok(visible.includes(user.login), `${user.login} is shown`);
     assert.ok(!visible.includes(user.userId), `the id of ${user.login} is not shown`);
   }
+});
+
+test('a chat deleted while its owner adds a member (after the checks, before the write): 404, never a 500', async (t) => {
+  const server = await withServer(t);
+  const { alice, bob } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'Going' });
+  // The moment PostgreSQL allows (the checks run outside the write's transaction): the chat goes just then.
+  const users = server.app.services.storage.users;
+  const findUserById = users.findUserById.bind(users);
+  t.mock.method(users, 'findUserById', async (id: string) => {
+    await runSql(server, `DELETE FROM chats WHERE id = '${chat.id}'`);
+    return findUserById(id);
+  });
+  const res = await call(server, 'PUT', `/chats/${chat.id}/members/${bob.userId}`, { token: alice.token });
+  t.mock.restoreAll();
+  assert.equal(res.status, 404, res.text);
+  assert.equal(res.headers['content-type'], 'application/problem+json');
+  assert.deepEqual(res.body, {
+    type: 'https://chat-api.invalid/problems/not-found', title: 'Not Found', status: 404,
+    detail: 'What this request refers to was deleted while it ran', code: 'ERR_NOT_FOUND',
+  });
+  assert.equal((await readChat(server, alice, chat.id)).status, 404);
 });

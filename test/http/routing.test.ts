@@ -68,6 +68,19 @@ test('a bad percent-encoding in the path is a 400', async (t) => {
   assert.equal(res.body.code, 'ERR_BAD_PATH');
 });
 
+test('a NUL in a path segment is a 400 naming the segment, on every backend (PostgreSQL text cannot hold one)', async (t) => {
+  const server = await withServer(t);
+  const user = await registerAndLogIn(server);
+  for (const path of ['/users/%00', '/chats/%00/messages', '/chats/a%00b/members/x', `/users/${user.userId}/avatar/%00`]) {
+    const res = await call(server, 'GET', path, { token: user.token });
+    assert.equal(res.status, 400, `${path}: ${res.text}`);
+    assert.equal(res.headers['content-type'], 'application/problem+json');
+    assert.equal(res.body.code, 'ERR_BAD_PATH', path);
+    assert.equal(res.body.errors.length, 1, path);
+    assert.deepEqual(res.body.errors[0].message, 'must not contain NUL characters', path);
+  }
+});
+
 test('--base-path mounts every route under the prefix, and the bare paths answer 404', async (t) => {
   const server = await withServer(t, { basePath: '/api' });
   assert.equal((await call(server, 'GET', '/api/health')).status, 200);

@@ -108,7 +108,17 @@ export async function appendChatChangeEvents(tx: Repositories, chatId: string, b
       changed = true;
     }
   }
-  if (changed) await tx.events.append({ type: 'chat.updated', chatId, createdAt: now, data: publicChat((await tx.chats.findChat(chatId))!) });
+  if (changed) await tx.events.append({ type: 'chat.updated', chatId, createdAt: now, data: publicChat(await findChatStill(tx, chatId)) });
+}
+
+/**
+ * The chat as this transaction sees it after its writes. On PostgreSQL a transaction locks no row it only read,
+ * so another request may delete the chat meanwhile: then this write answers that chat's 404 and rolls back.
+ */
+async function findChatStill(tx: Repositories, chatId: string): Promise<ChatRow> {
+  const row = await tx.chats.findChat(chatId);
+  if (!row) throw chatNotFound(chatId);
+  return row;
 }
 
 /** Creates the chat inside the caller's transaction `tx`, its event included. */
@@ -202,7 +212,7 @@ async function replaceChat(ctx: RequestContext, tx: Repositories, current: ChatR
     await tx.chats.updateChatTitle(current.id, title, now);
     await appendChatChangeEvents(tx, current.id, before, now, title !== current.title);
   }
-  return chatReply(ctx, tx, (await tx.chats.findChat(current.id))!);
+  return chatReply(ctx, tx, await findChatStill(tx, current.id));
 }
 
 /**
