@@ -121,3 +121,37 @@ test('a replay from an id judges each event by the membership at its moment, not
   assert.deepEqual(events.map((event) => event.id), [4, 5, 6, 7]);
   assert.equal(replay.through, 7);
 });
+
+/** A log whose next read of events after `after` lets another process delete `messageId` just as it answers. */
+function deleteWhenRead(log: MemoryLog, messageId: string): void {
+  const readAfter = log.readAfter.bind(log);
+  let done = false;
+  log.readAfter = async (afterId, limit) => {
+    const records = await readAfter(afterId, limit);
+    if (!done && records.some((record) => record.subjectId === messageId)) {
+      done = true;
+      // Another process's DELETE commits (purging the store) and answers; this hub is not woken.
+      const deletion = log.append('message.deleted', 'a', { id: messageId }, { subjectId: messageId });
+      log.purge({ beforeId: deletion, chatId: 'a', subjectId: messageId, types: ['message.created', 'message.updated', 'reaction.added', 'reaction.removed'] });
+    }
+    return records;
+  };
+}
+
+for (const kind of ['stream', 'long-poll'] as const) test(`a delete another process commits while a replay reads is caught up before events are handed out (${kind})`, async (t) => {
+  const log = new MemoryLog();
+  log.members.set('a', ['u']);
+  log.append('chat.created', 'a', { id: 'a', members: ['u'] });
+  log.append('message.created', 'a', { id: 'm1', text: 'secret' }, { subjectId: 'm1' });
+  const hub = hubOver(t, log, 2);
+  const subscriber = recorder('u');
+  subscriber.drain();
+  await hub.attach(subscriber);
+  deleteWhenRead(log, 'm1');
+  const replay = await hub.openReplay('u', 0);
+  const sent = kind === 'stream'
+    ? (await hub.replayThenGoLive(subscriber, replay), subscriber.got)
+    : await hub.readVisible(replay, 100);
+  assert.ok(!sent.some((event) => event.data.includes('secret')), 'the deleted text is not handed out');
+  assert.deepEqual(sent.map((event) => event.type), kind === 'stream' ? ['chat.created', 'message.deleted'] : ['chat.created']);
+});
