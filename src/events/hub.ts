@@ -93,6 +93,8 @@ export class EventHub {
   /** The pump that is reading the log now, if any: one at a time, so events are dispatched once, in id order. */
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
+  /** An attach catching up on its snapshot, if any: no pump runs meanwhile (see whileNoPump). */
+  private attaching: Promise<void> | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private pruning = false;
   private stopped = false;
@@ -161,6 +163,8 @@ export class EventHub {
 
   /** Runs the pump, or asks the running one to go round once more: never two reading the log at once. */
   private pumpInTurn(): Promise<void> {
+    // An attach is catching up on its snapshot: pump once it is done, so the pump reads what came after it.
+    if (this.attaching) return this.attaching.then(() => this.pumpInTurn(), () => this.pumpInTurn());
     if (this.pumping) {
       this.pumpAgain = true;
       return this.pumping;
@@ -232,19 +236,38 @@ export class EventHub {
     mine.add(subscriber);
     if (subscriber.kind === 'stream') this.streamsOpen++;
     try {
-      await this.options.snapshot(async (log) => {
+      // A user already followed has their chats kept current by dispatch: catching up is all it takes.
+      if (this.membership.isTracked(subscriber.userId)) await this.pumpInTurn();
+      else await this.whileNoPump(() => this.options.snapshot(async (log) => {
         await this.pump(log);
         // Detached meanwhile (the client left): its user may have no subscriber left to follow.
         if (this.isAttached(subscriber) && !this.membership.isTracked(subscriber.userId)) {
           const chatIds = await log.chatIdsOfUser(subscriber.userId);
           if (this.isAttached(subscriber)) this.membership.track(subscriber.userId, chatIds);
         }
-      });
+      }));
     } catch (error) {
       this.detach(subscriber);
       throw error;
     }
     return this.cursor;
+  }
+
+  /**
+   * Runs an attach's catch-up while no other pump dispatches: the cursor then stands where the snapshot's log
+   * ends when the user's chats are read from that same snapshot. A pump reading newer commits in between would
+   * dispatch a membership event of a user not followed yet, and that user's chats would stay one step behind
+   * (every later event of a chat they were added to, lost). Attaches take turns too.
+   */
+  private async whileNoPump(work: () => Promise<void>): Promise<void> {
+    while (this.attaching || this.pumping) await (this.attaching ?? this.pumping)!.catch(() => undefined);
+    const turn = work();
+    this.attaching = turn;
+    try {
+      await turn;
+    } finally {
+      this.attaching = undefined;
+    }
   }
 
   detach(subscriber: Subscriber): void {

@@ -155,3 +155,41 @@ for (const kind of ['stream', 'long-poll'] as const) test(`a delete another proc
   assert.ok(!sent.some((event) => event.data.includes('secret')), 'the deleted text is not handed out');
   assert.deepEqual(sent.map((event) => event.type), kind === 'stream' ? ['chat.created', 'message.deleted'] : ['chat.created']);
 });
+
+test('a user added while their stream attaches is followed from the snapshot on: no event of the chat is lost', async (t) => {
+  const log = new MemoryLog();
+  log.members.set('a', ['owner']);
+  log.append('chat.created', 'a', { id: 'a', members: ['owner'] });
+  let addedMeanwhile = false;
+  // The store's snapshot: the log and the members as they stood when it began, whatever commits meanwhile.
+  const snapshot = async <T>(work: (view: EventLog) => Promise<T>): Promise<T> => {
+    const frozen = new MemoryLog();
+    frozen.records = [...log.records];
+    frozen.members = new Map(log.members);
+    const chatIdsOfUser = frozen.chatIdsOfUser.bind(frozen);
+    frozen.chatIdsOfUser = async (userId) => {
+      if (!addedMeanwhile) {
+        addedMeanwhile = true;
+        // Another request adds u to the chat and commits while the snapshot reads; the hub is woken.
+        log.append('member.added', 'a', { userId: 'u' });
+        log.members.set('a', ['owner', 'u']);
+        hub.wake();
+        for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      return chatIdsOfUser(userId);
+    };
+    return work(frozen);
+  };
+  const hub = new EventHub({
+    log, snapshot, startAfter: 1, now: () => 0, retentionSeconds: 86_400,
+    pingMs: 3_600_000, pollMs: 3_600_000, pruneMs: 3_600_000, liveSessions: async (ids) => new Set(ids),
+  });
+  t.after(() => hub.stop());
+  const subscriber = recorder('u');
+  subscriber.drain();
+  await hub.attach(subscriber);
+  await hub.replayThenGoLive(subscriber, await hub.openReplay('u', 1));
+  log.append('message.created', 'a', { id: 'm1', text: 'welcome' }, { subjectId: 'm1' });
+  await hub.catchUp();
+  assert.deepEqual(subscriber.got.map((event) => event.type), ['member.added', 'message.created']);
+});
