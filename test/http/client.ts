@@ -32,6 +32,11 @@ export interface CallOptions {
   unchecked?: string;
   /** Gives up (rejects) when no answer came in this time, as a real client would. */
   timeoutMs?: number;
+  /**
+   * The client's own address, one of the loopback range (127.0.0.2, 127.0.0.3, ...): the server sees the
+   * request come from it, as from another machine, for the per-address limits. Default 127.0.0.1.
+   */
+  from?: string;
 }
 
 /** A moving clock: tests advance time instead of sleeping. */
@@ -110,7 +115,7 @@ export function call(server: RunningServer | string, method: string, path: strin
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
   if (payload) headers['content-length'] = String(payload.length);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
+    const req = httpRequest(`${base}${path}`, { method, headers, agent: false, ...(options.from ? { localAddress: options.from } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

@@ -1,47 +1,76 @@
-// Waiters kept per key (a client address), taken round-robin between keys and in arrival order within one.
+// Waiters kept per key (a client address), served in turn between keys and in arrival order within one.
 
+interface Entry<T> {
+  item: T;
+  /** Its place in the turn: one after the key's previous item, and never before the item last served. */
+  tag: number;
+}
+
+/**
+ * Start-time fair queueing: every item is tagged one turn after its key's previous item (or after the item
+ * served last, for a key that had fallen behind), and the smallest tag goes first, the oldest key on a tie.
+ * So a key with ten items waiting and a key with one take turns, and work a key started without waiting
+ * (`served`) counts as its turn too: a flood's next hash waits behind every other key's first.
+ */
 export class FairQueue<T> {
-  /** In turn order: the key served next comes first; a key that was served moves to the end. */
-  private readonly lines = new Map<string, T[]>();
+  private readonly lines = new Map<string, Entry<T>[]>();
+  /** The tag of each key's newest item, waiting or served, while the key holds any work. */
+  private readonly lastTag = new Map<string, number>();
+  /** The tag of the item served last. */
+  private virtualTime = 0;
   private total = 0;
 
   get size(): number {
     return this.total;
   }
 
-  /** How many of `key`'s items wait. */
-  countOf(key: string): number {
-    return this.lines.get(key)?.length ?? 0;
+  private nextTag(key: string): number {
+    const tag = Math.max(this.virtualTime, this.lastTag.get(key) ?? 0) + 1;
+    this.lastTag.set(key, tag);
+    return tag;
   }
 
   push(key: string, item: T): void {
+    const entry = { item, tag: this.nextTag(key) };
     const line = this.lines.get(key);
-    if (line) line.push(item);
-    else this.lines.set(key, [item]);
+    if (line) line.push(entry);
+    else this.lines.set(key, [entry]);
     this.total++;
   }
 
-  /**
-   * The oldest item of the first key in turn that `eligible` accepts (a key at its share of the slots is
-   * skipped, not dropped); that key then goes to the back of the turn, so no key is served twice while
-   * another eligible key waits.
-   */
+  /** The key started work without waiting: that was its turn. */
+  served(key: string): void {
+    this.nextTag(key);
+  }
+
+  /** The key holds no work any more: it starts afresh, level with the others. */
+  forget(key: string): void {
+    if (!this.lines.has(key)) this.lastTag.delete(key);
+  }
+
+  /** The item with the smallest tag among keys `eligible` accepts (a key at its share of the slots is skipped, not dropped). */
   shift(eligible: (key: string) => boolean = () => true): T | undefined {
+    let chosen: string | undefined;
+    let best = Number.POSITIVE_INFINITY;
     for (const [key, line] of this.lines) {
-      if (!eligible(key)) continue;
-      const item = line.shift()!;
-      this.lines.delete(key);
-      if (line.length > 0) this.lines.set(key, line);
-      this.total--;
-      return item;
+      if (line[0]!.tag < best && eligible(key)) {
+        chosen = key;
+        best = line[0]!.tag;
+      }
     }
-    return undefined;
+    if (chosen === undefined) return undefined;
+    const line = this.lines.get(chosen)!;
+    const entry = line.shift()!;
+    if (line.length === 0) this.lines.delete(chosen);
+    this.virtualTime = Math.max(this.virtualTime, entry.tag);
+    this.total--;
+    return entry.item;
   }
 
   /** Takes out one item (its client went away); false when it was not waiting. */
   remove(key: string, item: T): boolean {
     const line = this.lines.get(key);
-    const at = line ? line.indexOf(item) : -1;
+    const at = line ? line.findIndex((entry) => entry.item === item) : -1;
     if (at === -1) return false;
     line!.splice(at, 1);
     if (line!.length === 0) this.lines.delete(key);

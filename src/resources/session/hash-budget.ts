@@ -99,8 +99,13 @@ export class HashBudget {
 
   private count(map: Map<string, number>, key: string, by: number): void {
     const value = (map.get(key) ?? 0) + by;
-    if (value === 0) map.delete(key);
-    else map.set(key, value);
+    if (value !== 0) {
+      map.set(key, value);
+      return;
+    }
+    map.delete(key);
+    // A key that holds nothing any more needs no place in the turn (and the maps stay as small as the work).
+    if (map === this.heldByKey) for (const queue of Object.values(this.queues)) queue.forget(key);
   }
 
   /** Starts what may start now: logins first, round-robin between keys; registrations only once no login hashes or waits. */
@@ -141,6 +146,7 @@ export class HashBudget {
   }
 
   private take(priority: HashPriority, key: string): void {
+    this.queues[priority].served(key);
     this.running[priority]++;
     this.count(this.runningByKey, key, 1);
     this.count(this.heldByKey, key, 1);
