@@ -1,12 +1,15 @@
 // Brute force: failed logins per login from one address and per address are limited before any hashing (429, Retry-After).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { LoginLimiter } from '../../src/resources/session/login-limiter.ts';
 import { call, TestClock, withServer } from './client.ts';
 
 test('1,000 wrong passwords, 50 at a time, cause at most the allowed number of hashes', async (t) => {
   const clock = new TestClock();
   const server = await withServer(t, { clock, loginMaxFailures: 10, loginWindow: 900 });
   await call(server, 'POST', '/users', { json: { login: 'target', password: 'the right one' } });
+  // The 429s come at once here (no refusal pause): this test counts hashes, it does not time refusals.
+  server.app.services.loginLimiter = new LoginLimiter({ maxFailures: 10, windowMs: 900_000, checkRate: 0, refusalPauseMs: 0, clock, store: server.app.services.storage.rateCounters });
   const { hasher } = server.app.services;
   const before = hasher.hashesComputed;
   const statuses: number[] = [];

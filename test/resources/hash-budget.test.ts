@@ -46,6 +46,20 @@ test('the fair queue takes keys in turn, oldest first within a key, skipping key
   assert.equal(queue.shift(), 'x1');
 });
 
+test('a newcomer goes ahead of the next item of a key that is being served, however long that key\'s line', () => {
+  const queue = new FairQueue<string>();
+  queue.served('f');
+  for (const item of ['f2', 'f3', 'f4']) queue.push('f', item);
+  assert.equal(queue.shift(), 'f2');
+  queue.push('z', 'z1');
+  assert.equal(queue.shift(), 'z1', 'f2 is running: z\'s first turn comes before f3');
+  queue.push('z', 'z2');
+  assert.deepEqual([queue.shift(), queue.shift(), queue.shift()], ['f3', 'z2', 'f4']);
+  queue.forget('z');
+  queue.push('z', 'z3');
+  assert.equal(queue.shift(), 'z3');
+});
+
 test('a freed slot goes to the next address in turn: a flood from one address waits behind one login of each other address', async () => {
   const { started, run, finish, settle } = gatedBudget({ concurrency: 1, maxQueued: 16, maxPerKey: 4 });
   const flood = ['f1', 'f2', 'f3', 'f4'].map((name) => run(name, '10.0.0.1'));

@@ -2,21 +2,22 @@
 
 interface Entry<T> {
   item: T;
-  /** Its place in the turn: one after the key's previous item, and never before the item last served. */
+  /** Its start tag: when, in turns, it may start (docs/api.md, Limits: Password hashing). */
   tag: number;
 }
 
 /**
- * Start-time fair queueing: every item is tagged one turn after its key's previous item (or after the item
- * served last, for a key that had fallen behind), and the smallest tag goes first, the oldest key on a tie.
- * So a key with ten items waiting and a key with one take turns, and work a key started without waiting
- * (`served`) counts as its turn too: a flood's next hash waits behind every other key's first.
+ * Start-time fair queueing (Goyal, Vin and Cheng, 1996), one turn per item: an item may start at its key's
+ * previous item's end, or now (the start tag of the item served last) for a key that holds nothing, and
+ * the smallest start goes first, the oldest key on a tie. So a key with ten items waiting and a key with
+ * one take turns, and work a key started without waiting (`served`) counts as its turn: a newcomer's
+ * first item goes ahead of the next item of a key that is being served.
  */
 export class FairQueue<T> {
   private readonly lines = new Map<string, Entry<T>[]>();
-  /** The tag of each key's newest item, waiting or served, while the key holds any work. */
-  private readonly lastTag = new Map<string, number>();
-  /** The tag of the item served last. */
+  /** Each key's next start: one turn after its newest item, waiting or served, while the key holds any work. */
+  private readonly nextStart = new Map<string, number>();
+  /** The start tag of the item served last: "now", in turns. */
   private virtualTime = 0;
   private total = 0;
 
@@ -24,14 +25,14 @@ export class FairQueue<T> {
     return this.total;
   }
 
-  private nextTag(key: string): number {
-    const tag = Math.max(this.virtualTime, this.lastTag.get(key) ?? 0) + 1;
-    this.lastTag.set(key, tag);
+  private startTag(key: string): number {
+    const tag = Math.max(this.virtualTime, this.nextStart.get(key) ?? 0);
+    this.nextStart.set(key, tag + 1);
     return tag;
   }
 
   push(key: string, item: T): void {
-    const entry = { item, tag: this.nextTag(key) };
+    const entry = { item, tag: this.startTag(key) };
     const line = this.lines.get(key);
     if (line) line.push(entry);
     else this.lines.set(key, [entry]);
@@ -40,12 +41,12 @@ export class FairQueue<T> {
 
   /** The key started work without waiting: that was its turn. */
   served(key: string): void {
-    this.nextTag(key);
+    this.virtualTime = this.startTag(key);
   }
 
   /** The key holds no work any more: it starts afresh, level with the others. */
   forget(key: string): void {
-    if (!this.lines.has(key)) this.lastTag.delete(key);
+    if (!this.lines.has(key)) this.nextStart.delete(key);
   }
 
   /** The item with the smallest tag among keys `eligible` accepts (a key at its share of the slots is skipped, not dropped). */

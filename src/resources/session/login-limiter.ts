@@ -10,6 +10,8 @@ export const ADDRESS_FACTOR = 10;
 const CHECK_WINDOW_MS = 60_000;
 /** How long each check of a login waits once the login failed --login-max-failures times from anywhere. */
 export const SLOW_DOWN_MS = 1000;
+/** How long a 429 waits before it is sent (as the hash budget's refusals do). */
+const REFUSAL_PAUSE_MS = 1000;
 
 interface Limit {
   key: string;
@@ -30,14 +32,18 @@ export class LoginLimiter {
   private readonly windowMs: number;
   private readonly checkRate: number;
   private readonly slowDownMs: number;
+  private readonly refusalPauseMs: number;
   private readonly clock: Clock;
   private readonly store: RateCounterRepository;
 
-  constructor(options: { maxFailures: number; windowMs: number; checkRate: number; slowDownMs?: number; clock: Clock; store: RateCounterRepository }) {
+  constructor(options: {
+    maxFailures: number; windowMs: number; checkRate: number; slowDownMs?: number; refusalPauseMs?: number; clock: Clock; store: RateCounterRepository;
+  }) {
     this.maxFailures = options.maxFailures;
     this.windowMs = options.windowMs;
     this.checkRate = options.checkRate;
     this.slowDownMs = options.slowDownMs ?? SLOW_DOWN_MS;
+    this.refusalPauseMs = options.refusalPauseMs ?? REFUSAL_PAUSE_MS;
     this.clock = options.clock;
     this.store = options.store;
   }
@@ -63,8 +69,10 @@ export class LoginLimiter {
   /**
    * Counts this password check, and counts it as a failure at once, before any hashing, so concurrent
    * guesses cannot all slip past the check while their hashes run; over any limit every count is taken
-   * back and the answer is 429 with Retry-After (RFC 6585 §4). A successful login takes its failure back
-   * with `forgive`. A login that failed too often from anywhere is slowed down here, never refused.
+   * back and the answer is 429 with Retry-After (RFC 6585 §4), sent after a pause that holds nothing: a
+   * flood retrying at once would otherwise turn cheap refusals into the CPU load that starves everyone's
+   * hashes. A successful login takes its failure back with `forgive`. A login that failed too often from
+   * anywhere is slowed down here, never refused.
    */
   async admit(login: string, address: string, signal?: AbortSignal): Promise<void> {
     const now = this.clock.now();
@@ -75,6 +83,7 @@ export class LoginLimiter {
       for (const hit of hits) await this.store.undo(hit.key);
       const retryAfter = Math.max(1, ...over.map((hit) => Math.ceil((hit.resetAt - now) / 1000)));
       const first = over[0]!;
+      await pause(this.refusalPauseMs, signal);
       throw new HttpError('ERR_TOO_MANY_REQUESTS', `More than ${first.max} ${first.what} in ${first.windowMs / 1000} s; try again in ${retryAfter} s`, {
         headers: { 'Retry-After': String(retryAfter) },
       });
