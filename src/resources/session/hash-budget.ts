@@ -49,7 +49,7 @@ export class HashBudget {
    * `concurrency` hashes at once for sign-in and password changes; registrations have a budget of their
    * own, half of that (at least one), so a registration flood never holds a slot a login needs. And they
    * come second: no registration starts while a login hashes or waits, so a login shares the cores with
-   * at most the registrations already running. One key may run at most half the slots (at least one) and
+   * at most the registrations already running. One key may run at most half the slots, rounded up, and
    * hold at most `maxPerKey` hashes running or waiting (by default a quarter of the queue, at least one).
    */
   constructor(options: { concurrency: number; maxQueued?: number; maxPerKey?: number; refusalPauseMs?: number }) {
@@ -86,7 +86,7 @@ export class HashBudget {
     return new HttpError('ERR_SERVER_BUSY', `Too many password hashes are waiting; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
   }
 
-  /** One key runs at most half the slots (at least one), so another key's work always finds one soon. */
+  /** One key runs at most half the slots, rounded up, so another key's work always finds one soon. */
   private underShare(priority: HashPriority, key: string): boolean {
     return key === UNKEYED || (this.runningByKey.get(key) ?? 0) < Math.max(1, Math.ceil(this.slots[priority] / 2));
   }
@@ -108,7 +108,7 @@ export class HashBudget {
     if (map === this.heldByKey) for (const queue of Object.values(this.queues)) queue.forget(key);
   }
 
-  /** Starts what may start now: logins first, round-robin between keys; registrations only once no login hashes or waits. */
+  /** Starts what may start now: logins first, keys in turn (FairQueue); registrations only once no login hashes or waits. */
   private startWaiting(): void {
     for (const priority of ['interactive', 'background'] as const) {
       if (priority === 'background' && (this.running.interactive > 0 || this.queues.interactive.size > 0)) return;
@@ -123,8 +123,8 @@ export class HashBudget {
   /**
    * scrypt runs on libuv's thread pool, not the event loop; the bound keeps a flood of logins from
    * taking every pool thread (and all memory) from the rest of the server. Past the queue's cap the
-   * answer is 503, past the key's share 429, both with Retry-After at once, never a longer wait; work
-   * whose client left is dropped.
+   * answer is 503, past the key's share 429, both with Retry-After after the refusal pause, never a
+   * longer wait; work whose client left is dropped.
    */
   async run<T>(work: () => Promise<T>, options: HashOptions = {}): Promise<T> {
     const { priority = 'interactive', signal, key = UNKEYED } = options;
