@@ -3,5 +3,5 @@ import { startServer, type StartOptions } from '../src/index.ts';
 
 export async function start(options: StartOptions): Promise<{ url: string; close(): Promise<void> }> {
   // Rate limits off: the benchmarks measure the server's work, not its refusals.
-  return startServer({ host: '127.0.0.1', port: 0, quiet: true, writeRate: 0, registerRate: 0, ...options });
+  return startServer({ host: '127.0.0.1', port: 0, quiet: true, writeRate: 0, registerRate: 0, loginRate: 0, ...options });
 }

@@ -10,6 +10,7 @@ import { createChatFixture, type ChatFixture } from './chat-fixture.ts';
 import { formatDurabilityBench, runDurabilityBench } from './durability.bench.ts';
 import { runLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { formatLoginBench, runLoginBench } from './login.bench.ts';
+import { runBothLoginFairnessBenches } from './login-fairness.bench.ts';
 import { formatPeersBench, runPeersBench } from './peers.bench.ts';
 import { formatRegistrationFloodBench, runRegistrationFloodBench } from './registration-flood.bench.ts';
 import { makePng } from './png.ts';
@@ -215,6 +216,7 @@ try {
     return formatMemoryProbe(await runMemoryProbe({ seconds: Math.min(SECONDS, 4) }));
   }));
   sections.push(await section('Logins off the event loop', async () => formatLoginBench(await runLoginBench({ durationSeconds: SECONDS }))));
+  sections.push(await section('Sign-in from another address during a login flood (correct passwords, then wrong ones)', runBothLoginFairnessBenches));
   sections.push(await section('Sign-in during a registration flood', async () => formatRegistrationFloodBench(await runRegistrationFloodBench({ durationSeconds: Math.max(SECONDS, 10) }))));
   sections.push(await section('Durability: synchronous=FULL against NORMAL, group commit', async () => formatDurabilityBench(await runDurabilityBench({ durationSeconds: SECONDS }))));
   sections.push(await section('Multipart parser against busboy', () => optional<typeof import('./multipart.bench.ts')>('./multipart.bench.ts', async ({ runMultipartBench }) => {

@@ -175,7 +175,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     clock,
     metrics,
     hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency, maxQueued: config.hashQueue }),
-    loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, clock, store: rateCounters }),
+    loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, checkRate: config.loginRate, clock, store: rateCounters }),
     writeLimit: new RateLimit({ name: 'writes', quota: config.writeRate, windowSeconds: 60 }, rateCounters, clock),
     registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
     publicOrigin: () => config.publicUrl || listenOrigin,

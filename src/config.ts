@@ -15,6 +15,8 @@ export interface Config {
   quiet: boolean;
   loginMaxFailures: number;
   loginWindow: number;
+  /** Password checks per login from one address per minute (an address gets 10x); 0: no limit. */
+  loginRate: number;
   headersTimeout: number;
   requestTimeout: number;
   keepAliveTimeout: number;
@@ -65,6 +67,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   quiet: false,
   loginMaxFailures: 10,
   loginWindow: 900,
+  loginRate: 10,
   headersTimeout: 10,
   requestTimeout: 30,
   keepAliveTimeout: 5,
@@ -101,6 +104,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'quiet', flag: '--quiet', env: 'QUIET', kind: 'flag', help: 'no access log' },
   { key: 'loginMaxFailures', flag: '--login-max-failures', env: 'LOGIN_MAX_FAILURES', kind: 'count', help: 'failed logins allowed per login and per address in the window' },
   { key: 'loginWindow', flag: '--login-window', env: 'LOGIN_WINDOW', kind: 'seconds', help: 'window of the failed-login limit, seconds' },
+  { key: 'loginRate', flag: '--login-rate', env: 'LOGIN_RATE', kind: 'rate', help: 'password checks (right or wrong) per minute per login from one address; an address gets 10x (0: no limit)' },
   { key: 'headersTimeout', flag: '--headers-timeout', env: 'HEADERS_TIMEOUT', kind: 'seconds', help: 'time a client has to send its headers, seconds' },
   { key: 'requestTimeout', flag: '--request-timeout', env: 'REQUEST_TIMEOUT', kind: 'seconds', help: 'time a client has to send a whole request, seconds' },
   { key: 'keepAliveTimeout', flag: '--keep-alive-timeout', env: 'KEEP_ALIVE_TIMEOUT', kind: 'seconds', help: 'idle keep-alive connection lifetime, seconds' },
@@ -114,7 +118,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'writeRate', flag: '--write-rate', env: 'WRITE_RATE', kind: 'rate', help: 'writes per minute per signed-in user (0: no limit)' },
   { key: 'registerRate', flag: '--register-rate', env: 'REGISTER_RATE', kind: 'rate', help: 'registrations per hour per client address (0: no limit)' },
   { key: 'trustProxy', flag: '--trust-proxy', env: 'TRUST_PROXY', kind: 'flag', help: 'take the client address from the last X-Forwarded-For entry (behind one reverse proxy)' },
-  { key: 'hashQueue', flag: '--hash-queue', env: 'HASH_QUEUE', kind: 'count', help: 'password hashes that may wait for a free hasher (more: 503)' },
+  { key: 'hashQueue', flag: '--hash-queue', env: 'HASH_QUEUE', kind: 'count', help: 'password hashes that may wait for a free hasher (more: 503); one client address may hold a quarter (more: 429)' },
   { key: 'maxAvatarPixels', flag: '--max-avatar-pixels', env: 'MAX_AVATAR_PIXELS', kind: 'count', help: 'largest avatar image, width x height in pixels' },
   { key: 'publicUrl', flag: '--public-url', env: 'PUBLIC_URL', kind: 'url', help: 'origin browsers use, e.g. https://chat.example (default: the listen address)' },
 ];

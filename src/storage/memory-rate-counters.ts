@@ -19,6 +19,11 @@ export class MemoryRateCounters implements RateCounterRepository {
     return { ...window };
   }
 
+  async count(key: string, now: number): Promise<number> {
+    const window = this.windows.get(key);
+    return window && window.resetAt > now ? window.count : 0;
+  }
+
   async undo(key: string): Promise<void> {
     const window = this.windows.get(key);
     if (window && window.count > 0) window.count -= 1;

@@ -207,6 +207,8 @@ export interface EventRepository {
 export interface RateCounterRepository {
   /** Counts one hit on `key` and answers the window it fell in; a new window starts when the last one ended. */
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  /** The hits of the key's current window (0 when it has none or it ended), counting none. */
+  count(key: string, now: number): Promise<number>;
   /** Takes back one hit of the current window (a request that turned out not to count). */
   undo(key: string): Promise<void>;
   /** Forgets the key's window (a successful login clears its failures). */

@@ -32,6 +32,11 @@ export interface CallOptions {
   unchecked?: string;
   /** Gives up (rejects) when no answer came in this time, as a real client would. */
   timeoutMs?: number;
+  /**
+   * The client's own address, one of the loopback range (127.0.0.2, 127.0.0.3, ...): the server sees the
+   * request come from it, as from another machine, for the per-address limits. Default 127.0.0.1.
+   */
+  from?: string;
 }
 
 /** A moving clock: tests advance time instead of sleeping. */
@@ -49,12 +54,12 @@ export class TestClock {
  * The one place tests start a server, so that which database backs the suite is chosen here, not in each test:
  * a fresh in-memory SQLite database unless TEST_DATABASE_URL names another backend's database (a test that
  * passes its own `db`, a SQLite file it inspects, keeps it). Rate limits are off unless a test is about them
- * (it passes writeRate / registerRate).
+ * (it passes writeRate / registerRate / loginRate).
  */
 export async function startTestServer(options: StartOptions = {}): Promise<RunningServer> {
   // PostgreSQL (scripts/with-postgres.ts): every server gets an empty database of its own, dropped after it closed.
   const database = options.db === undefined && process.env['TEST_DATABASE_URL'] ? await createTestDatabase() : undefined;
-  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, ...(database ? { db: database.url } : {}), ...options });
+  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, loginRate: 0, ...(database ? { db: database.url } : {}), ...options });
   if (database) {
     const close = server.close;
     server.close = async () => {
@@ -110,7 +115,7 @@ export function call(server: RunningServer | string, method: string, path: strin
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
   if (payload) headers['content-length'] = String(payload.length);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
+    const req = httpRequest(`${base}${path}`, { method, headers, agent: false, ...(options.from ? { localAddress: options.from } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

@@ -81,8 +81,11 @@ test('rate counters count in fixed windows, take back and forget', async (t) => 
   assert.deepEqual(await store.rateCounters.hit('k', 1000, 500), { count: 2, resetAt: 1000 });
   await store.rateCounters.undo('k');
   assert.deepEqual(await store.rateCounters.hit('k', 1000, 600), { count: 2, resetAt: 1000 });
+  assert.equal(await store.rateCounters.count('k', 999), 2, 'count reads the window without counting');
+  assert.equal(await store.rateCounters.count('k', 1000), 0, 'a window that ended counts nothing');
   assert.deepEqual(await store.rateCounters.hit('k', 1000, 1000), { count: 1, resetAt: 2000 });
   await store.rateCounters.clear('k');
+  assert.equal(await store.rateCounters.count('k', 1500), 0);
   assert.deepEqual(await store.rateCounters.hit('k', 1000, 1500), { count: 1, resetAt: 2500 });
 });
 

@@ -1,4 +1,4 @@
-// Login (POST /session), the caller's session (GET), prolonging it (PATCH) and logout (DELETE): CONTRACT §2.
+// Login (POST /session), the caller's session (GET), prolonging it (PATCH) and logout (DELETE): docs/api.md, Authentication and sessions.
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
@@ -41,12 +41,22 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   const login = requireString(body, 'login', { min: 1, max: LOGIN_RULE.max * 4 });
   const password = requireString(body, 'password', { min: 1, max: PASSWORD_RULE.max });
   const address = ctx.clientAddress;
-  // Checked (and counted) before any hashing, so a flood of guesses costs no scrypt work.
-  await loginLimiter.admit(login, address);
+  // Checked (and counted) before any hashing, so a flood of guesses costs no scrypt work (docs/api.md, Brute force).
+  await loginLimiter.admit(login, address, ctx.signal);
   const user = await storage.users.findUserByLogin(login);
-  const valid = user ? await hasher.verify(password, user.passwordHash, ctx.signal) : await hasher.verifyNothing(password, ctx.signal);
+  // Keyed by address: the hash budget serves addresses in turn, so one address's flood cannot starve another's login.
+  const check = { signal: ctx.signal, key: address };
+  let valid: boolean;
+  try {
+    valid = user ? await hasher.verify(password, user.passwordHash, check) : await hasher.verifyNothing(password, check);
+  } catch (error) {
+    // Refused by the budget (or its client left) before any hash: no password was checked, so nothing counts.
+    await loginLimiter.withdraw(login, address);
+    throw error;
+  }
   if (!user || !valid) {
     ctx.services.metrics.loginFailures.inc();
+    await loginLimiter.fail(login, address);
     if (form && ctx.mediaType === 'text/html') {
       // The login form again, with the error and the login as typed, instead of a bare error page.
       return {

@@ -40,7 +40,7 @@ export class PasswordHasher {
   private readonly budget: HashBudget;
 
   /** The budget's options (see HashBudget); `derive` is scrypt unless a test holds the hasher busy. */
-  constructor(options: { n: number; concurrency: number; maxQueued?: number; refusalPauseMs?: number; derive?: DeriveKey }) {
+  constructor(options: { n: number; concurrency: number; maxQueued?: number; maxPerKey?: number; refusalPauseMs?: number; derive?: DeriveKey }) {
     this.n = options.n;
     this.derive = options.derive ?? deriveKey;
     this.budget = new HashBudget(options);
@@ -56,22 +56,28 @@ export class PasswordHasher {
     return this.budget.queued;
   }
 
+  /** Hashes of one key (a client address) running or waiting. */
+  heldBy(key: string): number {
+    return this.budget.heldBy(key);
+  }
+
   async hash(password: string, options: HashOptions = {}): Promise<string> {
     const salt = randomBytes(16);
     const key = await this.budget.run(() => this.derive(password, salt, this.n, R, P), options);
     return ['scrypt', this.n, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
   }
 
-  async verify(password: string, stored: string, signal?: AbortSignal): Promise<boolean> {
+  /** Checks are interactive work; `options.key` (the client address) gives each address its fair turn. */
+  async verify(password: string, stored: string, options: Omit<HashOptions, 'priority'> = {}): Promise<boolean> {
     const parsed = parseHash(stored);
     if (!parsed) return false;
-    const key = await this.budget.run(() => this.derive(password, parsed.salt, parsed.n, parsed.r, parsed.p), { signal });
+    const key = await this.budget.run(() => this.derive(password, parsed.salt, parsed.n, parsed.r, parsed.p), options);
     return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
   }
 
   /** For an unknown login: the same work as a real check, so both failures take the same time. */
-  async verifyNothing(password: string, signal?: AbortSignal): Promise<false> {
-    await this.budget.run(() => this.derive(password, randomBytes(16), this.n, R, P), { signal });
+  async verifyNothing(password: string, options: Omit<HashOptions, 'priority'> = {}): Promise<false> {
+    await this.budget.run(() => this.derive(password, randomBytes(16), this.n, R, P), options);
     return false;
   }
 }

@@ -140,10 +140,10 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, etagOf(publicUser(current)));
   const next: UserRow = { ...current };
   if (changes.password !== undefined) {
-    if (!(await hasher.verify(changes.currentPassword!, current.passwordHash, ctx.signal))) {
+    if (!(await hasher.verify(changes.currentPassword!, current.passwordHash, { signal: ctx.signal, key: ctx.clientAddress }))) {
       throw new HttpError('ERR_WRONG_PASSWORD', 'currentPassword is wrong', { errors: [{ field: 'currentPassword', message: 'is wrong' }] });
     }
-    next.passwordHash = await hasher.hash(changes.password, { priority: 'interactive', signal: ctx.signal });
+    next.passwordHash = await hasher.hash(changes.password, { priority: 'interactive', signal: ctx.signal, key: ctx.clientAddress });
   }
   if (changes.login !== undefined) next.login = changes.login;
   if (changes.avatar !== undefined) {

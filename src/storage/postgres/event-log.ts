@@ -112,6 +112,11 @@ export class PgRateCounters implements RateCounterRepository {
     return row!;
   }
 
+  async count(key: string, now: number): Promise<number> {
+    const row = await this.sql.one<{ count: number }>('SELECT count FROM rate_counters WHERE key = ? AND reset_at > ?', [key, now]);
+    return row?.count ?? 0;
+  }
+
   async undo(key: string): Promise<void> {
     await this.sql.run('UPDATE rate_counters SET count = count - 1 WHERE key = ? AND count > 0', [key]);
   }

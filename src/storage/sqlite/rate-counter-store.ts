@@ -18,6 +18,7 @@ function mapped<T>(statement: () => T): T {
 export class SqliteRateCounters implements RateCounterRepository {
   private readonly db: Db;
   private readonly upsert;
+  private readonly read;
   private readonly decrement;
   private readonly remove;
   private readonly sweep;
@@ -31,6 +32,7 @@ export class SqliteRateCounters implements RateCounterRepository {
         count = CASE WHEN reset_at <= @now THEN 1 ELSE count + 1 END,
         reset_at = CASE WHEN reset_at <= @now THEN @now + @windowMs ELSE reset_at END
       RETURNING count, reset_at AS resetAt`);
+    this.read = this.db.prepare('SELECT count FROM rate_counters WHERE key = ? AND reset_at > ?').pluck();
     this.decrement = this.db.prepare('UPDATE rate_counters SET count = count - 1 WHERE key = ? AND count > 0');
     this.remove = this.db.prepare('DELETE FROM rate_counters WHERE key = ?');
     this.sweep = this.db.prepare('DELETE FROM rate_counters WHERE reset_at <= ?');
@@ -42,6 +44,10 @@ export class SqliteRateCounters implements RateCounterRepository {
       if (++this.hits % SWEEP_EVERY === 0) this.sweep.run(now);
       return this.upsert.get({ key, now, windowMs }) as { count: number; resetAt: number };
     });
+  }
+
+  async count(key: string, now: number): Promise<number> {
+    return (this.read.get(key, now) as number | undefined) ?? 0;
   }
 
   async undo(key: string): Promise<void> {
