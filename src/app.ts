@@ -159,6 +159,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     now: () => clock.now(),
     retentionSeconds: config.eventRetention,
     liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
+    logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'event-hub', error)),
     ...timings,
   });
   storage.onEventsCommitted((count) => {

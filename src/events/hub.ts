@@ -49,6 +49,8 @@ export interface HubOptions {
   pollMs?: number;
   /** How often old events are pruned. */
   pruneMs?: number;
+  /** Where an unexpected failure of the hub's own timed work goes (the server's error log); stderr by default. */
+  logError?: (error: unknown) => void;
   /** Which of these session ids still hold (exist, not expired): streams of the others are closed. */
   liveSessions(sessionIds: readonly string[]): Promise<Set<string>>;
 }
@@ -114,16 +116,18 @@ export class EventHub {
   }
 
   /**
-   * Work the hub starts on its own (a timer, a wake-up) has no caller to tell of a failure: once stopped, a
-   * read cut short by the closing store is expected; before, it stays an unhandled rejection, as a bug should.
+   * Work the hub starts on its own (a timer, a wake-up) has no caller to tell of a failure, and no failure of it
+   * may end the process (docs/operations.md): it is tried again at the next timer. Once stopped, a read cut short
+   * by the closing store is expected; before, anything but a database that cannot be reached for a moment
+   * (PostgreSQL restarting, SQLite busy) or that refuses the prune's writes (a full disk: the store noted it,
+   * /health says it) is a bug, and goes to the log with its stack.
    */
   private async guard(work: Promise<void> | void): Promise<void> {
     try {
       await work;
     } catch (error) {
-      // A database that cannot be reached for a moment (PostgreSQL restarting) is retried at the next timer; so is
-      // one that refuses the prune's writes (a full disk): the store noted it, /health says it (docs/operations.md).
-      if (!this.stopped && !(error instanceof StoreUnavailableError) && !(error instanceof StoreWriteRefusedError)) throw error;
+      if (this.stopped || error instanceof StoreUnavailableError || error instanceof StoreWriteRefusedError) return;
+      (this.options.logError ?? logToStderr)(error);
     }
   }
 
@@ -450,6 +454,10 @@ export class EventHub {
     for (const timer of this.timers) clearInterval(timer);
     for (const subscriber of this.subscribers()) this.end(subscriber, 'shutdown');
   }
+}
+
+function logToStderr(error: unknown): void {
+  process.stderr.write(`event hub: ${(error as Error)?.stack ?? String(error)}\n`);
 }
 
 /** Binary search: the index of the first event with an id above `after`. */

@@ -55,8 +55,8 @@ export async function createClient(url: string): Promise<Client> {
 
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND',
-  // admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections, connection_exception family.
-  '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006',
+  // admin_shutdown, crash_shutdown, cannot_connect_now, out_of_memory, too_many_connections, connection_exception family.
+  '57P01', '57P02', '57P03', '53200', '53300', '08000', '08001', '08003', '08004', '08006',
 ]);
 
 /** True when the error says the database cannot be reached now (down, restarting, cut), not that the query is wrong. */
@@ -68,12 +68,12 @@ export function isUnavailable(error: unknown): boolean {
 
 /**
  * read_only_sql_transaction (a hot standby, default_transaction_read_only), and class 53 insufficient_resources:
- * disk_full, out_of_memory, configuration_limit_exceeded. too_many_connections (53300) passes in a moment: it is
- * in UNAVAILABLE_CODES instead.
+ * disk_full, configuration_limit_exceeded. out_of_memory (53200) and too_many_connections (53300) pass in a
+ * moment: they are in UNAVAILABLE_CODES instead.
  */
 const REFUSALS = new Map<string, WriteRefusal>([
   ['25006', 'read-only'],
-  ['53000', 'full'], ['53100', 'full'], ['53200', 'full'], ['53400', 'full'],
+  ['53000', 'full'], ['53100', 'full'], ['53400', 'full'],
 ]);
 
 /** Driver errors in the store's terms: constraint violations, refused writes, an unreachable database; anything else as is. */

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEmbeddedAddon } from '../../binary/native-addon.ts';
-import { DatabaseOpenError, StoreConstraintError, StoreWriteRefusedError, type WriteRefusal } from '../store.ts';
+import { DatabaseOpenError, StoreConstraintError, StoreUnavailableError, StoreWriteRefusedError, type WriteRefusal } from '../store.ts';
 
 export type Db = Database.Database;
 
@@ -144,11 +144,21 @@ const CONSTRAINTS = new Map<string, 'unique' | 'foreign-key'>([
   ['SQLITE_CONSTRAINT_FOREIGNKEY', 'foreign-key'],
 ]);
 
-/** SQLITE_FULL (the disk, or the file system's quota) and every SQLITE_READONLY_*: writes refused until an operator acts. */
+/**
+ * SQLITE_FULL (the disk, or the file system's quota), every SQLITE_READONLY_*, and an I/O error of a write (a file
+ * system remounted read-only after a fault, a failing disk): writes refused until an operator acts.
+ */
 function refusalOf(code: string): WriteRefusal | undefined {
   if (code === 'SQLITE_FULL') return 'full';
-  return code.startsWith('SQLITE_READONLY') ? 'read-only' : undefined;
+  if (code.startsWith('SQLITE_READONLY')) return 'read-only';
+  return code.startsWith('SQLITE_IOERR') && !UNAVAILABLE.test(code) ? 'read-only' : undefined;
 }
+
+/**
+ * The file is there but cannot be used this moment: another process holds the write lock past busy_timeout (an
+ * operator's sqlite3 shell, a long transaction), a read failed, memory ran out. 503 with a short Retry-After.
+ */
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|NOMEM|PROTOCOL|IOERR_READ|IOERR_SHORT_READ|IOERR_NOMEM)(_|$)/;
 
 /** Maps SQLite errors to domain meaning, so that handlers can answer 409 or 503 instead of 500 without knowing SQLite. */
 export function toStoreError(error: unknown): unknown {
@@ -156,6 +166,7 @@ export function toStoreError(error: unknown): unknown {
   if (typeof code !== 'string') return error;
   const constraint = CONSTRAINTS.get(code);
   if (constraint !== undefined) return new StoreConstraintError(constraint, (error as Error).message, { cause: error });
+  if (UNAVAILABLE.test(code)) return new StoreUnavailableError(`the database is busy or failed a read (${code})`, { cause: error });
   const refusal = refusalOf(code);
   return refusal === undefined ? error : new StoreWriteRefusedError(refusal, (error as Error).message, { cause: error });
 }
