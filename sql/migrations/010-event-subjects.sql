@@ -12,3 +12,18 @@ WHERE type IN ('message.created', 'message.updated', 'message.deleted', 'reactio
 
 CREATE INDEX events_by_chat ON events (chat_id, id);
 CREATE INDEX events_by_subject ON events (subject_id);
+
+-- Deletes made before this migration remove now what they would have removed then: the same rule, once over the
+-- whole log (every deleting event, and the earlier events of its chat or its message found by index).
+DELETE FROM events WHERE id IN (
+  SELECT earlier.id FROM events AS deleting JOIN events AS earlier ON earlier.chat_id = deleting.chat_id AND earlier.id < deleting.id
+  WHERE deleting.type = 'chat.deleted'
+  UNION
+  SELECT earlier.id FROM events AS deleting JOIN events AS earlier ON earlier.chat_id = deleting.chat_id AND earlier.id < deleting.id
+  WHERE deleting.type = 'messages.cleared'
+    AND earlier.type IN ('message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'reaction.added', 'reaction.removed')
+  UNION
+  SELECT earlier.id FROM events AS deleting JOIN events AS earlier ON earlier.subject_id = deleting.subject_id AND earlier.id < deleting.id
+  WHERE deleting.type = 'message.deleted' AND earlier.chat_id = deleting.chat_id
+    AND earlier.type IN ('message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'reaction.added', 'reaction.removed')
+);
