@@ -234,21 +234,24 @@ export async function patchChat(ctx: RequestContext): Promise<Reply> {
   });
 }
 
-/** DELETE /chats/{id}, owner only: the chat, its members and all its messages, in one transaction. */
+/**
+ * DELETE /chats/{id}, owner only: the chat, its members and all its messages, in one transaction with the checks,
+ * so the members the event names, the owner and the If-Match all speak of the chat that is deleted (a member who
+ * leaves, or a chat deleted and created again under its id, between a check and the write cannot slip in).
+ */
 export async function deleteChat(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
-  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
-  requireOwner(ctx, access, 'delete it');
-  const chat = await storage.chats.findChat(access.id);
-  checkPreconditions(ctx.req.headers, await chatEtag(ctx, storage, chat));
-  // Deleted since the membership was read (another request ran between the two reads): it is gone.
-  if (!chat) throw chatNotFound(access.id);
+  const chatId = ctx.params['chatId']!;
   await storage.transaction(async (tx) => {
-    await tx.messages.deleteChatMessages(access.id);
-    await tx.chats.deleteChat(access.id);
+    const chat = await findChatToWrite(ctx, tx, chatId);
+    if (!chat) throw chatNotFound(chatId);
+    requireOwner(ctx, chat, 'delete it');
+    checkPreconditions(ctx.req.headers, await chatEtag(ctx, tx, chat));
+    await tx.messages.deleteChatMessages(chatId);
+    await tx.chats.deleteChat(chatId);
     // The members are gone with the chat: the event names them, so they still hear of it, and a replay's walk back
     // to its resume point knows who was a member. Every earlier event of the chat leaves the log (docs/events.md).
-    await appendPurging(tx.events, { type: 'chat.deleted', chatId: access.id, createdAt: clock.now(), data: { id: access.id }, alsoUserIds: chat.members });
+    await appendPurging(tx.events, { type: 'chat.deleted', chatId, createdAt: clock.now(), data: { id: chatId }, alsoUserIds: chat.members });
   });
   return { status: 204 };
 }
