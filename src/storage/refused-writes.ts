@@ -15,8 +15,18 @@ export class RefusedWrites {
    * Runs `probe` (a real, committed write) only while refused; its outcome sets the reason. Only this clears it, not
    * a request's write that happened to fit: /health answers by one rule, not by whichever write came last.
    */
-  async check(probe: () => Promise<void>): Promise<WriteRefusal | undefined> {
-    if (this.reason === undefined) return undefined;
+  check(probe: () => Promise<void>): Promise<WriteRefusal | undefined> {
+    if (this.reason === undefined) return Promise.resolve(undefined);
+    // Checks asked for together share one probe: a flood of /health costs one write at a time, not one each.
+    this.checking ??= this.probe(probe).finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  private checking: Promise<WriteRefusal | undefined> | undefined;
+
+  private async probe(probe: () => Promise<void>): Promise<WriteRefusal | undefined> {
     try {
       await probe();
       this.reason = undefined;
