@@ -51,7 +51,7 @@ export class PgEventLog implements EventRepository {
     return this.sql.rows(`SELECT ${COLUMNS} FROM events WHERE id > ? AND id <= ? AND type = ANY(?::text[]) ORDER BY id`, [afterId, throughId, types]);
   }
 
-  /** Inside the transaction of the event that removes them (the index on subject_id, or on (chat_id, id), finds them). */
+  /** Inside the transaction of the event that removes them (the index on (chat_id, subject_id) finds them: a message's by both, a chat's by its prefix). */
   purge(purge: EventPurge): Promise<number> {
     if (this.tx === undefined) throw new Error('events.purge needs a transaction: it commits with the event that removes them');
     // Only the conditions that hold, so the planner sees `subject_id = $n` and picks its index.

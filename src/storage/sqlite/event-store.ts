@@ -67,7 +67,7 @@ export class EventStore {
     return statement.all(afterId, throughId, ...types) as EventRecord[];
   }
 
-  /** Inside the transaction of the event that removes them (the index on subject_id, or on (chat_id, id), finds them). */
+  /** Inside the transaction of the event that removes them (the index on (chat_id, subject_id) finds them: a message's by both, a chat's by its prefix). */
   purge(purge: EventPurge): number {
     const subject = purge.subjectId === null ? '' : ' AND subject_id = ?';
     const types = purge.types === null ? '' : ` AND type IN (${marks(purge.types.length)})`;
