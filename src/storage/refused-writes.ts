@@ -1,6 +1,12 @@
 // What a store remembers of the last refused write (read-only, full), so that /health says it until its own check passes.
 import { StoreWriteRefusedError, type WriteRefusal } from './store.ts';
 
+/**
+ * The write that proves the database takes writes, at start (rolled back) and from /health (committed): the newest
+ * migration's row set to the value it has, so nothing changes. Plain SQL that SQLite and PostgreSQL both take.
+ */
+export const TOUCH_SQL = 'UPDATE schema_migrations SET name = name WHERE version = (SELECT max(version) FROM schema_migrations)';
+
 export class RefusedWrites {
   /** The reason of the last refusal; undefined once check() passed after it. */
   reason: WriteRefusal | undefined;

@@ -1,10 +1,7 @@
 // The budget of password hashes: slots per kind of work, fair bounded queues, refusals past them, abandoned work dropped.
 import { HttpError } from '../../http/http-error.ts';
 import { FairQueue } from './fair-queue.ts';
-import { pause } from './pause.ts';
-
-/** How long a refusal for a full queue waits before it is sent. */
-const REFUSAL_PAUSE_MS = 1000;
+import { pause, REFUSAL_PAUSE_MS } from './pause.ts';
 /** Work given no key shares this one, with no cap of its own (registrations: they have a budget of their own). */
 const UNKEYED = '';
 

@@ -2,7 +2,7 @@
 import type { Clock } from '../../clock.ts';
 import { HttpError } from '../../http/http-error.ts';
 import type { RateCounterRepository } from '../../storage/store.ts';
-import { pause } from './pause.ts';
+import { pause, REFUSAL_PAUSE_MS } from './pause.ts';
 
 /** An address may check and fail more often than one login: several people can share an address (NAT). */
 export const ADDRESS_FACTOR = 10;
@@ -10,8 +10,6 @@ export const ADDRESS_FACTOR = 10;
 const CHECK_WINDOW_MS = 60_000;
 /** How long each check of a login waits once the login failed --login-max-failures times from anywhere. */
 export const SLOW_DOWN_MS = 1000;
-/** How long a 429 waits before it is sent (as the hash budget's refusals do). */
-const REFUSAL_PAUSE_MS = 1000;
 
 interface Limit {
   key: string;

@@ -1,7 +1,7 @@
 // The Store on PostgreSQL: a pool sized by --db-pool, a transaction per unit of work on one pooled connection,
 // migrations on open, and a LISTEN connection that wakes the event hub when another server appends events.
 import { DatabaseOpenError, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
-import { RefusedWrites } from '../refused-writes.ts';
+import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { Sql } from './connection.ts';
 import { PgCollections } from './collections.ts';
 import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './conversations.ts';
@@ -27,9 +27,6 @@ export const DEFAULT_POOL_SIZE = 10;
 /** deadlock_detected and serialization_failure: PostgreSQL undid the transaction; running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 3;
-
-/** A real write of what the database already holds (the newest migration's row, set to itself), as on SQLite. */
-const TOUCH_SQL = 'UPDATE schema_migrations SET name = name WHERE version = (SELECT max(version) FROM schema_migrations)';
 
 function codeOf(error: unknown): string | undefined {
   const cause = (error as { cause?: unknown })?.cause ?? error;

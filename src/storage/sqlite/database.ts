@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEmbeddedAddon } from '../../binary/native-addon.ts';
+import { TOUCH_SQL } from '../refused-writes.ts';
 import { DatabaseOpenError, StoreConstraintError, StoreUnavailableError, StoreWriteRefusedError, type WriteRefusal } from '../store.ts';
 
 export type Db = Database.Database;
@@ -97,12 +98,9 @@ function describeOpenFailure(error: unknown): string {
 }
 
 /**
- * A real write of what the database already holds: the newest migration's row, set to itself. Opening a file
- * read-only succeeds (SQLite quietly falls back to reading it), so only a write proves the server can serve.
+ * Takes the write lock and writes (TOUCH_SQL), then rolls back: the file is left as it was (docs/operations.md).
+ * Opening a file read-only succeeds (SQLite quietly falls back to reading it), so only a write proves the server can serve.
  */
-export const TOUCH_SQL = 'UPDATE schema_migrations SET name = name WHERE version = (SELECT max(version) FROM schema_migrations)';
-
-/** Takes the write lock and writes, then rolls back: the file is left as it was (docs/operations.md). */
 function proveWritable(db: Db): void {
   db.exec('BEGIN IMMEDIATE');
   try {
