@@ -47,7 +47,7 @@ export class SqliteRateCounters implements RateCounterRepository {
   }
 
   async count(key: string, now: number): Promise<number> {
-    return (this.read.get(key, now) as number | undefined) ?? 0;
+    return mapped(() => (this.read.get(key, now) as number | undefined) ?? 0);
   }
 
   async undo(key: string): Promise<void> {
