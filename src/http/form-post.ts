@@ -20,6 +20,11 @@ export interface FormSubmission {
   fields: Map<string, string[]>;
   /** `_back`: the page the form was on, a path of this server; undefined when absent or not such a path. */
   back: string | undefined;
+  /**
+   * The JSON body the fields stand for (formBody), once the route's form rule is known: what its handler reads in
+   * place of the request's own body (http/json-body.ts). Undefined for multipart, which its handler reads itself.
+   */
+  body: Record<string, unknown> | undefined;
 }
 
 /** How a route's resource fields travel in JSON: in the {"data"} envelope or bare, which ones are lists or may be null. */
@@ -84,7 +89,7 @@ export function samePath(value: string | undefined, basePath: string): string | 
 
 /** Reads a urlencoded form (a multipart one stays unread for its handler) and takes out `_method` and `_back`. */
 export async function readFormPost(req: IncomingMessage, limit: number, basePath: string): Promise<FormSubmission> {
-  if (mediaTypeOf(req.headers['content-type']) === MULTIPART_TYPE) return { kind: 'multipart', method: 'POST', fields: new Map(), back: undefined };
+  if (mediaTypeOf(req.headers['content-type']) === MULTIPART_TYPE) return { kind: 'multipart', method: 'POST', fields: new Map(), back: undefined, body: undefined };
   // WHATWG URL §5.1: application/x-www-form-urlencoded is UTF-8 with + for space.
   const params = new URLSearchParams((await readBody(req, limit)).toString('utf8'));
   const fields = new Map<string, string[]>();
@@ -99,7 +104,7 @@ export async function readFormPost(req: IncomingMessage, limit: number, basePath
     if (!OVERRIDABLE.has(named)) throw invalidField(METHOD_FIELD, 'must be given once, as PUT, PATCH or DELETE');
     method = named;
   }
-  return { kind: 'urlencoded', method, fields, back: samePath(back?.[0], basePath) };
+  return { kind: 'urlencoded', method, fields, back: samePath(back?.[0], basePath), body: undefined };
 }
 
 /**

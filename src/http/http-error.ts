@@ -1,4 +1,4 @@
-// The one error type handlers throw; app.ts turns it into an RFC 9457 problem answer.
+// The one error type handlers throw; pipeline/problem-reply.ts turns it into an RFC 9457 problem answer.
 import { ParseFailure, type ParseFailureKind } from '../parsers/parse-failure.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.ts';
 

@@ -40,14 +40,6 @@ export function mediaTypeOf(contentType: string | undefined): string {
 
 export const JSON_TYPES = ['application/json'] as const;
 
-// The body an HTML form stood for (form-post.ts), read by readJsonObject() in place of the consumed stream.
-const PRESET_BODIES = new WeakMap<IncomingMessage, Record<string, unknown>>();
-
-/** CONTRACT §7, HTML forms: the handler reads the JSON body the form's fields describe, and validates it as any. */
-export function presetBody(req: IncomingMessage, body: Record<string, unknown>): void {
-  PRESET_BODIES.set(req, body);
-}
-
 /** Reads a JSON object body; 415 for another Content-Type, 400 for bad JSON or a non-object. */
 export async function readJsonObject(
   req: IncomingMessage,
@@ -55,8 +47,6 @@ export async function readJsonObject(
   accepted: readonly string[] = JSON_TYPES,
   onTooLarge: TooLarge = tooLarge,
 ): Promise<Record<string, unknown>> {
-  const preset = PRESET_BODIES.get(req);
-  if (preset !== undefined) return preset;
   const type = mediaTypeOf(req.headers['content-type']);
   if (!accepted.includes(type)) {
     // RFC 9110 §15.5.16: say what is accepted: Accept-Patch for PATCH (RFC 5789 §2.2), Accept-Post otherwise.

@@ -33,7 +33,7 @@ export class ServerMetrics {
   readonly loginFailures = this.registry.register(new Counter('chat_login_failures_total', 'Logins refused for a wrong login or password.'));
   readonly writeBatches = this.registry.register(new Counter('chat_db_write_batches_total', 'Database transactions committed by the group commit.'));
   readonly writeBatchSize = this.registry.register(new Histogram('chat_db_write_batch_size', 'Writes shared by one group-commit transaction.', [], BATCH_BUCKETS));
-  /** Read from the event hub at scrape time (app.ts wires it with readFrom). */
+  /** Read from the event hub at scrape time (services.ts wires it with readFrom). */
   readonly streamsOpen = this.registry.register(new Gauge('chat_event_streams_open', 'Event streams (GET /events) open now.'));
   readonly eventsWritten = this.registry.register(new Counter('chat_events_written_total', 'Events appended to the event log.'));
   readonly eventsDelivered = this.registry.register(new Counter('chat_events_delivered_total', 'Events sent to event-stream clients (one per stream that received it).'));

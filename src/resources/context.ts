@@ -66,7 +66,7 @@ export interface RequestContext {
   responseHeaders: Record<string, string>;
   /** A path under the base path, built from a route pattern: the one way links are made. */
   href(pattern: string, params?: Record<string, string>, query?: string): string;
-  /** Set when the request is an HTML form post (CONTRACT §7): its handler answers as to JSON, app.ts turns that into 303. */
+  /** Set when the request is an HTML form post (CONTRACT §7): its handler answers as to JSON, pipeline/answer-form.ts turns that into 303. */
   form?: FormSubmission;
 }
 

@@ -18,7 +18,7 @@ function request(headers: Record<string, string>, body = '', method = 'POST'): I
 function submission(pairs: [string, string][]): FormSubmission {
   const fields = new Map<string, string[]>();
   for (const [name, value] of pairs) fields.set(name, [...(fields.get(name) ?? []), value]);
-  return { kind: 'urlencoded', method: 'POST', fields, back: undefined };
+  return { kind: 'urlencoded', method: 'POST', fields, back: undefined, body: undefined };
 }
 
 test('a post is a form only with a form media type, this server\'s Origin and no Authorization', () => {
@@ -58,7 +58,7 @@ test('the fields become the route\'s JSON body: envelope, lists, empty as absent
 test('readFormPost takes out _method and _back; any other _method value is a 400 naming it', async () => {
   const headers = { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN };
   const read = await readFormPost(request(headers, '_method=patch&title=A+%26+B&_back=%2Fchats%2F1'), 1024, '');
-  assert.deepEqual(read, { kind: 'urlencoded', method: 'PATCH', fields: new Map([['title', ['A & B']]]), back: '/chats/1' });
+  assert.deepEqual(read, { kind: 'urlencoded', method: 'PATCH', fields: new Map([['title', ['A & B']]]), back: '/chats/1', body: undefined });
   const multipart = await readFormPost(request({ ...headers, 'content-type': 'multipart/form-data; boundary=x' }, '--x--'), 1024, '');
   assert.equal(multipart.kind, 'multipart');
   for (const body of ['_method=GET', '_method=POST', '_method=DELETE&_method=DELETE', '_method=', '_method=OPTIONS']) {

@@ -10,7 +10,7 @@ import { call } from './client.ts';
 
 const UNCHECKED = 'a bare node:http server answering with sendReply alone, not the API the OpenAPI document describes';
 
-/** Answers each path with its reply through sendReply, X-Request-Id first as app.ts sends it. */
+/** Answers each path with its reply through sendReply, X-Request-Id first as pipeline/handle-request.ts sends it. */
 async function serveReplies(t: TestContext, replies: Record<string, { reply: Reply; base?: Record<string, string> }>): Promise<string> {
   const server: Server = createServer((req, res) => {
     const { reply, base } = replies[req.url ?? '/']!;

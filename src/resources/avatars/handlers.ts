@@ -112,7 +112,7 @@ async function readUpload(ctx: RequestContext, maxAvatarBytes: number): Promise<
   const tooLarge = (): HttpError => avatarTooLarge(maxAvatarBytes);
   if (type === 'application/json') return validateJsonUpload(await readJsonObject(req, jsonBodyLimit(maxAvatarBytes), JSON_TYPES, tooLarge), limits);
   if (type !== 'multipart/form-data') throw unsupportedUploadType(UPLOAD_TYPES);
-  // Refused part-way, the connection closes after the answer (app.ts), rather than reading the rest.
+  // Refused part-way, the connection closes after the answer (pipeline/handle-request.ts), rather than reading the rest.
   return readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes), tooLarge), contentType, limits);
 }
 

@@ -2,7 +2,7 @@
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { invalidField } from '../../http/http-error.ts';
-import { readJsonObject } from '../../http/read-body.ts';
+import { readJsonBody } from '../../http/json-body.ts';
 import { appendPurging } from '../../events/purge-rule.ts';
 import { checkString } from '../../parsers/body-fields.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
@@ -133,7 +133,7 @@ async function createChat(ctx: RequestContext, tx: Repositories, id: string, tit
 }
 
 export async function postChat(ctx: RequestContext): Promise<Reply> {
-  const input = validateChat(await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes));
+  const input = validateChat(await readJsonBody(ctx, ctx.services.config.maxBodyBytes));
   return ctx.services.storage.transaction((tx) => createChat(ctx, tx, newId(ctx.services.clock.now()), input.title, input.members));
 }
 
@@ -186,7 +186,7 @@ async function findChatToWrite(ctx: RequestContext, tx: Repositories, chatId: st
 export async function putChat(ctx: RequestContext): Promise<Reply> {
   const chatId = ctx.params['chatId']!;
   checkString(chatId, 'chatId', CHAT_ID_RULE);
-  const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes);
+  const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes);
   // Looked up and written in one IMMEDIATE transaction: two processes (--workers) putting the same new id at
   // once get one 201 and one 200, never a constraint error.
   return ctx.services.storage.transaction(async (tx) => {
@@ -222,7 +222,7 @@ async function replaceChat(ctx: RequestContext, tx: Repositories, current: ChatR
  */
 export async function patchChat(ctx: RequestContext): Promise<Reply> {
   const chatId = ctx.params['chatId']!;
-  const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes, PATCH_TYPES);
+  const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes, PATCH_TYPES);
   // The If-Match check and the write in one transaction, so no other process changes the chat in between.
   return ctx.services.storage.transaction(async (tx) => {
     const current = await findChatToWrite(ctx, tx, chatId);

@@ -2,7 +2,7 @@
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
-import { readJsonObject } from '../../http/read-body.ts';
+import { readJsonBody } from '../../http/json-body.ts';
 import { rejectUnknownFields, unwrapEnvelope } from '../../parsers/body-fields.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicMember } from '../../representations/public-fields.ts';
@@ -68,7 +68,7 @@ async function readOptionalMemberBody(ctx: RequestContext, userId: string): Prom
   const { headers } = ctx.req;
   const hasBody = (headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined;
   if (!hasBody) return;
-  const data = unwrapEnvelope(await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes));
+  const data = unwrapEnvelope(await readJsonBody(ctx, ctx.services.config.maxBodyBytes));
   rejectUnknownFields(data, ['id', 'userId'], 'data.');
   for (const field of ['id', 'userId']) {
     if (data[field] !== undefined && data[field] !== userId) throw invalidField(`data.${field}`, 'must equal the user id in the path');

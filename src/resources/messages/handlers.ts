@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
-import { readJsonObject } from '../../http/read-body.ts';
+import { readJsonBody } from '../../http/json-body.ts';
 import { appendPurging } from '../../events/purge-rule.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
 import type { Link } from '../../representations/representation.ts';
@@ -76,7 +76,7 @@ async function checkReplyTarget(db: Repositories, chatId: string, replyTo: strin
  */
 export async function postMessage(ctx: RequestContext): Promise<Reply> {
   const { storage, clock, config } = ctx.services;
-  const body = await readJsonObject(ctx.req, config.maxBodyBytes);
+  const body = await readJsonBody(ctx, config.maxBodyBytes);
   const chatId = (await findVisibleChat(ctx, ctx.params['chatId']!)).id;
   const input = validateMessage(body, { chatId });
   const row = await storage.writeTogether(async (tx) => {
@@ -132,7 +132,7 @@ async function editMessage(ctx: RequestContext, tx: Repositories, current: Messa
  * never creates one: a missing message is a 404 (RFC 9110 §13.2.1: preconditions are not evaluated then).
  */
 export async function putMessage(ctx: RequestContext): Promise<Reply> {
-  const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes);
+  const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes);
   // Read, If-Match and write in one transaction: no other process edits the message in between.
   return ctx.services.storage.transaction(async (tx) => {
     const { message } = await findChatMessage(ctx, tx);
@@ -142,7 +142,7 @@ export async function putMessage(ctx: RequestContext): Promise<Reply> {
 }
 
 export async function patchMessage(ctx: RequestContext): Promise<Reply> {
-  const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes, PATCH_TYPES);
+  const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes, PATCH_TYPES);
   return ctx.services.storage.transaction(async (tx) => {
     const { message } = await findChatMessage(ctx, tx);
     requireAuthor(ctx, message);

@@ -2,7 +2,7 @@
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { invalidField } from '../../http/http-error.ts';
-import { readJsonObject } from '../../http/read-body.ts';
+import { readJsonBody } from '../../http/json-body.ts';
 import { rejectUnknownFields, unwrapEnvelope, type Body } from '../../parsers/body-fields.ts';
 import { publicReadMarker } from '../../representations/public-fields.ts';
 import { isValidId } from '../../storage/ids.ts';
@@ -51,7 +51,7 @@ function validateMarker(body: Body, chatId: string): string | null {
  * appends read.updated for the caller's own streams only (CONTRACT §9); setting it where it is changes nothing.
  */
 export async function putReadMarker(ctx: RequestContext): Promise<Reply> {
-  const body = await readJsonObject(ctx.req, ctx.services.config.maxBodyBytes);
+  const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes);
   const { storage, clock } = ctx.services;
   const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   const lastReadId = validateMarker(body, access.id);

@@ -2,7 +2,8 @@
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
-import { mediaTypeOf, readJsonObject } from '../../http/read-body.ts';
+import { mediaTypeOf } from '../../http/read-body.ts';
+import { readJsonBody } from '../../http/json-body.ts';
 import { rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
 import { isoTime, publicSession } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
@@ -20,13 +21,13 @@ function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number
 
 async function readCredentials(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
   const { maxBodyBytes } = ctx.services.config;
-  // The login form's fields, read by the HTML form mechanism (app.ts) once it passed the origin check.
-  if (ctx.form) return { body: await readJsonObject(ctx.req, maxBodyBytes, LOGIN_TYPES), form: true };
+  // The login form's fields, read by the form decoding stage (pipeline/decode-form.ts) once it passed the origin check.
+  if (ctx.form) return { body: await readJsonBody(ctx, maxBodyBytes, LOGIN_TYPES), form: true };
   if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
     // Login CSRF: a foreign page must not sign a browser in to an account of the attacker's choosing.
     throw new HttpError('ERR_CSRF', 'The login form must be posted from this server\'s own origin (Origin header)');
   }
-  return { body: await readJsonObject(ctx.req, maxBodyBytes, LOGIN_TYPES), form: false };
+  return { body: await readJsonBody(ctx, maxBodyBytes, LOGIN_TYPES), form: false };
 }
 
 function badCredentials(): HttpError {
@@ -135,7 +136,7 @@ export async function prolongSession(ctx: RequestContext): Promise<Reply> {
   const { storage, clock, config } = ctx.services;
   const hasBody = ctx.req.headers['content-length'] !== undefined && ctx.req.headers['content-length'] !== '0'
     || ctx.req.headers['transfer-encoding'] !== undefined;
-  if (hasBody) rejectUnknownFields(await readJsonObject(ctx.req, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']), []);
+  if (hasBody) rejectUnknownFields(await readJsonBody(ctx, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']), []);
   const session = await currentSession(ctx);
   // CONTRACT §7: If-Match that does not hold is a 412, and nothing changes.
   checkPreconditions(ctx.req.headers, etagOf(publicSession(session)));

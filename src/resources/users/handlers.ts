@@ -2,7 +2,8 @@
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, httpErrorOf, invalidField } from '../../http/http-error.ts';
-import { mediaTypeOf, readJsonObject } from '../../http/read-body.ts';
+import { mediaTypeOf } from '../../http/read-body.ts';
+import { readJsonBody } from '../../http/json-body.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicUser } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
@@ -54,12 +55,12 @@ export const REGISTRATION_TYPES = ['application/json', FORM_TYPE] as const;
  */
 async function readRegistration(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
   const { maxBodyBytes } = ctx.services.config;
-  // The sign-up form's fields, read by the HTML form mechanism (app.ts) once it passed the origin check.
-  if (ctx.form) return { body: await readJsonObject(ctx.req, maxBodyBytes, REGISTRATION_TYPES), form: true };
+  // The sign-up form's fields, read by the form decoding stage (pipeline/decode-form.ts) once it passed the origin check.
+  if (ctx.form) return { body: await readJsonBody(ctx, maxBodyBytes, REGISTRATION_TYPES), form: true };
   if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
     throw new HttpError('ERR_CSRF', 'The sign-up form must be posted from this server\'s own origin (Origin header)');
   }
-  return { body: await readJsonObject(ctx.req, maxBodyBytes, REGISTRATION_TYPES), form: false };
+  return { body: await readJsonBody(ctx, maxBodyBytes, REGISTRATION_TYPES), form: false };
 }
 
 /**
@@ -134,7 +135,7 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   const targetId = ctx.params['userId'] ?? caller.userId;
   const current = await findUserOr404(ctx, targetId);
   if (targetId !== caller.userId) throw new HttpError('ERR_FORBIDDEN', 'You may change only your own user');
-  const body = await readJsonObject(ctx.req, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']);
+  const body = await readJsonBody(ctx, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']);
   const changes = validateUserChanges(body);
   if (body['id'] !== undefined && body['id'] !== targetId) throw invalidField('id', 'must equal the id in the path');
   checkPreconditions(ctx.req.headers, etagOf(publicUser(current)));

@@ -1,0 +1,11 @@
+// Stage 8, the handler: its reply as a page (HTML gets its page context), or a form post's answer (303, or the page again).
+import type { Reply, Route } from '../resources/context.ts';
+import type { RouteTable } from '../router/route-table.ts';
+import { answerForm } from './answer-form.ts';
+import { withPage } from './decorate-page.ts';
+import type { Exchange } from './exchange.ts';
+
+export async function runHandler(ex: Exchange, route: Route, routes: RouteTable<Route>): Promise<Reply> {
+  if (ex.formRule === undefined) return withPage(ex, await route.handler(ex));
+  return answerForm(ex, ex.formRule, routes, () => route.handler(ex));
+}

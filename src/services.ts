@@ -1,0 +1,91 @@
+// Everything that lives as long as the server: the store, the event hub, metrics, limits and the route table.
+import type { Config } from './config.ts';
+import { formatErrorLine } from './http/access-log.ts';
+import { SYSTEM_CLOCK, type Clock } from './clock.ts';
+import type { AppServices, Route } from './resources/context.ts';
+import { RateLimit } from './resources/limits/rate-limit.ts';
+import { LoginLimiter } from './resources/session/login-limiter.ts';
+import { PasswordHasher } from './resources/session/password-hasher.ts';
+import { ServerMetrics } from './metrics/server-metrics.ts';
+import { ALL_ROUTES } from './resources/all-routes.ts';
+import { EventHub } from './events/hub.ts';
+import { RouteTable } from './router/route-table.ts';
+import { openStore, type StoreConfig } from './storage/open-store.ts';
+
+/** Internal store options (benchmarks compare synchronous=NORMAL, no group commit, no events); they are not flags. */
+export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters'>;
+
+/** Intervals of the event hub's timers, for tests that cannot wait 15 s for a ping (not flags). */
+export interface EventTimings {
+  pingMs?: number;
+  pollMs?: number;
+  pruneMs?: number;
+  /** Also called after each commit that wrote events (a worker tells the others through the primary). */
+  onEventsCommitted?: () => void;
+}
+
+export interface Services extends AppServices {
+  routes: RouteTable<Route>;
+  /** Tells the services where the server listens: the default public origin (--public-url unset). */
+  setListenUrl(url: string): void;
+  /** Stops the hub and the metrics, finishes queued writes and closes the store. */
+  close(): Promise<void>;
+}
+
+function listenOriginOf(config: Config): string {
+  return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+}
+
+/** Opens the store and builds what handlers use (AppServices) around it; the order is the order of dependence. */
+export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): Promise<Services> {
+  // Always there, so any code may count; requests are recorded only when a metrics port is set.
+  const metrics = new ServerMetrics();
+  const storage = await openStore({
+    ...storageOptions,
+    db: config.db,
+    poolSize: config.dbPool,
+    onCommit: (writes) => metrics.observeWriteBatch(writes),
+    // One process counts in memory; several processes on one database (--workers) count in it, together.
+    sharedRateCounters: config.workers > 1,
+  });
+  const { onEventsCommitted, ...timings } = eventTimings;
+  const rateCounters = storage.rateCounters;
+  let listenOrigin = listenOriginOf(config);
+  const events = new EventHub({
+    log: storage.events,
+    snapshot: (work) => storage.snapshot((tx) => work(tx.events)),
+    startAfter: await storage.events.newestId(),
+    now: () => clock.now(),
+    retentionSeconds: config.eventRetention,
+    liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
+    logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'event-hub', error)),
+    ...timings,
+  });
+  storage.onEventsCommitted((count) => {
+    metrics.eventsWritten.inc(count);
+    events.wake();
+    // Count 0 is PostgreSQL's NOTIFY hint: every other process got that notification itself, so only this
+    // process's own commits are passed on (--workers relays them to the other workers).
+    if (count > 0) onEventsCommitted?.();
+  });
+  metrics.streamsOpen.readFrom(() => events.streamCount());
+  return {
+    config,
+    storage,
+    clock,
+    metrics,
+    hasher: new PasswordHasher({ n: config.scryptN, concurrency: config.hashConcurrency, maxQueued: config.hashQueue }),
+    loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, checkRate: config.loginRate, clock, store: rateCounters }),
+    writeLimit: new RateLimit({ name: 'writes', quota: config.writeRate, windowSeconds: 60 }, rateCounters, clock),
+    registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
+    publicOrigin: () => config.publicUrl || listenOrigin,
+    events,
+    routes: new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route }))),
+    setListenUrl: (url) => { listenOrigin = new URL(url).origin; },
+    close: async () => {
+      events.stop();
+      metrics.stop();
+      await storage.close();
+    },
+  };
+}
