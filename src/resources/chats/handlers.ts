@@ -10,11 +10,10 @@ import { publicChat, publicChatForCaller, publicMember } from '../../representat
 import { newId } from '../../storage/ids.ts';
 import { isForeignKeyViolation, type ChatForCallerRow, type ChatRow, type MemberRow, type ReadMarkerRow, type Repositories } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
-import { USER_PATH } from '../users/handlers.ts';
 import { chatNotFound, findVisibleChat, requireOwner } from './access.ts';
 import { keptAsShared } from '../kept-reads.ts';
-import { CHAT_PATH, CHATS_PATH, MEMBERS_PATH, MESSAGES_PATH, READ_PATH } from './paths.ts';
 import { CHAT_ID_RULE, validateChat, validateChatChanges } from './validate.ts';
+import { PATHS } from '../../paths.ts';
 
 export const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] as const;
 
@@ -52,11 +51,11 @@ export async function chatReply(ctx: RequestContext, db: Repositories, row: Chat
       enveloped: true,
       data: await chatForCaller(ctx, db, row, marker),
       links: [
-        { rel: 'read', href: ctx.href(READ_PATH, params) },
-        { rel: 'messages', href: ctx.href(MESSAGES_PATH, params) },
-        { rel: 'members', href: ctx.href(MEMBERS_PATH, params) },
-        { rel: 'owner', href: ctx.href(USER_PATH, { userId: row.ownerId }) },
-        { rel: 'collection', href: ctx.href(CHATS_PATH) },
+        { rel: 'read', href: ctx.href(PATHS.read, params) },
+        { rel: 'messages', href: ctx.href(PATHS.messages, params) },
+        { rel: 'members', href: ctx.href(PATHS.members, params) },
+        { rel: 'owner', href: ctx.href(PATHS.user, { userId: row.ownerId }) },
+        { rel: 'collection', href: ctx.href(PATHS.chats) },
       ],
     },
   };
@@ -129,7 +128,7 @@ async function createChat(ctx: RequestContext, tx: Repositories, id: string, tit
   await writeMembers(tx, id, ownerId, members, now);
   const created = (await tx.chats.findChat(id))!;
   await tx.events.append({ type: 'chat.created', chatId: id, createdAt: now, data: publicChat(created) });
-  return chatReply(ctx, tx, created, 201, { Location: ctx.href(CHAT_PATH, { chatId: id }) });
+  return chatReply(ctx, tx, created, 201, { Location: ctx.href(PATHS.chat, { chatId: id }) });
 }
 
 export async function postChat(ctx: RequestContext): Promise<Reply> {
@@ -143,7 +142,7 @@ export function listChats(ctx: RequestContext): Promise<Reply> {
     spec: CHAT_FIELDS,
     list: (query) => ctx.services.storage.collections.listChatsOfMember(ctx.caller!.userId, query),
     toPublic: (row) => publicChatForCaller(row, row),
-    itemHref: (chat) => ctx.href(CHAT_PATH, { chatId: String(chat['id']) }),
+    itemHref: (chat) => ctx.href(PATHS.chat, { chatId: String(chat['id']) }),
   });
 }
 

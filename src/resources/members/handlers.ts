@@ -8,10 +8,9 @@ import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicMember } from '../../representations/public-fields.ts';
 import type { MemberRow } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
-import { USER_PATH } from '../users/handlers.ts';
 import { findVisibleChat, requireOwner } from '../chats/access.ts';
 import { appendChatChangeEvents } from '../chats/handlers.ts';
-import { CHAT_PATH, MEMBERS_PATH } from '../chats/paths.ts';
+import { PATHS } from '../../paths.ts';
 
 export const MEMBER_FIELDS: CollectionSpec = {
   idField: 'userId',
@@ -38,7 +37,7 @@ export async function listMembers(ctx: RequestContext): Promise<Reply> {
     spec: MEMBER_FIELDS,
     list: (query) => ctx.services.storage.collections.listMembers(access.id, query),
     toPublic: publicMember,
-    itemHref: (member) => ctx.href(USER_PATH, { userId: String(member['userId']) }),
+    itemHref: (member) => ctx.href(PATHS.user, { userId: String(member['userId']) }),
   });
 }
 
@@ -55,9 +54,9 @@ export async function getMember(ctx: RequestContext): Promise<Reply> {
       enveloped: true,
       data: publicMember(row),
       links: [
-        { rel: 'user', href: ctx.href(USER_PATH, { userId }) },
-        { rel: 'chat', href: ctx.href(CHAT_PATH, { chatId: access.id }) },
-        { rel: 'collection', href: ctx.href(MEMBERS_PATH, { chatId: access.id }) },
+        { rel: 'user', href: ctx.href(PATHS.user, { userId }) },
+        { rel: 'chat', href: ctx.href(PATHS.chat, { chatId: access.id }) },
+        { rel: 'collection', href: ctx.href(PATHS.members, { chatId: access.id }) },
       ],
     },
   };

@@ -3,14 +3,13 @@ import type { Reply, RequestContext } from '../context.ts';
 import { invalidField } from '../../http/http-error.ts';
 import type { CollectionSpec, ParsedQuery } from '../../parsers/query.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
-import { EVENTS_PATH } from '../events/paths.ts';
 import type { Link, Resource } from '../../representations/representation.ts';
 import { isValidId } from '../../storage/ids.ts';
 import type { MessageBounds, MessageRow } from '../../storage/store.ts';
 import { hrefWithParams, pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
-import { CHAT_PATH, MESSAGES_PATH } from '../chats/paths.ts';
 import { keptAsShared } from '../kept-reads.ts';
+import { PATHS } from '../../paths.ts';
 
 const ID_FIELD = { name: 'id', type: 'id' } as const;
 
@@ -83,7 +82,7 @@ export function historyPage(parsed: ParsedQuery, after?: string, before?: string
   return { query, bounds: { ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}) } };
 }
 
-/** The page of one message: MESSAGE_PATH under the chat's messages path, the id encoded as buildPath encodes it. */
+/** The page of one message: PATHS.message under the chat's messages path, the id encoded as buildPath encodes it. */
 function itemHrefOf(messagesHref: string): (message: Resource) => string {
   return (message) => `${messagesHref}/${encodeURIComponent(String(message['id']))}`;
 }
@@ -123,7 +122,7 @@ async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Re
   if (newestFirst) rows.reverse();
   const links = newest ? (more && rows[0] ? [{ rel: 'prev', href: keysetHref(ctx, { before: rows[0].id }) }] : [])
     : keyset ? keysetLinks(ctx, rows, more, after, before) : pageLinks(ctx, parsed, total);
-  links.push({ rel: 'chat', href: ctx.href(CHAT_PATH, { chatId: access.id }) });
+  links.push({ rel: 'chat', href: ctx.href(PATHS.chat, { chatId: access.id }) });
   return {
     status: 200,
     representation: {
@@ -133,13 +132,13 @@ async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Re
       meta: { total, limit: parsed.limit, offset: parsed.offset },
       links,
       // Built from strings only: a kept page must not hold on to this request.
-      itemHref: itemHrefOf(ctx.href(MESSAGES_PATH, { chatId: access.id })),
+      itemHref: itemHrefOf(ctx.href(PATHS.messages, { chatId: access.id })),
       // Only the newest page in the plain order may grow at its end as messages arrive.
       live: links.some((link) => link.rel === 'next') || parsed.filters.length > 0 || parsed.sort.length > 0 ? undefined : {
-        events: ctx.href(EVENTS_PATH),
+        events: ctx.href(PATHS.events),
         chatId: access.id,
-        messages: ctx.href(MESSAGES_PATH, { chatId: access.id }),
-        users: ctx.href('/users'),
+        messages: ctx.href(PATHS.messages, { chatId: access.id }),
+        users: ctx.href(PATHS.users),
       },
     },
   };

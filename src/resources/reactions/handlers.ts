@@ -4,11 +4,10 @@ import { HttpError } from '../../http/http-error.ts';
 import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicReaction } from '../../representations/public-fields.ts';
 import type { MessageRow, ReactionRow } from '../../storage/store.ts';
-import { MESSAGE_PATH, REACTION_PATH, REACTIONS_PATH } from '../chats/paths.ts';
 import { collectionReply } from '../collection.ts';
 import { findAddressedMessage } from '../messages/handlers.ts';
-import { USER_PATH } from '../users/handlers.ts';
 import { validateEmoji } from './validate.ts';
+import { PATHS } from '../../paths.ts';
 
 export const REACTION_FIELDS: CollectionSpec = {
   idField: 'seq',
@@ -25,7 +24,7 @@ export const REACTION_FIELDS: CollectionSpec = {
 function reactionReply(ctx: RequestContext, message: MessageRow, row: ReactionRow, status: number): Reply {
   const params = { chatId: message.chatId, messageId: message.id };
   // RFC 9110 §15.3.2: a 201 names what it created; GET of it is the caller's reaction.
-  const headers: Record<string, string> = status === 201 ? { Location: ctx.href(REACTION_PATH, { ...params, emoji: row.emoji }) } : {};
+  const headers: Record<string, string> = status === 201 ? { Location: ctx.href(PATHS.reaction, { ...params, emoji: row.emoji }) } : {};
   return {
     status,
     headers,
@@ -35,9 +34,9 @@ function reactionReply(ctx: RequestContext, message: MessageRow, row: ReactionRo
       enveloped: true,
       data: publicReaction(row),
       links: [
-        { rel: 'message', href: ctx.href(MESSAGE_PATH, params) },
-        { rel: 'collection', href: ctx.href(REACTIONS_PATH, params) },
-        { rel: 'user', href: ctx.href(USER_PATH, { userId: row.userId }) },
+        { rel: 'message', href: ctx.href(PATHS.message, params) },
+        { rel: 'collection', href: ctx.href(PATHS.reactions, params) },
+        { rel: 'user', href: ctx.href(PATHS.user, { userId: row.userId }) },
       ],
     },
   };
@@ -96,6 +95,6 @@ export async function listReactions(ctx: RequestContext): Promise<Reply> {
     spec: REACTION_FIELDS,
     list: (query) => ctx.services.storage.collections.listReactions(message.id, query),
     toPublic: (row) => publicReaction(row),
-    itemHref: (reaction) => ctx.href(USER_PATH, { userId: String(reaction['userId']) }),
+    itemHref: (reaction) => ctx.href(PATHS.user, { userId: String(reaction['userId']) }),
   });
 }

@@ -4,9 +4,9 @@ import type { CollectionSpec } from '../../parsers/query.ts';
 import { publicRevision } from '../../representations/public-fields.ts';
 import { HttpError } from '../../http/http-error.ts';
 import type { MessageRow, RevisionRow } from '../../storage/store.ts';
-import { MESSAGE_PATH, REVISION_PATH, REVISIONS_PATH } from '../chats/paths.ts';
 import { collectionReply } from '../collection.ts';
 import { findAddressedMessage } from '../messages/handlers.ts';
+import { PATHS } from '../../paths.ts';
 
 export const REVISION_FIELDS: CollectionSpec = {
   fields: [
@@ -30,7 +30,7 @@ export async function listRevisions(ctx: RequestContext): Promise<Reply> {
     spec: REVISION_FIELDS,
     list: (query) => ctx.services.storage.collections.listRevisions(message.id, query),
     toPublic: publicRevision,
-    itemHref: (revision) => ctx.href(REVISION_PATH, { ...params, revisionId: String(revision['id']) }),
+    itemHref: (revision) => ctx.href(PATHS.revision, { ...params, revisionId: String(revision['id']) }),
   });
 }
 
@@ -49,8 +49,8 @@ export async function getRevision(ctx: RequestContext): Promise<Reply> {
       enveloped: true,
       data: publicRevision(row),
       links: [
-        { rel: 'message', href: ctx.href(MESSAGE_PATH, params) },
-        { rel: 'collection', href: ctx.href(REVISIONS_PATH, params) },
+        { rel: 'message', href: ctx.href(PATHS.message, params) },
+        { rel: 'collection', href: ctx.href(PATHS.revisions, params) },
       ],
     },
   };

@@ -6,8 +6,7 @@ import { publicChatForCaller, publicMessage, publicUser } from '../../representa
 import type { Resource } from '../../representations/representation.ts';
 import type { Repositories, SearchHit } from '../../storage/store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
-import { CHAT_PATH, MESSAGE_PATH } from '../chats/paths.ts';
-import { USER_PATH } from '../users/handlers.ts';
+import { PATHS } from '../../paths.ts';
 
 /**
  * The fields every result has, whatever its type: these may be filtered and sorted on
@@ -75,9 +74,9 @@ function mapDefined<T>(row: T | undefined, toPublic: (row: T) => Resource): Reso
 function itemHref(ctx: RequestContext, item: Resource): string | undefined {
   const id = String(item['id']);
   switch (item['type']) {
-    case 'message': return ctx.href(MESSAGE_PATH, { chatId: String(item['chatId']), messageId: id });
-    case 'chat': return ctx.href(CHAT_PATH, { chatId: id });
-    case 'user': return ctx.href(USER_PATH, { userId: id });
+    case 'message': return ctx.href(PATHS.message, { chatId: String(item['chatId']), messageId: id });
+    case 'chat': return ctx.href(PATHS.chat, { chatId: id });
+    case 'user': return ctx.href(PATHS.user, { userId: id });
     default: return undefined;
   }
 }

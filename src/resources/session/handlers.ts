@@ -9,6 +9,7 @@ import { newId } from '../../storage/ids.ts';
 import type { SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
 import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
+import { PATHS } from '../../paths.ts';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const LOGIN_TYPES = ['application/json', FORM_TYPE];
@@ -86,11 +87,11 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   const cookie = sessionCookie(ctx, token, config.sessionMaxAge);
   if (form) {
     // The HTML login form: go on to the chat list (RFC 9110 §15.4.4, 303 See Other).
-    return { status: 303, headers: { Location: ctx.href('/chats'), 'Set-Cookie': cookie } };
+    return { status: 303, headers: { Location: ctx.href(PATHS.chats), 'Set-Cookie': cookie } };
   }
   return {
     status: 201,
-    headers: { Location: ctx.href('/session'), 'Set-Cookie': cookie, 'Cache-Control': 'no-store' },
+    headers: { Location: ctx.href(PATHS.session), 'Set-Cookie': cookie, 'Cache-Control': 'no-store' },
     representation: {
       kind: 'single',
       type: 'session',
@@ -114,7 +115,7 @@ function sessionReply(ctx: RequestContext, session: SessionRow): Reply {
       type: 'session',
       enveloped: false,
       data: publicSession(session),
-      links: [{ rel: 'user', href: ctx.href('/users/:userId', { userId: session.userId }) }, { rel: 'chats', href: ctx.href('/chats') }],
+      links: [{ rel: 'user', href: ctx.href(PATHS.user, { userId: session.userId }) }, { rel: 'chats', href: ctx.href(PATHS.chats) }],
     },
   };
 }

@@ -11,8 +11,8 @@ import type { Body } from '../../parsers/body-fields.ts';
 import { collectionReply } from '../collection.ts';
 import { indexReply } from '../service/index-page.ts';
 import { validateRegistration, validateUserChanges } from './validate.ts';
+import { PATHS } from '../../paths.ts';
 
-export const USER_PATH = '/users/:userId';
 
 export const USER_FIELDS: CollectionSpec = {
   fields: [
@@ -34,8 +34,8 @@ function userReply(ctx: RequestContext, row: UserRow, status = 200, headers: Rec
       enveloped: false,
       data: publicUser(row),
       links: [
-        { rel: 'avatars', href: ctx.href('/users/:userId/avatar', { userId: row.id }) },
-        { rel: 'collection', href: ctx.href('/users') },
+        { rel: 'avatars', href: ctx.href(PATHS.avatars, { userId: row.id }) },
+        { rel: 'collection', href: ctx.href(PATHS.users) },
       ],
     },
   };
@@ -77,7 +77,7 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
     read = await readRegistration(ctx);
     const created = await createUser(ctx, read.body);
     // Registration does not log in (CONTRACT §2): on to the login form (RFC 9110 §15.4.4, 303 See Other).
-    return read.form ? { status: 303, headers: { Location: ctx.href('/session') } } : created;
+    return read.form ? { status: 303, headers: { Location: ctx.href(PATHS.session) } } : created;
   } catch (error) {
     await decision?.undo();
     const problem = httpErrorOf(error);
@@ -104,7 +104,7 @@ async function createUser(ctx: RequestContext, body: Body): Promise<Reply> {
     if (isUniqueViolation(error)) throw loginTaken(login);
     throw error;
   }
-  return userReply(ctx, row, 201, { Location: ctx.href(USER_PATH, { userId: row.id }) });
+  return userReply(ctx, row, 201, { Location: ctx.href(PATHS.user, { userId: row.id }) });
 }
 
 export function listUsers(ctx: RequestContext): Promise<Reply> {
@@ -113,7 +113,7 @@ export function listUsers(ctx: RequestContext): Promise<Reply> {
     spec: USER_FIELDS,
     list: (query) => ctx.services.storage.collections.listUsers(query),
     toPublic: publicUser,
-    itemHref: (user) => ctx.href(USER_PATH, { userId: String(user['id']) }),
+    itemHref: (user) => ctx.href(PATHS.user, { userId: String(user['id']) }),
   });
 }
 
