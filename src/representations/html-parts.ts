@@ -65,7 +65,12 @@ export function loginsOf(page: PageContext, ids: unknown): string {
   return ids.map((id) => page.users[String(id)]?.login ?? String(id)).join(', ');
 }
 
-/** Only same-origin paths become links: a leading '/' but not '//' or '/\\', and no whitespace or controls. */
+/**
+ * Only same-origin paths become links: a leading '/' but not '//' or '/\' (both name another
+ * host to a browser), and no whitespace or control characters, which the WHATWG URL parser
+ * strips (so '/\t/evil.example' would turn into '//evil.example'). javascript:, data: and
+ * absolute URLs never pass.
+ */
 export function safeHref(href: string | undefined): string | undefined {
   if (href === undefined || !/^\/(?![/\\])/.test(href) || /[\u0000-\u0020\u007f]/.test(href)) return undefined;
   return href;
