@@ -22,7 +22,7 @@ import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ServerMetrics, UNMATCHED_ROUTE } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
-import { formRuleOf, type FormRule } from './resources/form-rules.ts';
+import { checkFormRules, formRuleOf, type FormRule } from './resources/form-rules.ts';
 import { createPageAnswers } from './page-answers.ts';
 import { EventHub } from './events/hub.ts';
 import { buildPath } from './router/compile-pattern.ts';
@@ -183,6 +183,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     events,
   };
   const routes = new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route })));
+  checkFormRules(ALL_ROUTES);
   const basePath = config.basePath;
   const pages = createPageAnswers(routes, basePath);
   let draining = false;

@@ -72,6 +72,7 @@ export function findCycles(graph: ReadonlyMap<string, readonly string[]>): strin
 /** The folders a layer must not import: the rules of the layout, lowest layer first. */
 const FORBIDDEN: readonly { layer: string; mayNotImport: readonly string[]; why: string }[] = [
   { layer: 'parsers/', mayNotImport: [''], why: 'parsers depend on nothing of ours: bytes in, values or a typed failure out' },
+  { layer: 'paths.ts', mayNotImport: [''], why: 'the route patterns are a leaf that every layer may import' },
   { layer: 'storage/', mayNotImport: ['http/', 'resources/', 'representations/', 'events/', 'router/', 'openapi/', 'app.ts'], why: 'storage knows rows, never requests or representations' },
   { layer: 'http/', mayNotImport: ['resources/'], why: 'http is the toolbox resources use, never the other way round' },
   // Above storage, only the Store interface and its rows are seen: no driver, no SQL, whatever the backend.

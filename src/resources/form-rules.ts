@@ -1,7 +1,7 @@
 // The resources an HTML form may write (CONTRACT §7, HTML forms): each one's JSON shape, the page a success
 // goes on to (303), and the page a broken rule shows again. A route missing here takes no form (415).
 import type { FormShape } from '../http/form-post.ts';
-import type { Reply, RequestContext } from './context.ts';
+import type { Reply, RequestContext, Route } from './context.ts';
 import { PATHS } from '../paths.ts';
 
 export interface FormRule {
@@ -66,4 +66,21 @@ export const FORM_RULES = new Map<string, FormRule>([
 
 export function formRuleOf(method: string, pattern: string): FormRule | undefined {
   return FORM_RULES.get(`${method} ${pattern}`);
+}
+
+/**
+ * Checked where the route table is built: each rule's `METHOD pattern` must be a route of the table, so a
+ * renamed or removed route cannot leave a rule behind that no form can reach. Throws naming the rule.
+ */
+export function checkFormRules(routes: readonly Pick<Route, 'method' | 'pattern'>[], rules: ReadonlyMap<string, FormRule> = FORM_RULES): void {
+  for (const name of rules.keys()) {
+    const [method, pattern, ...rest] = name.split(' ');
+    const methods = routes.filter((route) => route.pattern === pattern).map((route) => route.method);
+    if (rest.length > 0 || pattern === undefined || methods.length === 0) {
+      throw new Error(`form rule "${name}" names no route of the route table`);
+    }
+    if (!methods.includes(method as Route['method'])) {
+      throw new Error(`form rule "${name}": the route table answers ${pattern} with ${methods.join(', ')} only`);
+    }
+  }
 }
