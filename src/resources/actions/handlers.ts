@@ -1,6 +1,6 @@
 // The actions a caller may take on a message right now (CONTRACT §4): a collection of {id, method, href}.
 import type { Reply, RequestContext } from '../context.ts';
-import type { CollectionSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicAction } from '../../representations/public-fields.ts';
 import type { PublicAction } from '../../representations/schemas.ts';
 import type { ChatAccess, MessageRow } from '../../storage/store.ts';
@@ -15,11 +15,7 @@ export interface ActionRow {
 }
 
 export const ACTION_FIELDS: CollectionSpec = {
-  fields: [
-    { name: 'id', type: 'id' },
-    { name: 'method', type: 'string' },
-    { name: 'href', type: 'string' },
-  ],
+  fields: fieldsOf({ id: 'id', method: 'string', href: 'string' }),
 };
 
 /** The same rules the write handlers enforce: reply and react for members, edit for the author, delete for the author or owner. */

@@ -3,7 +3,7 @@ import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf, etagOfBytes } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { JSON_TYPES, limitBody, mediaTypeOf, readJsonObject } from '../../http/read-body.ts';
-import type { CollectionSpec, FieldSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec, type FieldSpec } from '../../parsers/query.ts';
 import { publicAvatar } from '../../representations/public-fields.ts';
 import type { Resource } from '../../representations/representation.ts';
 import { newId } from '../../storage/ids.ts';
@@ -11,6 +11,7 @@ import type { AvatarRow, UserRow } from '../../storage/store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
 import { avatarTooLarge, jsonBodyLimit, multipartBodyLimit, readMultipartUpload, unsupportedUploadType, validateJsonUpload, type AvatarUpload } from './validate.ts';
 import { PATHS } from '../../paths.ts';
+import { singleReply } from '../single-reply.ts';
 
 export const UPLOAD_TYPES = ['multipart/form-data', 'application/json'] as const;
 
@@ -19,18 +20,10 @@ const CREATED_AT: FieldSpec = { name: 'createdAt', type: 'timestamp' };
 const IS_CURRENT: FieldSpec = { name: 'current', type: 'number' };
 
 export const AVATAR_FIELDS: CollectionSpec = {
-  fields: [
-    { name: 'id', type: 'id' },
-    { name: 'userId', type: 'id' },
-    { name: 'contentType', type: 'string' },
-    { name: 'imageWidth', type: 'number' },
-    { name: 'imageHeight', type: 'number' },
-    { name: 'x', type: 'number' },
-    { name: 'y', type: 'number' },
-    { name: 'width', type: 'number' },
-    { name: 'height', type: 'number' },
-    CREATED_AT,
-  ],
+  fields: fieldsOf({
+    id: 'id', userId: 'id', contentType: 'string', imageWidth: 'number', imageHeight: 'number',
+    x: 'number', y: 'number', width: 'number', height: 'number', createdAt: 'timestamp',
+  }),
 };
 
 // The bytes behind an id never change, so caches may keep them for a year without asking again (RFC 8246).
@@ -44,20 +37,10 @@ function toPublic(ctx: RequestContext, row: AvatarRow): Resource {
 
 function avatarReply(ctx: RequestContext, row: AvatarRow, status = 200, headers: Record<string, string> = {}): Reply {
   const userParams = { userId: row.userId };
-  return {
-    status,
-    headers,
-    representation: {
-      kind: 'single',
-      type: 'avatar',
-      enveloped: false,
-      data: toPublic(ctx, row),
-      links: [
-        { rel: 'user', href: ctx.href(PATHS.user, userParams) },
-        { rel: 'collection', href: ctx.href(PATHS.avatars, userParams) },
-      ],
-    },
-  };
+  return singleReply('avatar', toPublic(ctx, row), [
+    { rel: 'user', href: ctx.href(PATHS.user, userParams) },
+    { rel: 'collection', href: ctx.href(PATHS.avatars, userParams) },
+  ], { status, headers, enveloped: false });
 }
 
 async function findUserOr404(ctx: RequestContext): Promise<UserRow> {

@@ -5,7 +5,7 @@ import { invalidField } from '../../http/http-error.ts';
 import { readJsonObject } from '../../http/read-body.ts';
 import { appendPurging } from '../../events/purge-rule.ts';
 import { checkString } from '../../parsers/body-fields.ts';
-import type { CollectionSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicChat, publicChatForCaller, publicMember } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
 import { isForeignKeyViolation, type ChatForCallerRow, type ChatRow, type MemberRow, type ReadMarkerRow, type Repositories } from '../../storage/store.ts';
@@ -14,21 +14,16 @@ import { chatNotFound, findVisibleChat, requireOwner } from './access.ts';
 import { keptAsShared } from '../kept-reads.ts';
 import { CHAT_ID_RULE, validateChat, validateChatChanges } from './validate.ts';
 import { PATHS } from '../../paths.ts';
+import { singleReply } from '../single-reply.ts';
 
 export const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] as const;
 
 export const CHAT_FIELDS: CollectionSpec = {
-  fields: [
-    { name: 'id', type: 'id' },
-    { name: 'title', type: 'string' },
-    { name: 'ownerId', type: 'id' },
-    { name: 'members', type: 'id-list' },
-    { name: 'createdAt', type: 'timestamp' },
-    { name: 'updatedAt', type: 'timestamp' },
+  fields: fieldsOf({
+    id: 'id', title: 'string', ownerId: 'id', members: 'id-list', createdAt: 'timestamp', updatedAt: 'timestamp',
     // The caller's own (CONTRACT §10): their read marker and unread count.
-    { name: 'lastReadId', type: 'id' },
-    { name: 'unreadCount', type: 'number' },
-  ],
+    lastReadId: 'id', unreadCount: 'number',
+  }),
 };
 
 /**
@@ -42,23 +37,13 @@ async function chatForCaller(ctx: RequestContext, db: Repositories, row: ChatRow
 
 export async function chatReply(ctx: RequestContext, db: Repositories, row: ChatRow, status = 200, headers: Record<string, string> = {}, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Promise<Reply> {
   const params = { chatId: row.id };
-  return {
-    status,
-    headers,
-    representation: {
-      kind: 'single',
-      type: 'chat',
-      enveloped: true,
-      data: await chatForCaller(ctx, db, row, marker),
-      links: [
-        { rel: 'read', href: ctx.href(PATHS.read, params) },
-        { rel: 'messages', href: ctx.href(PATHS.messages, params) },
-        { rel: 'members', href: ctx.href(PATHS.members, params) },
-        { rel: 'owner', href: ctx.href(PATHS.user, { userId: row.ownerId }) },
-        { rel: 'collection', href: ctx.href(PATHS.chats) },
-      ],
-    },
-  };
+  return singleReply('chat', await chatForCaller(ctx, db, row, marker), [
+    { rel: 'read', href: ctx.href(PATHS.read, params) },
+    { rel: 'messages', href: ctx.href(PATHS.messages, params) },
+    { rel: 'members', href: ctx.href(PATHS.members, params) },
+    { rel: 'owner', href: ctx.href(PATHS.user, { userId: row.ownerId }) },
+    { rel: 'collection', href: ctx.href(PATHS.chats) },
+  ], { status, headers });
 }
 
 /** The current ETag of a chat, exactly as GET would send it to the caller, or null when there is none (RFC 9110 §13.1). */

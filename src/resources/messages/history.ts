@@ -1,7 +1,7 @@
 // A chat's history (CONTRACT §6): the query conventions, plus keyset paging with after/before, oldest first.
 import type { Reply, RequestContext } from '../context.ts';
 import { invalidField } from '../../http/http-error.ts';
-import type { CollectionSpec, ParsedQuery } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec, type ParsedQuery } from '../../parsers/query.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
 import type { Link, Resource } from '../../representations/representation.ts';
 import { isValidId } from '../../storage/ids.ts';
@@ -14,17 +14,11 @@ import { PATHS } from '../../paths.ts';
 const ID_FIELD = { name: 'id', type: 'id' } as const;
 
 export const MESSAGE_FIELDS: CollectionSpec = {
-  fields: [
-    ID_FIELD,
-    { name: 'chatId', type: 'id' },
-    { name: 'authorId', type: 'id' },
-    { name: 'text', type: 'string' },
-    { name: 'replyTo', type: 'id' },
-    { name: 'createdAt', type: 'timestamp' },
-    { name: 'updatedAt', type: 'timestamp' },
+  fields: fieldsOf({
+    id: 'id', chatId: 'id', authorId: 'id', text: 'string', replyTo: 'id', createdAt: 'timestamp', updatedAt: 'timestamp',
     // null until the text changes: filter=editedAt|ne|null is not a timestamp, but editedAt=>2000-01-01 finds every edited message.
-    { name: 'editedAt', type: 'timestamp' },
-  ],
+    editedAt: 'timestamp',
+  }),
 };
 
 const KEYSET_PARAMS = ['after', 'before'] as const;

@@ -1,20 +1,19 @@
 // Reactions to a message (CONTRACT §10): any member adds or removes their own; everyone reads them.
 import type { Reply, RequestContext } from '../context.ts';
 import { HttpError } from '../../http/http-error.ts';
-import type { CollectionSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicReaction } from '../../representations/public-fields.ts';
 import type { MessageRow, ReactionRow } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
 import { findAddressedMessage } from '../messages/handlers.ts';
 import { validateEmoji } from './validate.ts';
 import { PATHS } from '../../paths.ts';
+import { singleReply } from '../single-reply.ts';
 
 export const REACTION_FIELDS: CollectionSpec = {
   idField: 'seq',
   fields: [
-    { name: 'emoji', type: 'string' },
-    { name: 'userId', type: 'id' },
-    { name: 'createdAt', type: 'timestamp' },
+    ...fieldsOf({ emoji: 'string', userId: 'id', createdAt: 'timestamp' }),
     // A reaction has no id: the order it was made in is the default order and breaks ties.
     { name: 'seq', type: 'number', hidden: true },
   ],
@@ -25,21 +24,11 @@ function reactionReply(ctx: RequestContext, message: MessageRow, row: ReactionRo
   const params = { chatId: message.chatId, messageId: message.id };
   // RFC 9110 §15.3.2: a 201 names what it created; GET of it is the caller's reaction.
   const headers: Record<string, string> = status === 201 ? { Location: ctx.href(PATHS.reaction, { ...params, emoji: row.emoji }) } : {};
-  return {
-    status,
-    headers,
-    representation: {
-      kind: 'single',
-      type: 'reaction',
-      enveloped: true,
-      data: publicReaction(row),
-      links: [
-        { rel: 'message', href: ctx.href(PATHS.message, params) },
-        { rel: 'collection', href: ctx.href(PATHS.reactions, params) },
-        { rel: 'user', href: ctx.href(PATHS.user, { userId: row.userId }) },
-      ],
-    },
-  };
+  return singleReply('reaction', publicReaction(row), [
+    { rel: 'message', href: ctx.href(PATHS.message, params) },
+    { rel: 'collection', href: ctx.href(PATHS.reactions, params) },
+    { rel: 'user', href: ctx.href(PATHS.user, { userId: row.userId }) },
+  ], { status, headers });
 }
 
 function reactionNotFound(messageId: string, emoji: string): HttpError {

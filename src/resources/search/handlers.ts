@@ -1,6 +1,6 @@
 // GET /search?q=: full-text search over the caller's messages and chats and over logins (CONTRACT §5), paged like any collection.
 import type { Reply, RequestContext } from '../context.ts';
-import type { CollectionSpec, FieldSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec, type FieldSpec } from '../../parsers/query.ts';
 import { parseSearchTerms } from '../../parsers/search-terms.ts';
 import { publicChatForCaller, publicMessage, publicUser } from '../../representations/public-fields.ts';
 import type { Resource } from '../../representations/representation.ts';
@@ -15,13 +15,7 @@ import { PATHS } from '../../paths.ts';
  */
 const CREATED_AT: FieldSpec = { name: 'createdAt', type: 'timestamp' };
 export const SEARCH_FIELDS: CollectionSpec = {
-  fields: [
-    { name: 'type', type: 'string' },
-    { name: 'id', type: 'id' },
-    { name: 'chatId', type: 'id' },
-    CREATED_AT,
-    { name: 'updatedAt', type: 'timestamp' },
-  ],
+  fields: fieldsOf({ type: 'string', id: 'id', chatId: 'id', createdAt: 'timestamp', updatedAt: 'timestamp' }),
 };
 
 export async function search(ctx: RequestContext): Promise<Reply> {
