@@ -6,6 +6,7 @@ import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
 import { startServer, type RunningServer } from './index.ts';
 import { answerMetricsRequests, clusterMetricsSource } from './metrics/cluster-metrics.ts';
 import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
+import { PATHS } from './paths.ts';
 import { listenFailure, StartupError } from './startup-error.ts';
 import { DatabaseOpenError } from './storage/store.ts';
 import { serverVersion } from './version.ts';
@@ -51,7 +52,7 @@ async function runWorker(): Promise<void> {
 
 /** The start-up line's address, then where a newcomer goes next: the landing page and the API's description. */
 function describeAddress(home: string, setup: string): string {
-  return `${home} (${setup}): open ${home}/ in a browser; the API is described at ${home}/openapi.json`;
+  return `${home} (${setup}): open ${home}/ in a browser; the API is described at ${home}${PATHS.openApi}`;
 }
 
 /** A database or address that cannot be used is a configuration error: one line, exit 2, no stack. */

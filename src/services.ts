@@ -8,6 +8,7 @@ import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
+import { checkFormRules } from './resources/form-rules.ts';
 import { EventHub } from './events/hub.ts';
 import { RouteTable } from './router/route-table.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
@@ -38,6 +39,8 @@ function listenOriginOf(config: Config): string {
 
 /** Opens the store and builds what handlers use (AppServices) around it; the order is the order of dependence. */
 export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): Promise<Services> {
+  // A form rule for a route that does not exist stops the server before anything is opened (docs/html.md).
+  checkFormRules(ALL_ROUTES);
   // Always there, so any code may count; requests are recorded only when a metrics port is set.
   const metrics = new ServerMetrics();
   const storage = await openStore({

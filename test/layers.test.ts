@@ -72,6 +72,7 @@ export function findCycles(graph: ReadonlyMap<string, readonly string[]>): strin
 /** The folders a layer must not import: the rules of the layout, lowest layer first. */
 const FORBIDDEN: readonly { layer: string; mayNotImport: readonly string[]; why: string }[] = [
   { layer: 'parsers/', mayNotImport: [''], why: 'parsers depend on nothing of ours: bytes in, values or a typed failure out' },
+  { layer: 'paths.ts', mayNotImport: [''], why: 'the route patterns are a leaf that every layer may import' },
   { layer: 'storage/', mayNotImport: ['http/', 'resources/', 'representations/', 'events/', 'router/', 'openapi/', 'pipeline/', 'app.ts', 'services.ts'], why: 'storage knows rows, never requests or representations' },
   { layer: 'http/', mayNotImport: ['resources/', 'pipeline/'], why: 'http is the toolbox resources use, never the other way round' },
   // The pipeline runs handlers: no handler, nor anything below, knows the stages it runs in.

@@ -1,6 +1,7 @@
 // The second listener: GET /metrics in the Prometheus text format, apart from the API port.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { METRICS_PATH } from '../paths.ts';
 import { EXPOSITION_CONTENT_TYPE } from './registry.ts';
 
 /** What the listener serves: one process's metrics, or (--workers) the merge of every worker's. */
@@ -28,7 +29,7 @@ export async function listenForMetrics(metrics: MetricsSource, port: number, hos
       res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...extra });
       res.end(text);
     };
-    if (path !== '/metrics') return plain(404, 'Not found: metrics are at /metrics\n');
+    if (path !== METRICS_PATH) return plain(404, `Not found: metrics are at ${METRICS_PATH}\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(405, 'Only GET and HEAD\n', { Allow: 'GET, HEAD' });
     let body: Buffer;
     try {
@@ -50,7 +51,7 @@ export async function listenForMetrics(metrics: MetricsSource, port: number, hos
   const address = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${address.port}/metrics`,
+    url: `http://${shownHost}:${address.port}${METRICS_PATH}`,
     server,
     close: () => new Promise<void>((resolve) => {
       metrics.stop?.();

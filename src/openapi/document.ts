@@ -1,4 +1,5 @@
 // The OpenAPI 3.1 document, generated from the route table and the resource schemas, so it cannot drift.
+import { PATHS } from '../paths.ts';
 import type { Route } from '../resources/context.ts';
 import { PAGE_META, PROBLEM_FIELD, RESOURCES, SEARCH_RESULT } from '../representations/schemas.ts';
 import { operation, tagOf, toOpenApiPath, type Components } from './operation.ts';
@@ -23,7 +24,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 const INFO_DESCRIPTION = [
   'Users, login sessions, avatars, chats, messages, message actions and search, over HTTP.',
-  'A readable form of this document is served at `/docs`.',
+  `A readable form of this document is served at \`${PATHS.docs}\`.`,
   '',
   'Every path also answers `OPTIONS` (204 with `Allow`, and `Accept-Patch` where PATCH is supported) and `HEAD` wherever it answers `GET` (same status and headers, no body). A method the path does not support answers 405 with `Allow`; an unknown path 404.',
   'Answers are JSON by default, and XML (`Accept: application/xml`) or HTML (`Accept: text/html`) on request; problems are RFC 9457 `application/problem+json`.',
@@ -48,7 +49,7 @@ export function buildOpenApiDocument(routes: readonly Route[], basePath: string,
       title: 'Chat API', version, description: INFO_DESCRIPTION,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    externalDocs: { description: 'This document as a readable page', url: `${basePath}/docs` },
+    externalDocs: { description: 'This document as a readable page', url: `${basePath}${PATHS.docs}` },
     servers: [{ url: basePath || '/' }],
     tags,
     paths,

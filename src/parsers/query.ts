@@ -16,6 +16,14 @@ export interface FieldSpec {
   hidden?: boolean;
 }
 
+/**
+ * A collection's fields from `{ name: type }`, in the order written (the HTML table's column order). Field
+ * names are words, never integers, so the object keeps that order.
+ */
+export function fieldsOf(types: Readonly<Record<string, FieldType>>): FieldSpec[] {
+  return Object.entries(types).map(([name, type]) => ({ name, type }));
+}
+
 export interface CollectionSpec {
   fields: readonly FieldSpec[];
   /** The unique field that breaks ties and gives the default order; `id` unless said otherwise. */

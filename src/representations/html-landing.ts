@@ -1,4 +1,5 @@
 // The landing page (GET / as HTML): what this server is, log in, sign up, and links to everything else.
+import { PATHS } from '../paths.ts';
 import { escapeHtml } from './escape.ts';
 import type { Link, Resource } from './representation.ts';
 
@@ -33,7 +34,7 @@ function renderSignUpForm(signUp: Resource, basePath: string): string {
   return (
     refused +
     otherHtml +
-    `<form method="post" action="${escapeHtml(`${basePath}/users`)}" enctype="application/x-www-form-urlencoded">\n` +
+    `<form method="post" action="${escapeHtml(`${basePath}${PATHS.users}`)}" enctype="application/x-www-form-urlencoded">\n` +
     '<p><label for="signup-login">Login (3 to 32 letters, digits, ".", "_" or "-")</label>' +
     `<input id="signup-login" name="login" type="text" autocomplete="username" autocapitalize="none" spellcheck="false"` +
     ` minlength="3" maxlength="32" required${login}${loginError.attributes}>${loginError.html}</p>\n` +
@@ -44,7 +45,23 @@ function renderSignUpForm(signUp: Resource, basePath: string): string {
   );
 }
 
-/** `loginForm` is the HTML login form, rendered by the caller (html.ts owns it). */
+/** The HTML login form posts application/x-www-form-urlencoded to POST /session (CONTRACT §2). */
+export function renderLoginForm(data: Resource, action: string): string {
+  const { error, login } = data;
+  const alert = typeof error === 'string' ? `<p class="error" role="alert">${escapeHtml(error)}</p>\n` : '';
+  const value = typeof login === 'string' ? ` value="${escapeHtml(login)}"` : '';
+  return (
+    alert +
+    `<form method="post" action="${escapeHtml(action)}" enctype="application/x-www-form-urlencoded">\n` +
+    `<p><label for="login">Login</label><input id="login" name="login" type="text" autocomplete="username"` +
+    ` autocapitalize="none" spellcheck="false" required${value}></p>\n` +
+    '<p><label for="password">Password</label><input id="password" name="password" type="password"' +
+    ' autocomplete="current-password" required></p>\n' +
+    '<p><button type="submit">Log in</button></p>\n</form>'
+  );
+}
+
+/** `loginForm` is the HTML login form (renderLoginForm), to the caller's action. */
 export function renderLanding(data: Resource, links: readonly Link[], basePath: string, loginForm: string): string {
   const version = typeof data['version'] === 'string' ? ` version ${escapeHtml(data['version'])}` : '';
   const intro = `<p>${escapeHtml(String(data['name'] ?? 'Chat API'))}${version}: a chat server with a resource-oriented HTTP API. ` +
@@ -52,8 +69,8 @@ export function renderLanding(data: Resource, links: readonly Link[], basePath: 
   const signedIn = data['signedIn'] === true;
   const signUp = (data['signUp'] ?? {}) as Resource;
   const account = signedIn
-    ? `<p>You are logged in: open <a href="${escapeHtml(`${basePath}/chats`)}">your chats</a>.</p>\n` +
-      `<form method="get" action="${escapeHtml(`${basePath}/search`)}" role="search"><p><label for="q">Search messages, chats and users</label>` +
+    ? `<p>You are logged in: open <a href="${escapeHtml(`${basePath}${PATHS.chats}`)}">your chats</a>.</p>\n` +
+      `<form method="get" action="${escapeHtml(`${basePath}${PATHS.search}`)}" role="search"><p><label for="q">Search messages, chats and users</label>` +
       '<input id="q" name="q" type="search" required></p><p><button type="submit">Search</button></p></form>'
     : `<section aria-labelledby="login-heading">\n<h2 id="login-heading">Log in</h2>\n${loginForm}\n</section>\n` +
       `<section aria-labelledby="signup-heading">\n<h2 id="signup-heading">Sign up</h2>\n${renderSignUpForm(signUp, basePath)}\n</section>`;

@@ -1,29 +1,13 @@
-// Pieces every HTML page shares: paths of the resources, a user by login and avatar, a time, a same-origin link.
+// Pieces every HTML page shares: the path of a page, a user by login and avatar, a time, a same-origin link.
+import { PATHS, type PathName } from '../paths.ts';
 import { buildPath } from '../router/compile-pattern.ts';
 import { escapeHtml } from './escape.ts';
 import { renderAvatarImage } from './html-avatar.ts';
 import type { PageContext, PageUser } from './representation.ts';
 
-/** The route patterns the pages link and post to (the router's syntax; buildPath encodes each parameter). */
-export const PAGE_PATHS = {
-  chats: '/chats',
-  chat: '/chats/:chatId',
-  members: '/chats/:chatId/members',
-  member: '/chats/:chatId/members/:userId',
-  messages: '/chats/:chatId/messages',
-  message: '/chats/:chatId/messages/:messageId',
-  reaction: '/chats/:chatId/messages/:messageId/reactions/:emoji',
-  read: '/chats/:chatId/read',
-  users: '/users',
-  user: '/users/:userId',
-  avatars: '/users/:userId/avatar',
-  avatar: '/users/:userId/avatar/:avatarId',
-  session: '/session',
-  search: '/search',
-} as const;
-
-export function pathOf(page: PageContext, name: keyof typeof PAGE_PATHS, params: Record<string, string> = {}): string {
-  return `${page.basePath}${buildPath(PAGE_PATHS[name], params)}`;
+/** The path of a page under the base path, from its route pattern (src/paths.ts; buildPath encodes each parameter). */
+export function pathOf(page: PageContext, name: PathName, params: Record<string, string> = {}): string {
+  return `${page.basePath}${buildPath(PATHS[name], params)}`;
 }
 
 export function anchor(href: string, text: string, attributes = ''): string {
@@ -81,7 +65,12 @@ export function loginsOf(page: PageContext, ids: unknown): string {
   return ids.map((id) => page.users[String(id)]?.login ?? String(id)).join(', ');
 }
 
-/** Only same-origin paths become links: a leading '/' but not '//' or '/\\', and no whitespace or controls. */
+/**
+ * Only same-origin paths become links: a leading '/' but not '//' or '/\' (both name another
+ * host to a browser), and no whitespace or control characters, which the WHATWG URL parser
+ * strips (so '/\t/evil.example' would turn into '//evil.example'). javascript:, data: and
+ * absolute URLs never pass.
+ */
 export function safeHref(href: string | undefined): string | undefined {
   if (href === undefined || !/^\/(?![/\\])/.test(href) || /[\u0000-\u0020\u007f]/.test(href)) return undefined;
   return href;

@@ -3,11 +3,14 @@
 import {
   arrayOf, describe, id, ref, tagged, integer, nullable, number, object, oneOfValues, text, timestamp, type Infer, type Schema,
 } from '../openapi/schema.ts';
+import { PATHS } from '../paths.ts';
+import { buildPath } from '../router/compile-pattern.ts';
 
 const AT = '2026-11-21T09:30:00.000Z';
 const USER_ID = '01JDAXW3K8Q7M2C6R9T0V5B4NE';
 const CHAT_ID = '01JDAXZ9M4B1F7E2A8D3C6K0PQ';
 const MESSAGE_ID = '01JDAY1C7H2J9K4L6M8N0P3QRS';
+const AVATAR_ID = '01JDAZ3F6G8H0J2K4M6N8P0R2T';
 
 export const USER = object({
   id: id(),
@@ -35,7 +38,7 @@ export const AVATAR = object({
 }, {
   description: 'An avatar image and its zone (the part a client shows); the server stores the zone, clients crop.',
   example: {
-    id: '01JDAZ3F6G8H0J2K4M6N8P0R2T', userId: USER_ID, avatar: `/users/${USER_ID}/avatar/01JDAZ3F6G8H0J2K4M6N8P0R2T/image`, contentType: 'image/png',
+    id: AVATAR_ID, userId: USER_ID, avatar: buildPath(PATHS.avatarImage, { userId: USER_ID, avatarId: AVATAR_ID }), contentType: 'image/png',
     imageWidth: 256, imageHeight: 192, x: 32, y: 0, width: 192, height: 192, createdAt: AT,
   },
 });
@@ -106,7 +109,7 @@ export const ACTION = object({
   href: text(undefined, { description: 'The path to call; for react, {emoji} is left in it as a template' }),
 }, {
   description: 'Something the caller may do to a message right now.',
-  example: { id: 'edit', method: 'PATCH', href: `/chats/${CHAT_ID}/messages/${MESSAGE_ID}` },
+  example: { id: 'edit', method: 'PATCH', href: buildPath(PATHS.message, { chatId: CHAT_ID, messageId: MESSAGE_ID }) },
 });
 
 export const REACTION = object({
@@ -168,7 +171,7 @@ export const INDEX = object({
     additionalProperties: { type: 'string', pattern: '^/' },
     description: 'Each relation to its path: chats, users, session, search, events, openapi, docs, health',
   },
-}, { description: 'The index of the API.', example: { name: 'Chat API', version: '0.1.0', links: { chats: '/chats', docs: '/docs' } } });
+}, { description: 'The index of the API.', example: { name: 'Chat API', version: '0.1.0', links: { chats: PATHS.chats, docs: PATHS.docs } } });
 
 /** GET /search: each result is a message, chat or user with its `type` (CONTRACT §5). */
 export const SEARCH_RESULT = {

@@ -1,10 +1,8 @@
 // The resources an HTML form may write (CONTRACT §7, HTML forms): each one's JSON shape, the page a success
 // goes on to (303), and the page a broken rule shows again. A route missing here takes no form (415).
 import type { FormShape } from '../http/form-post.ts';
-import type { Reply, RequestContext } from './context.ts';
-import { AVATAR_PATH, AVATARS_PATH } from './avatars/handlers.ts';
-import { CHAT_PATH, CHATS_PATH, MEMBER_PATH, MEMBERS_PATH, MESSAGE_PATH, MESSAGES_PATH, READ_PATH, REACTION_PATH } from './chats/paths.ts';
-import { USER_PATH } from './users/handlers.ts';
+import type { Reply, RequestContext, Route } from './context.ts';
+import { PATHS } from '../paths.ts';
 
 export interface FormRule {
   shape: FormShape;
@@ -23,49 +21,66 @@ function dataId(reply: Reply): string {
 }
 
 const chatParams = (ctx: RequestContext) => ({ chatId: ctx.params['chatId']! });
-const messagesPage = (ctx: RequestContext) => ctx.href(MESSAGES_PATH, chatParams(ctx));
-const messagePage = (ctx: RequestContext) => ctx.href(MESSAGE_PATH, { chatId: ctx.params['chatId']!, messageId: ctx.params['messageId']! });
-const ownUserPage = (ctx: RequestContext) => ctx.href(USER_PATH, { userId: ctx.caller?.userId ?? ctx.params['userId'] ?? '' });
-const avatarsPage = (ctx: RequestContext) => ctx.href(AVATARS_PATH, { userId: ctx.params['userId']! });
-const membersPage = (ctx: RequestContext) => ctx.href(MEMBERS_PATH, chatParams(ctx));
+const messagesPage = (ctx: RequestContext) => ctx.href(PATHS.messages, chatParams(ctx));
+const messagePage = (ctx: RequestContext) => ctx.href(PATHS.message, { chatId: ctx.params['chatId']!, messageId: ctx.params['messageId']! });
+const ownUserPage = (ctx: RequestContext) => ctx.href(PATHS.user, { userId: ctx.caller?.userId ?? ctx.params['userId'] ?? '' });
+const avatarsPage = (ctx: RequestContext) => ctx.href(PATHS.avatars, { userId: ctx.params['userId']! });
+const membersPage = (ctx: RequestContext) => ctx.href(PATHS.members, chatParams(ctx));
 
 /** Keyed by `METHOD pattern`, the route's own pattern. */
 export const FORM_RULES = new Map<string, FormRule>([
   // Sign-up and log-in answer their own 303 (to the login form, to the chats) and their own form again.
-  ['POST /users', { shape: BARE, next: (ctx) => ctx.href('/session'), page: (ctx) => ctx.href('/') }],
-  ['POST /session', { shape: BARE, next: (ctx) => ctx.href(CHATS_PATH), page: (ctx) => ctx.href('/session') }],
-  ['DELETE /session', { shape: BARE, next: (ctx) => ctx.href('/'), page: (ctx) => ctx.href('/session') }],
+  [`POST ${PATHS.users}`, { shape: BARE, next: (ctx) => ctx.href(PATHS.session), page: (ctx) => ctx.href(PATHS.index) }],
+  [`POST ${PATHS.session}`, { shape: BARE, next: (ctx) => ctx.href(PATHS.chats), page: (ctx) => ctx.href(PATHS.session) }],
+  [`DELETE ${PATHS.session}`, { shape: BARE, next: (ctx) => ctx.href(PATHS.index), page: (ctx) => ctx.href(PATHS.session) }],
   // Change login or password; choose the current avatar (`avatar` empty: none).
-  ['PATCH /users', { shape: { envelope: false, nullable: ['avatar'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
-  [`PATCH ${USER_PATH}`, { shape: { envelope: false, nullable: ['avatar'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
-  [`POST ${AVATARS_PATH}`, { shape: { envelope: false, files: true }, next: avatarsPage, page: avatarsPage }],
-  [`DELETE ${AVATAR_PATH}`, { shape: BARE, next: avatarsPage, page: avatarsPage }],
+  [`PATCH ${PATHS.users}`, { shape: { envelope: false, nullable: ['avatar'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
+  [`PATCH ${PATHS.user}`, { shape: { envelope: false, nullable: ['avatar'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
+  [`POST ${PATHS.avatars}`, { shape: { envelope: false, files: true }, next: avatarsPage, page: avatarsPage }],
+  [`DELETE ${PATHS.avatar}`, { shape: BARE, next: avatarsPage, page: avatarsPage }],
   // A new chat opens on its (empty) history, where the next thing to do is to write.
-  [`POST ${CHATS_PATH}`, {
+  [`POST ${PATHS.chats}`, {
     shape: { envelope: true, lists: ['members'] },
-    next: (ctx, reply) => ctx.href(MESSAGES_PATH, { chatId: dataId(reply) }),
-    page: (ctx) => ctx.href(CHATS_PATH),
+    next: (ctx, reply) => ctx.href(PATHS.messages, { chatId: dataId(reply) }),
+    page: (ctx) => ctx.href(PATHS.chats),
   }],
-  [`PATCH ${CHAT_PATH}`, { shape: { envelope: true, lists: ['members'] }, next: (ctx) => ctx.href(CHAT_PATH, chatParams(ctx)), page: (ctx) => ctx.href(CHAT_PATH, chatParams(ctx)) }],
-  [`DELETE ${CHAT_PATH}`, { shape: BARE, next: (ctx) => ctx.href(CHATS_PATH), page: (ctx) => ctx.href(CHAT_PATH, chatParams(ctx)) }],
-  [`PUT ${MEMBER_PATH}`, { shape: ENVELOPED, next: membersPage, page: membersPage }],
+  [`PATCH ${PATHS.chat}`, { shape: { envelope: true, lists: ['members'] }, next: (ctx) => ctx.href(PATHS.chat, chatParams(ctx)), page: (ctx) => ctx.href(PATHS.chat, chatParams(ctx)) }],
+  [`DELETE ${PATHS.chat}`, { shape: BARE, next: (ctx) => ctx.href(PATHS.chats), page: (ctx) => ctx.href(PATHS.chat, chatParams(ctx)) }],
+  [`PUT ${PATHS.member}`, { shape: ENVELOPED, next: membersPage, page: membersPage }],
   // Leaving a chat leaves its pages too.
-  [`DELETE ${MEMBER_PATH}`, {
+  [`DELETE ${PATHS.member}`, {
     shape: BARE,
-    next: (ctx) => (ctx.params['userId'] === ctx.caller?.userId ? ctx.href(CHATS_PATH) : membersPage(ctx)),
+    next: (ctx) => (ctx.params['userId'] === ctx.caller?.userId ? ctx.href(PATHS.chats) : membersPage(ctx)),
     page: membersPage,
   }],
   // A posted message is shown where it landed: the newest page of the history, scrolled to it.
-  [`POST ${MESSAGES_PATH}`, { shape: ENVELOPED, next: (ctx, reply) => `${messagesPage(ctx)}#message-${dataId(reply)}`, page: (ctx, back) => back ?? messagesPage(ctx) }],
-  [`DELETE ${MESSAGES_PATH}`, { shape: BARE, next: messagesPage, page: (ctx) => ctx.href(CHAT_PATH, chatParams(ctx)) }],
-  [`PATCH ${MESSAGE_PATH}`, { shape: ENVELOPED, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
-  [`DELETE ${MESSAGE_PATH}`, { shape: BARE, next: messagesPage, page: (ctx, back) => back ?? messagePage(ctx) }],
-  [`PUT ${REACTION_PATH}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
-  [`DELETE ${REACTION_PATH}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
+  [`POST ${PATHS.messages}`, { shape: ENVELOPED, next: (ctx, reply) => `${messagesPage(ctx)}#message-${dataId(reply)}`, page: (ctx, back) => back ?? messagesPage(ctx) }],
+  [`DELETE ${PATHS.messages}`, { shape: BARE, next: messagesPage, page: (ctx) => ctx.href(PATHS.chat, chatParams(ctx)) }],
+  [`PATCH ${PATHS.message}`, { shape: ENVELOPED, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
+  [`DELETE ${PATHS.message}`, { shape: BARE, next: messagesPage, page: (ctx, back) => back ?? messagePage(ctx) }],
+  [`PUT ${PATHS.reaction}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
+  [`DELETE ${PATHS.reaction}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
   // Mark read or unread: `lastReadId` empty marks the whole chat unread.
-  [`PUT ${READ_PATH}`, { shape: { envelope: true, nullable: ['lastReadId'] }, next: (ctx, _reply, back) => back ?? messagesPage(ctx), page: (ctx, back) => back ?? messagesPage(ctx) }],
+  [`PUT ${PATHS.read}`, { shape: { envelope: true, nullable: ['lastReadId'] }, next: (ctx, _reply, back) => back ?? messagesPage(ctx), page: (ctx, back) => back ?? messagesPage(ctx) }],
 ]);
 
 export function formRuleOf(method: string, pattern: string): FormRule | undefined {
   return FORM_RULES.get(`${method} ${pattern}`);
+}
+
+/**
+ * Checked where the route table is built: each rule's `METHOD pattern` must be a route of the table, so a
+ * renamed or removed route cannot leave a rule behind that no form can reach. Throws naming the rule.
+ */
+export function checkFormRules(routes: readonly Pick<Route, 'method' | 'pattern'>[], rules: ReadonlyMap<string, FormRule> = FORM_RULES): void {
+  for (const name of rules.keys()) {
+    const [method, pattern, ...rest] = name.split(' ');
+    const methods = routes.filter((route) => route.pattern === pattern).map((route) => route.method);
+    if (rest.length > 0 || pattern === undefined || methods.length === 0) {
+      throw new Error(`form rule "${name}" names no route of the route table`);
+    }
+    if (!methods.includes(method as Route['method'])) {
+      throw new Error(`form rule "${name}": the route table answers ${pattern} with ${methods.join(', ')} only`);
+    }
+  }
 }

@@ -4,8 +4,8 @@ import { parseQuery } from '../parsers/query.ts';
 import { publicAvatar, publicChatForCaller } from '../representations/public-fields.ts';
 import type { PageContext, PageUser, Representation, Resource } from '../representations/representation.ts';
 import type { UserRow } from '../storage/store.ts';
-import { AVATAR_IMAGE_PATH } from './avatars/handlers.ts';
 import { USER_FIELDS } from './users/handlers.ts';
+import { PATHS } from '../paths.ts';
 
 /** A page names at most this many distinct users; past it an id stays an id (a page holds at most 100 items). */
 const MAX_NAMED_USERS = 500;
@@ -29,7 +29,7 @@ async function pageUser(ctx: RequestContext, row: UserRow): Promise<PageUser> {
   const user: PageUser = { id: row.id, login: row.login };
   if (row.avatarId !== null) {
     const avatar = await ctx.services.storage.avatars.findAvatarById(row.avatarId);
-    if (avatar) user.avatar = publicAvatar(avatar, ctx.href(AVATAR_IMAGE_PATH, { userId: row.id, avatarId: avatar.id }));
+    if (avatar) user.avatar = publicAvatar(avatar, ctx.href(PATHS.avatarImage, { userId: row.id, avatarId: avatar.id }));
   }
   return user;
 }

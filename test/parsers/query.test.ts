@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { ParseFailure } from '../../src/parsers/parse-failure.ts';
-import { parseQuery, type CollectionSpec, type ParseQueryOptions, type ParsedQuery } from '../../src/parsers/query.ts';
+import { fieldsOf, parseQuery, type CollectionSpec, type ParseQueryOptions, type ParsedQuery } from '../../src/parsers/query.ts';
 
 const SPEC: CollectionSpec = {
   fields: [
@@ -270,4 +270,14 @@ describe('parseQuery: timestamps', () => {
       ]);
     }));
   });
+});
+
+test('fieldsOf: a collection\'s fields from { name: type }, in the order written', () => {
+  assert.deepEqual(fieldsOf({ id: 'id', title: 'string', members: 'id-list', createdAt: 'timestamp', x: 'number' }), [
+    { name: 'id', type: 'id' },
+    { name: 'title', type: 'string' },
+    { name: 'members', type: 'id-list' },
+    { name: 'createdAt', type: 'timestamp' },
+    { name: 'x', type: 'number' },
+  ]);
 });

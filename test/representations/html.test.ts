@@ -284,6 +284,13 @@ const pages: { what: string; input: Representation; options: HtmlOptions; expect
   },
 ];
 
+pages.push({
+  what: 'a reply names the message it answers by its top-level path',
+  input: { kind: 'single', type: 'message', enveloped: true, data: { id: 'm2', replyTo: 'm 1' } },
+  options: { basePath: '/api', status: 200 },
+  expected: ['<dt>replyTo</dt><dd><a href="/api/messages/m%201">m 1</a></dd>'],
+});
+
 for (const { what, input, options: given, expected } of pages) {
   test(`renderHtml: ${what}`, () => {
     const html = renderHtml(input, given);
@@ -296,4 +303,17 @@ test('renderHtml: a non-401 problem has no login link', () => {
   const data = { type: 'about:blank', title: 'Not Found', status: 404, detail: 'No such chat.', code: 'ERR_NOT_FOUND' };
   const html = renderHtml({ kind: 'problem', data }, options);
   assert.doesNotMatch(html, />Log in</);
+});
+
+test('renderHtml: the avatars page finds whose avatars it shows in its own path, under the base path and percent-encoded', () => {
+  const html = renderHtml({
+    kind: 'collection',
+    type: 'avatar',
+    data: [],
+    meta: { total: 0, limit: 5, offset: 0 },
+    page: { basePath: '/api', users: { 'u 1': { id: 'u 1', login: 'ann' } }, replied: {}, self: '/api/users/u%201/avatar?limit=5' },
+  }, { basePath: '/api', status: 200 });
+  for (const fragment of ['<h1 dir="auto">Avatars of ann</h1>', '<p><a class="user" href="/api/users/u%201"><bdi>ann</bdi></a></p>', 'No avatars yet.']) {
+    assert.ok(html.includes(fragment), `missing ${fragment}`);
+  }
 });

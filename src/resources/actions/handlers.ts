@@ -1,12 +1,12 @@
 // The actions a caller may take on a message right now (CONTRACT §4): a collection of {id, method, href}.
 import type { Reply, RequestContext } from '../context.ts';
-import type { CollectionSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicAction } from '../../representations/public-fields.ts';
 import type { PublicAction } from '../../representations/schemas.ts';
 import type { ChatAccess, MessageRow } from '../../storage/store.ts';
-import { MESSAGE_PATH, MESSAGES_PATH, REACTIONS_PATH } from '../chats/paths.ts';
 import { collectionReply } from '../collection.ts';
 import { findChatMessage, findTopLevelMessage } from '../messages/handlers.ts';
+import { PATHS } from '../../paths.ts';
 
 export interface ActionRow {
   id: string;
@@ -15,23 +15,19 @@ export interface ActionRow {
 }
 
 export const ACTION_FIELDS: CollectionSpec = {
-  fields: [
-    { name: 'id', type: 'id' },
-    { name: 'method', type: 'string' },
-    { name: 'href', type: 'string' },
-  ],
+  fields: fieldsOf({ id: 'id', method: 'string', href: 'string' }),
 };
 
 /** The same rules the write handlers enforce: reply and react for members, edit for the author, delete for the author or owner. */
 export function actionsFor(ctx: RequestContext, access: ChatAccess, message: MessageRow): ActionRow[] {
   const callerId = ctx.caller!.userId;
-  const messageHref = ctx.href(MESSAGE_PATH, { chatId: message.chatId, messageId: message.id });
+  const messageHref = ctx.href(PATHS.message, { chatId: message.chatId, messageId: message.id });
   // The caller is a member (else they had a 404), and every member may reply.
-  const actions: ActionRow[] = [{ id: 'reply', method: 'POST', href: ctx.href(MESSAGES_PATH, { chatId: message.chatId }) }];
+  const actions: ActionRow[] = [{ id: 'reply', method: 'POST', href: ctx.href(PATHS.messages, { chatId: message.chatId }) }];
   if (message.authorId === callerId) actions.push({ id: 'edit', method: 'PATCH', href: messageHref });
   if (message.authorId === callerId || access.ownerId === callerId) actions.push({ id: 'delete', method: 'DELETE', href: messageHref });
   // CONTRACT §10: {emoji} stays in the href as a URI template (RFC 6570) for the client to fill, percent-encoded.
-  actions.push({ id: 'react', method: 'PUT', href: `${ctx.href(REACTIONS_PATH, { chatId: message.chatId, messageId: message.id })}/{emoji}` });
+  actions.push({ id: 'react', method: 'PUT', href: `${ctx.href(PATHS.reactions, { chatId: message.chatId, messageId: message.id })}/{emoji}` });
   return actions;
 }
 

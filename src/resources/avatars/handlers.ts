@@ -3,18 +3,16 @@ import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf, etagOfBytes } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { JSON_TYPES, limitBody, mediaTypeOf, readJsonObject } from '../../http/read-body.ts';
-import type { CollectionSpec, FieldSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec, type FieldSpec } from '../../parsers/query.ts';
 import { publicAvatar } from '../../representations/public-fields.ts';
 import type { Resource } from '../../representations/representation.ts';
 import { newId } from '../../storage/ids.ts';
 import type { AvatarRow, UserRow } from '../../storage/store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
-import { USER_PATH } from '../users/handlers.ts';
 import { avatarTooLarge, jsonBodyLimit, multipartBodyLimit, readMultipartUpload, unsupportedUploadType, validateJsonUpload, type AvatarUpload } from './validate.ts';
+import { PATHS } from '../../paths.ts';
+import { singleReply } from '../single-reply.ts';
 
-export const AVATARS_PATH = '/users/:userId/avatar';
-export const AVATAR_PATH = '/users/:userId/avatar/:avatarId';
-export const AVATAR_IMAGE_PATH = '/users/:userId/avatar/:avatarId/image';
 export const UPLOAD_TYPES = ['multipart/form-data', 'application/json'] as const;
 
 const CREATED_AT: FieldSpec = { name: 'createdAt', type: 'timestamp' };
@@ -22,18 +20,10 @@ const CREATED_AT: FieldSpec = { name: 'createdAt', type: 'timestamp' };
 const IS_CURRENT: FieldSpec = { name: 'current', type: 'number' };
 
 export const AVATAR_FIELDS: CollectionSpec = {
-  fields: [
-    { name: 'id', type: 'id' },
-    { name: 'userId', type: 'id' },
-    { name: 'contentType', type: 'string' },
-    { name: 'imageWidth', type: 'number' },
-    { name: 'imageHeight', type: 'number' },
-    { name: 'x', type: 'number' },
-    { name: 'y', type: 'number' },
-    { name: 'width', type: 'number' },
-    { name: 'height', type: 'number' },
-    CREATED_AT,
-  ],
+  fields: fieldsOf({
+    id: 'id', userId: 'id', contentType: 'string', imageWidth: 'number', imageHeight: 'number',
+    x: 'number', y: 'number', width: 'number', height: 'number', createdAt: 'timestamp',
+  }),
 };
 
 // The bytes behind an id never change, so caches may keep them for a year without asking again (RFC 8246).
@@ -42,25 +32,15 @@ const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const IMAGE_CONTENT_SECURITY_POLICY = "default-src 'none'; sandbox";
 
 function toPublic(ctx: RequestContext, row: AvatarRow): Resource {
-  return publicAvatar(row, ctx.href(AVATAR_IMAGE_PATH, { userId: row.userId, avatarId: row.id }));
+  return publicAvatar(row, ctx.href(PATHS.avatarImage, { userId: row.userId, avatarId: row.id }));
 }
 
 function avatarReply(ctx: RequestContext, row: AvatarRow, status = 200, headers: Record<string, string> = {}): Reply {
   const userParams = { userId: row.userId };
-  return {
-    status,
-    headers,
-    representation: {
-      kind: 'single',
-      type: 'avatar',
-      enveloped: false,
-      data: toPublic(ctx, row),
-      links: [
-        { rel: 'user', href: ctx.href(USER_PATH, userParams) },
-        { rel: 'collection', href: ctx.href(AVATARS_PATH, userParams) },
-      ],
-    },
-  };
+  return singleReply('avatar', toPublic(ctx, row), [
+    { rel: 'user', href: ctx.href(PATHS.user, userParams) },
+    { rel: 'collection', href: ctx.href(PATHS.avatars, userParams) },
+  ], { status, headers, enveloped: false });
 }
 
 async function findUserOr404(ctx: RequestContext): Promise<UserRow> {
@@ -100,7 +80,7 @@ export async function createAvatar(ctx: RequestContext): Promise<Reply> {
   };
   // Committed together with concurrent writes (group commit); answered only after the commit.
   await storage.writeTogether((tx) => tx.avatars.insertAvatar({ ...row, bytes: upload.bytes }));
-  return avatarReply(ctx, row, 201, { Location: ctx.href(AVATAR_PATH, { userId: user.id, avatarId: row.id }) });
+  return avatarReply(ctx, row, 201, { Location: ctx.href(PATHS.avatar, { userId: user.id, avatarId: row.id }) });
 }
 
 /** Reads either form by its Content-Type; anything else is a 415 before a byte of the body is read. */
@@ -129,8 +109,8 @@ export async function listAvatars(ctx: RequestContext): Promise<Reply> {
       type: 'avatar',
       data: rows.map((row) => toPublic(ctx, row)),
       meta: { total, limit: query.limit, offset: query.offset },
-      links: [...pageLinks(ctx, query, total), { rel: 'user', href: ctx.href(USER_PATH, { userId: user.id }) }],
-      itemHref: (item) => ctx.href(AVATAR_PATH, { userId: user.id, avatarId: String(item['id']) }),
+      links: [...pageLinks(ctx, query, total), { rel: 'user', href: ctx.href(PATHS.user, { userId: user.id }) }],
+      itemHref: (item) => ctx.href(PATHS.avatar, { userId: user.id, avatarId: String(item['id']) }),
     },
   };
 }

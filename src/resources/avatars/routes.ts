@@ -2,9 +2,8 @@
 import type { Route } from '../context.ts';
 import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { number, object, text } from '../../openapi/schema.ts';
-import {
-  AVATAR_FIELDS, AVATAR_IMAGE_PATH, AVATAR_PATH, AVATARS_PATH, createAvatar, deleteAvatar, getAvatar, getAvatarImage, listAvatars, UPLOAD_TYPES,
-} from './handlers.ts';
+import { AVATAR_FIELDS, createAvatar, deleteAvatar, getAvatar, getAvatarImage, listAvatars, UPLOAD_TYPES } from './handlers.ts';
+import { PATHS } from '../../paths.ts';
 
 const ZONE = {
   x: number({ minimum: 0 }),
@@ -23,7 +22,7 @@ const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as co
 
 export const AVATAR_ROUTES: Route[] = [
   {
-    method: 'POST', pattern: AVATARS_PATH, handler: createAvatar, summary: 'Upload an avatar image and its zone (the user themself only)',
+    method: 'POST', pattern: PATHS.avatars, handler: createAvatar, summary: 'Upload an avatar image and its zone (the user themself only)',
     requestBody: {
       contentTypes: UPLOAD_TYPES,
       schemaByType: { 'multipart/form-data': MULTIPART_UPLOAD, 'application/json': JSON_UPLOAD },
@@ -32,16 +31,16 @@ export const AVATAR_ROUTES: Route[] = [
     responses: { 201: created('Avatar', 'Created; it becomes the current avatar only through PATCH /users') },
   },
   {
-    method: 'GET', pattern: AVATARS_PATH, handler: listAvatars, summary: "List a user's avatars, the current one first, then newest first",
+    method: 'GET', pattern: PATHS.avatars, handler: listAvatars, summary: "List a user's avatars, the current one first, then newest first",
     responses: { 200: page('Avatar') }, query: { fields: AVATAR_FIELDS },
   },
-  { method: 'GET', pattern: AVATAR_PATH, handler: getAvatar, summary: 'Read an avatar', responses: { 200: one('Avatar') } },
+  { method: 'GET', pattern: PATHS.avatar, handler: getAvatar, summary: 'Read an avatar', responses: { 200: one('Avatar') } },
   {
-    method: 'DELETE', pattern: AVATAR_PATH, handler: deleteAvatar, summary: 'Delete an avatar (its owner only; resets the user\'s current avatar)',
+    method: 'DELETE', pattern: PATHS.avatar, handler: deleteAvatar, summary: 'Delete an avatar (its owner only; resets the user\'s current avatar)',
     responses: { 204: noContent('Deleted') },
   },
   {
-    method: 'GET', pattern: AVATAR_IMAGE_PATH, handler: getAvatarImage, auth: 'public', raw: true, summary: 'The image bytes of an avatar (no token needed)',
+    method: 'GET', pattern: PATHS.avatarImage, handler: getAvatarImage, auth: 'public', raw: true, summary: 'The image bytes of an avatar (no token needed)',
     responses: { 200: { description: 'The image, cacheable for a year', raw: IMAGE_TYPES, headers: ['ETag', 'Cache-Control'] } },
   },
 ];

@@ -5,31 +5,25 @@ import { invalidField } from '../../http/http-error.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import { appendPurging } from '../../events/purge-rule.ts';
 import { checkString } from '../../parsers/body-fields.ts';
-import type { CollectionSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicChat, publicChatForCaller, publicMember } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
 import { isForeignKeyViolation, type ChatForCallerRow, type ChatRow, type MemberRow, type ReadMarkerRow, type Repositories } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
-import { USER_PATH } from '../users/handlers.ts';
 import { chatNotFound, findVisibleChat, requireOwner } from './access.ts';
 import { keptAsShared } from '../kept-reads.ts';
-import { CHAT_PATH, CHATS_PATH, MEMBERS_PATH, MESSAGES_PATH, READ_PATH } from './paths.ts';
 import { CHAT_ID_RULE, validateChat, validateChatChanges } from './validate.ts';
+import { PATHS } from '../../paths.ts';
+import { singleReply } from '../single-reply.ts';
 
 export const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] as const;
 
 export const CHAT_FIELDS: CollectionSpec = {
-  fields: [
-    { name: 'id', type: 'id' },
-    { name: 'title', type: 'string' },
-    { name: 'ownerId', type: 'id' },
-    { name: 'members', type: 'id-list' },
-    { name: 'createdAt', type: 'timestamp' },
-    { name: 'updatedAt', type: 'timestamp' },
+  fields: fieldsOf({
+    id: 'id', title: 'string', ownerId: 'id', members: 'id-list', createdAt: 'timestamp', updatedAt: 'timestamp',
     // The caller's own (CONTRACT §10): their read marker and unread count.
-    { name: 'lastReadId', type: 'id' },
-    { name: 'unreadCount', type: 'number' },
-  ],
+    lastReadId: 'id', unreadCount: 'number',
+  }),
 };
 
 /**
@@ -43,23 +37,13 @@ async function chatForCaller(ctx: RequestContext, db: Repositories, row: ChatRow
 
 export async function chatReply(ctx: RequestContext, db: Repositories, row: ChatRow, status = 200, headers: Record<string, string> = {}, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Promise<Reply> {
   const params = { chatId: row.id };
-  return {
-    status,
-    headers,
-    representation: {
-      kind: 'single',
-      type: 'chat',
-      enveloped: true,
-      data: await chatForCaller(ctx, db, row, marker),
-      links: [
-        { rel: 'read', href: ctx.href(READ_PATH, params) },
-        { rel: 'messages', href: ctx.href(MESSAGES_PATH, params) },
-        { rel: 'members', href: ctx.href(MEMBERS_PATH, params) },
-        { rel: 'owner', href: ctx.href(USER_PATH, { userId: row.ownerId }) },
-        { rel: 'collection', href: ctx.href(CHATS_PATH) },
-      ],
-    },
-  };
+  return singleReply('chat', await chatForCaller(ctx, db, row, marker), [
+    { rel: 'read', href: ctx.href(PATHS.read, params) },
+    { rel: 'messages', href: ctx.href(PATHS.messages, params) },
+    { rel: 'members', href: ctx.href(PATHS.members, params) },
+    { rel: 'owner', href: ctx.href(PATHS.user, { userId: row.ownerId }) },
+    { rel: 'collection', href: ctx.href(PATHS.chats) },
+  ], { status, headers });
 }
 
 /** The current ETag of a chat, exactly as GET would send it to the caller, or null when there is none (RFC 9110 §13.1). */
@@ -129,7 +113,7 @@ async function createChat(ctx: RequestContext, tx: Repositories, id: string, tit
   await writeMembers(tx, id, ownerId, members, now);
   const created = (await tx.chats.findChat(id))!;
   await tx.events.append({ type: 'chat.created', chatId: id, createdAt: now, data: publicChat(created) });
-  return chatReply(ctx, tx, created, 201, { Location: ctx.href(CHAT_PATH, { chatId: id }) });
+  return chatReply(ctx, tx, created, 201, { Location: ctx.href(PATHS.chat, { chatId: id }) });
 }
 
 export async function postChat(ctx: RequestContext): Promise<Reply> {
@@ -143,7 +127,7 @@ export function listChats(ctx: RequestContext): Promise<Reply> {
     spec: CHAT_FIELDS,
     list: (query) => ctx.services.storage.collections.listChatsOfMember(ctx.caller!.userId, query),
     toPublic: (row) => publicChatForCaller(row, row),
-    itemHref: (chat) => ctx.href(CHAT_PATH, { chatId: String(chat['id']) }),
+    itemHref: (chat) => ctx.href(PATHS.chat, { chatId: String(chat['id']) }),
   });
 }
 

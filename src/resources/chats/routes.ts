@@ -4,8 +4,8 @@ import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { arrayOf, id, text } from '../../openapi/schema.ts';
 import { envelopeSchema } from '../service/openapi.ts';
 import { CHAT_FIELDS, deleteChat, getChat, listChats, PATCH_TYPES, patchChat, postChat, putChat } from './handlers.ts';
-import { CHAT_PATH, CHATS_PATH } from './paths.ts';
 import { CHAT_TITLE_RULE } from './validate.ts';
+import { PATHS } from '../../paths.ts';
 
 const JSON_TYPES = ['application/json'] as const;
 
@@ -19,21 +19,21 @@ const CHAT_CHANGES = envelopeSchema({ ...CHAT_FIELDS_IN, members: { anyOf: [CHAT
 const EXAMPLE = { data: { title: 'Lunch', members: ['01JDAXW3K8Q7M2C6R9T0V5B4NE'] } };
 
 export const CHAT_ROUTES: Route[] = [
-  { method: 'GET', pattern: CHATS_PATH, handler: listChats, summary: 'List the chats the caller is a member of', responses: { 200: page('Chat') }, query: { fields: CHAT_FIELDS } },
+  { method: 'GET', pattern: PATHS.chats, handler: listChats, summary: 'List the chats the caller is a member of', responses: { 200: page('Chat') }, query: { fields: CHAT_FIELDS } },
   {
-    method: 'POST', pattern: CHATS_PATH, handler: postChat, summary: 'Create a chat owned by the caller',
+    method: 'POST', pattern: PATHS.chats, handler: postChat, summary: 'Create a chat owned by the caller',
     requestBody: { contentTypes: JSON_TYPES, schema: CHAT_BODY, example: EXAMPLE }, responses: { 201: created('Chat') },
   },
-  { method: 'GET', pattern: CHAT_PATH, handler: getChat, summary: 'Read a chat (members only; 404 for anyone else)', responses: { 200: one('Chat') } },
+  { method: 'GET', pattern: PATHS.chat, handler: getChat, summary: 'Read a chat (members only; 404 for anyone else)', responses: { 200: one('Chat') } },
   {
-    method: 'PUT', pattern: CHAT_PATH, handler: putChat, summary: 'Create a chat under this id (201), or replace its title and members (owner, 200)',
+    method: 'PUT', pattern: PATHS.chat, handler: putChat, summary: 'Create a chat under this id (201), or replace its title and members (owner, 200)',
     requestBody: { contentTypes: JSON_TYPES, schema: CHAT_BODY, example: EXAMPLE },
     responses: { 200: one('Chat', 'Replaced'), 201: created('Chat', 'Created under this id') },
   },
   {
-    method: 'PATCH', pattern: CHAT_PATH, handler: patchChat, summary: 'Change a chat\'s title or members (owner only)',
+    method: 'PATCH', pattern: PATHS.chat, handler: patchChat, summary: 'Change a chat\'s title or members (owner only)',
     requestBody: { contentTypes: PATCH_TYPES, schema: CHAT_CHANGES, example: { data: { title: 'Lunch at noon' } } }, acceptPatch: PATCH_TYPES,
     responses: { 200: one('Chat', 'Changed') },
   },
-  { method: 'DELETE', pattern: CHAT_PATH, handler: deleteChat, summary: 'Delete a chat and all its messages (owner only)', responses: { 204: noContent('Deleted, with its messages') } },
+  { method: 'DELETE', pattern: PATHS.chat, handler: deleteChat, summary: 'Delete a chat and all its messages (owner only)', responses: { 204: noContent('Deleted, with its messages') } },
 ];

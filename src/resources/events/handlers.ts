@@ -5,7 +5,7 @@ import { HttpError, invalidField } from '../../http/http-error.ts';
 import type { SseWriter } from '../../http/sse.ts';
 import type { Subscriber } from '../../events/hub.ts';
 import type { LoggedEvent } from '../../events/logged-event.ts';
-import { EVENTS_PATH } from './paths.ts';
+import { PATHS } from '../../paths.ts';
 
 /** At most this many open streams per user (CONTRACT §9); the next one answers 429. */
 export const STREAMS_PER_USER = 5;
@@ -164,9 +164,9 @@ function pollReply(ctx: RequestContext, events: readonly LoggedEvent[], through:
       type: 'event',
       data: events.map((event) => JSON.parse(event.json) as Record<string, unknown>),
       meta: { lastEventId },
-      links: [{ rel: 'next', href: ctx.href(EVENTS_PATH, {}, `after=${lastEventId}`) }],
+      links: [{ rel: 'next', href: ctx.href(PATHS.events, {}, `after=${lastEventId}`) }],
       // An event has no page of its own: in HTML it links to the log read from just before it.
-      itemHref: (item) => ctx.href(EVENTS_PATH, {}, `after=${Number(item['id']) - 1}`),
+      itemHref: (item) => ctx.href(PATHS.events, {}, `after=${Number(item['id']) - 1}`),
     },
   };
 }

@@ -3,14 +3,14 @@ import type { Route } from '../context.ts';
 import { integer, text } from '../../openapi/schema.ts';
 import { EVENT_BATCH } from '../../representations/schemas.ts';
 import { getEvents } from './handlers.ts';
-import { EVENTS_PATH } from './paths.ts';
+import { PATHS } from '../../paths.ts';
 
 const EVENT_ID = text(undefined, { pattern: '^[0-9]+$' });
 
 export const EVENT_ROUTES: Route[] = [
   {
     method: 'GET',
-    pattern: EVENTS_PATH,
+    pattern: PATHS.events,
     handler: getEvents,
     extraMediaTypes: ['text/event-stream'],
     summary: 'Events of the caller\'s chats: a Server-Sent Events stream (Accept: text/event-stream), or a long-poll (after, wait)',

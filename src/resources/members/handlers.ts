@@ -4,23 +4,18 @@ import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import { rejectUnknownFields, unwrapEnvelope } from '../../parsers/body-fields.ts';
-import type { CollectionSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicMember } from '../../representations/public-fields.ts';
 import type { MemberRow } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
-import { USER_PATH } from '../users/handlers.ts';
 import { findVisibleChat, requireOwner } from '../chats/access.ts';
 import { appendChatChangeEvents } from '../chats/handlers.ts';
-import { CHAT_PATH, MEMBERS_PATH } from '../chats/paths.ts';
+import { PATHS } from '../../paths.ts';
+import { singleReply } from '../single-reply.ts';
 
 export const MEMBER_FIELDS: CollectionSpec = {
   idField: 'userId',
-  fields: [
-    { name: 'id', type: 'id' },
-    { name: 'userId', type: 'id' },
-    { name: 'login', type: 'string' },
-    { name: 'addedAt', type: 'timestamp' },
-  ],
+  fields: fieldsOf({ id: 'id', userId: 'id', login: 'string', addedAt: 'timestamp' }),
 };
 
 function memberEtag(row: MemberRow | undefined): string | null {
@@ -38,7 +33,7 @@ export async function listMembers(ctx: RequestContext): Promise<Reply> {
     spec: MEMBER_FIELDS,
     list: (query) => ctx.services.storage.collections.listMembers(access.id, query),
     toPublic: publicMember,
-    itemHref: (member) => ctx.href(USER_PATH, { userId: String(member['userId']) }),
+    itemHref: (member) => ctx.href(PATHS.user, { userId: String(member['userId']) }),
   });
 }
 
@@ -47,20 +42,11 @@ export async function getMember(ctx: RequestContext): Promise<Reply> {
   const userId = ctx.params['userId']!;
   const row = await ctx.services.storage.chats.findMember(access.id, userId);
   if (!row) throw memberNotFound(access.id, userId);
-  return {
-    status: 200,
-    representation: {
-      kind: 'single',
-      type: 'member',
-      enveloped: true,
-      data: publicMember(row),
-      links: [
-        { rel: 'user', href: ctx.href(USER_PATH, { userId }) },
-        { rel: 'chat', href: ctx.href(CHAT_PATH, { chatId: access.id }) },
-        { rel: 'collection', href: ctx.href(MEMBERS_PATH, { chatId: access.id }) },
-      ],
-    },
-  };
+  return singleReply('member', publicMember(row), [
+    { rel: 'user', href: ctx.href(PATHS.user, { userId }) },
+    { rel: 'chat', href: ctx.href(PATHS.chat, { chatId: access.id }) },
+    { rel: 'collection', href: ctx.href(PATHS.members, { chatId: access.id }) },
+  ]);
 }
 
 /** A body is optional; if sent, it is {"data": {}} or {"data": {"id"?, "userId"?}} with the user id of the path. */

@@ -11,21 +11,20 @@ import { newId } from '../../storage/ids.ts';
 import { NO_REACTIONS, type ChatAccess, type MessageRow, type Repositories } from '../../storage/store.ts';
 import { findVisibleChat, requireOwner } from '../chats/access.ts';
 import { PATCH_TYPES } from '../chats/handlers.ts';
-import { CHAT_PATH, MESSAGE_ACTIONS_PATH, MESSAGE_PATH, MESSAGES_PATH, REACTIONS_PATH, REVISIONS_PATH } from '../chats/paths.ts';
-import { USER_PATH } from '../users/handlers.ts';
 import { validateMessage, validateMessageChanges, type MessageInput } from './validate.ts';
+import { PATHS } from '../../paths.ts';
 
 export function messageLinks(ctx: RequestContext, row: MessageRow): Link[] {
   const params = { chatId: row.chatId, messageId: row.id };
   const links: Link[] = [
-    { rel: 'chat', href: ctx.href(CHAT_PATH, { chatId: row.chatId }) },
-    { rel: 'collection', href: ctx.href(MESSAGES_PATH, { chatId: row.chatId }) },
-    { rel: 'actions', href: ctx.href(MESSAGE_ACTIONS_PATH, params) },
-    { rel: 'author', href: ctx.href(USER_PATH, { userId: row.authorId }) },
-    { rel: 'reactions', href: ctx.href(REACTIONS_PATH, params) },
-    { rel: 'revisions', href: ctx.href(REVISIONS_PATH, params) },
+    { rel: 'chat', href: ctx.href(PATHS.chat, { chatId: row.chatId }) },
+    { rel: 'collection', href: ctx.href(PATHS.messages, { chatId: row.chatId }) },
+    { rel: 'actions', href: ctx.href(PATHS.messageActions, params) },
+    { rel: 'author', href: ctx.href(PATHS.user, { userId: row.authorId }) },
+    { rel: 'reactions', href: ctx.href(PATHS.reactions, params) },
+    { rel: 'revisions', href: ctx.href(PATHS.revisions, params) },
   ];
-  if (row.replyTo !== null) links.push({ rel: 'replyTo', href: ctx.href(MESSAGE_PATH, { chatId: row.chatId, messageId: row.replyTo }) });
+  if (row.replyTo !== null) links.push({ rel: 'replyTo', href: ctx.href(PATHS.message, { chatId: row.chatId, messageId: row.replyTo }) });
   return links;
 }
 
@@ -90,7 +89,7 @@ export async function postMessage(ctx: RequestContext): Promise<Reply> {
     await tx.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message), subjectId: message.id });
     return message;
   });
-  return messageReply(ctx, row, 201, { Location: ctx.href(MESSAGE_PATH, { chatId, messageId: row.id }) });
+  return messageReply(ctx, row, 201, { Location: ctx.href(PATHS.message, { chatId, messageId: row.id }) });
 }
 
 /** A message under either of its addresses: /chats/{id}/messages/{mid}/... or /messages/{mid}/... (CONTRACT §10). */

@@ -1,31 +1,24 @@
 // A chat's history (CONTRACT §6): the query conventions, plus keyset paging with after/before, oldest first.
 import type { Reply, RequestContext } from '../context.ts';
 import { invalidField } from '../../http/http-error.ts';
-import type { CollectionSpec, ParsedQuery } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec, type ParsedQuery } from '../../parsers/query.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
-import { EVENTS_PATH } from '../events/paths.ts';
 import type { Link, Resource } from '../../representations/representation.ts';
 import { isValidId } from '../../storage/ids.ts';
 import type { MessageBounds, MessageRow } from '../../storage/store.ts';
 import { hrefWithParams, pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
-import { CHAT_PATH, MESSAGES_PATH } from '../chats/paths.ts';
 import { keptAsShared } from '../kept-reads.ts';
+import { PATHS } from '../../paths.ts';
 
 const ID_FIELD = { name: 'id', type: 'id' } as const;
 
 export const MESSAGE_FIELDS: CollectionSpec = {
-  fields: [
-    ID_FIELD,
-    { name: 'chatId', type: 'id' },
-    { name: 'authorId', type: 'id' },
-    { name: 'text', type: 'string' },
-    { name: 'replyTo', type: 'id' },
-    { name: 'createdAt', type: 'timestamp' },
-    { name: 'updatedAt', type: 'timestamp' },
+  fields: fieldsOf({
+    id: 'id', chatId: 'id', authorId: 'id', text: 'string', replyTo: 'id', createdAt: 'timestamp', updatedAt: 'timestamp',
     // null until the text changes: filter=editedAt|ne|null is not a timestamp, but editedAt=>2000-01-01 finds every edited message.
-    { name: 'editedAt', type: 'timestamp' },
-  ],
+    editedAt: 'timestamp',
+  }),
 };
 
 const KEYSET_PARAMS = ['after', 'before'] as const;
@@ -83,7 +76,7 @@ export function historyPage(parsed: ParsedQuery, after?: string, before?: string
   return { query, bounds: { ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}) } };
 }
 
-/** The page of one message: MESSAGE_PATH under the chat's messages path, the id encoded as buildPath encodes it. */
+/** The page of one message: PATHS.message under the chat's messages path, the id encoded as buildPath encodes it. */
 function itemHrefOf(messagesHref: string): (message: Resource) => string {
   return (message) => `${messagesHref}/${encodeURIComponent(String(message['id']))}`;
 }
@@ -123,7 +116,7 @@ async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Re
   if (newestFirst) rows.reverse();
   const links = newest ? (more && rows[0] ? [{ rel: 'prev', href: keysetHref(ctx, { before: rows[0].id }) }] : [])
     : keyset ? keysetLinks(ctx, rows, more, after, before) : pageLinks(ctx, parsed, total);
-  links.push({ rel: 'chat', href: ctx.href(CHAT_PATH, { chatId: access.id }) });
+  links.push({ rel: 'chat', href: ctx.href(PATHS.chat, { chatId: access.id }) });
   return {
     status: 200,
     representation: {
@@ -133,13 +126,13 @@ async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Re
       meta: { total, limit: parsed.limit, offset: parsed.offset },
       links,
       // Built from strings only: a kept page must not hold on to this request.
-      itemHref: itemHrefOf(ctx.href(MESSAGES_PATH, { chatId: access.id })),
+      itemHref: itemHrefOf(ctx.href(PATHS.messages, { chatId: access.id })),
       // Only the newest page in the plain order may grow at its end as messages arrive.
       live: links.some((link) => link.rel === 'next') || parsed.filters.length > 0 || parsed.sort.length > 0 ? undefined : {
-        events: ctx.href(EVENTS_PATH),
+        events: ctx.href(PATHS.events),
         chatId: access.id,
-        messages: ctx.href(MESSAGES_PATH, { chatId: access.id }),
-        users: ctx.href('/users'),
+        messages: ctx.href(PATHS.messages, { chatId: access.id }),
+        users: ctx.href(PATHS.users),
       },
     },
   };

@@ -4,10 +4,10 @@ import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { id, nullable, text } from '../../openapi/schema.ts';
 import { envelopeSchema } from '../service/openapi.ts';
 import { PATCH_TYPES } from '../chats/handlers.ts';
-import { MESSAGE_PATH, MESSAGES_PATH, TOP_MESSAGE_PATH } from '../chats/paths.ts';
 import { deleteAllMessages, deleteMessage, getMessage, getTopLevelMessage, patchMessage, postMessage, putMessage } from './handlers.ts';
 import { listMessages, MESSAGE_FIELDS } from './history.ts';
 import { MESSAGE_TEXT_RULE } from './validate.ts';
+import { PATHS } from '../../paths.ts';
 
 const JSON_TYPES = ['application/json'] as const;
 
@@ -27,24 +27,24 @@ const KEYSET = [
 
 export const MESSAGE_ROUTES: Route[] = [
   {
-    method: 'GET', pattern: MESSAGES_PATH, handler: listMessages, summary: 'Read a chat\'s messages, oldest first (keyset paging with after/before)',
+    method: 'GET', pattern: PATHS.messages, handler: listMessages, summary: 'Read a chat\'s messages, oldest first (keyset paging with after/before)',
     responses: { 200: page('Message') }, query: { fields: MESSAGE_FIELDS, parameters: KEYSET },
   },
   {
-    method: 'POST', pattern: MESSAGES_PATH, handler: postMessage, summary: 'Post a message to a chat (any member)',
+    method: 'POST', pattern: PATHS.messages, handler: postMessage, summary: 'Post a message to a chat (any member)',
     requestBody: { contentTypes: JSON_TYPES, schema: MESSAGE_BODY, example: EXAMPLE }, responses: { 201: created('Message') },
   },
-  { method: 'DELETE', pattern: MESSAGES_PATH, handler: deleteAllMessages, summary: 'Delete every message of a chat (owner only)', responses: { 204: noContent('The chat has no messages') } },
-  { method: 'GET', pattern: MESSAGE_PATH, handler: getMessage, summary: 'Read a message', responses: { 200: one('Message') } },
+  { method: 'DELETE', pattern: PATHS.messages, handler: deleteAllMessages, summary: 'Delete every message of a chat (owner only)', responses: { 204: noContent('The chat has no messages') } },
+  { method: 'GET', pattern: PATHS.message, handler: getMessage, summary: 'Read a message', responses: { 200: one('Message') } },
   {
-    method: 'PUT', pattern: MESSAGE_PATH, handler: putMessage, summary: 'Replace a message\'s text and replyTo (author only)',
+    method: 'PUT', pattern: PATHS.message, handler: putMessage, summary: 'Replace a message\'s text and replyTo (author only)',
     requestBody: { contentTypes: JSON_TYPES, schema: MESSAGE_BODY, example: EXAMPLE }, responses: { 200: one('Message', 'Replaced') },
   },
   {
-    method: 'PATCH', pattern: MESSAGE_PATH, handler: patchMessage, summary: 'Edit a message (author only)',
+    method: 'PATCH', pattern: PATHS.message, handler: patchMessage, summary: 'Edit a message (author only)',
     requestBody: { contentTypes: PATCH_TYPES, schema: MESSAGE_CHANGES, example: EXAMPLE }, acceptPatch: PATCH_TYPES,
     responses: { 200: one('Message', 'Changed') },
   },
-  { method: 'DELETE', pattern: MESSAGE_PATH, handler: deleteMessage, summary: 'Delete a message (author or the chat\'s owner)', responses: { 204: noContent('Deleted') } },
-  { method: 'GET', pattern: TOP_MESSAGE_PATH, handler: getTopLevelMessage, summary: 'Read a message by its id alone (members of its chat)', responses: { 200: one('Message') } },
+  { method: 'DELETE', pattern: PATHS.message, handler: deleteMessage, summary: 'Delete a message (author or the chat\'s owner)', responses: { 204: noContent('Deleted') } },
+  { method: 'GET', pattern: PATHS.topMessage, handler: getTopLevelMessage, summary: 'Read a message by its id alone (members of its chat)', responses: { 200: one('Message') } },
 ];

@@ -1,21 +1,19 @@
 // Reactions to a message (CONTRACT §10): any member adds or removes their own; everyone reads them.
 import type { Reply, RequestContext } from '../context.ts';
 import { HttpError } from '../../http/http-error.ts';
-import type { CollectionSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicReaction } from '../../representations/public-fields.ts';
 import type { MessageRow, ReactionRow } from '../../storage/store.ts';
-import { MESSAGE_PATH, REACTION_PATH, REACTIONS_PATH } from '../chats/paths.ts';
 import { collectionReply } from '../collection.ts';
 import { findAddressedMessage } from '../messages/handlers.ts';
-import { USER_PATH } from '../users/handlers.ts';
 import { validateEmoji } from './validate.ts';
+import { PATHS } from '../../paths.ts';
+import { singleReply } from '../single-reply.ts';
 
 export const REACTION_FIELDS: CollectionSpec = {
   idField: 'seq',
   fields: [
-    { name: 'emoji', type: 'string' },
-    { name: 'userId', type: 'id' },
-    { name: 'createdAt', type: 'timestamp' },
+    ...fieldsOf({ emoji: 'string', userId: 'id', createdAt: 'timestamp' }),
     // A reaction has no id: the order it was made in is the default order and breaks ties.
     { name: 'seq', type: 'number', hidden: true },
   ],
@@ -25,22 +23,12 @@ export const REACTION_FIELDS: CollectionSpec = {
 function reactionReply(ctx: RequestContext, message: MessageRow, row: ReactionRow, status: number): Reply {
   const params = { chatId: message.chatId, messageId: message.id };
   // RFC 9110 §15.3.2: a 201 names what it created; GET of it is the caller's reaction.
-  const headers: Record<string, string> = status === 201 ? { Location: ctx.href(REACTION_PATH, { ...params, emoji: row.emoji }) } : {};
-  return {
-    status,
-    headers,
-    representation: {
-      kind: 'single',
-      type: 'reaction',
-      enveloped: true,
-      data: publicReaction(row),
-      links: [
-        { rel: 'message', href: ctx.href(MESSAGE_PATH, params) },
-        { rel: 'collection', href: ctx.href(REACTIONS_PATH, params) },
-        { rel: 'user', href: ctx.href(USER_PATH, { userId: row.userId }) },
-      ],
-    },
-  };
+  const headers: Record<string, string> = status === 201 ? { Location: ctx.href(PATHS.reaction, { ...params, emoji: row.emoji }) } : {};
+  return singleReply('reaction', publicReaction(row), [
+    { rel: 'message', href: ctx.href(PATHS.message, params) },
+    { rel: 'collection', href: ctx.href(PATHS.reactions, params) },
+    { rel: 'user', href: ctx.href(PATHS.user, { userId: row.userId }) },
+  ], { status, headers });
 }
 
 function reactionNotFound(messageId: string, emoji: string): HttpError {
@@ -96,6 +84,6 @@ export async function listReactions(ctx: RequestContext): Promise<Reply> {
     spec: REACTION_FIELDS,
     list: (query) => ctx.services.storage.collections.listReactions(message.id, query),
     toPublic: (row) => publicReaction(row),
-    itemHref: (reaction) => ctx.href(USER_PATH, { userId: String(reaction['userId']) }),
+    itemHref: (reaction) => ctx.href(PATHS.user, { userId: String(reaction['userId']) }),
   });
 }

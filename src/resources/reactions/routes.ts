@@ -2,8 +2,8 @@
 import type { Route } from '../context.ts';
 import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { text } from '../../openapi/schema.ts';
-import { REACTION_PATH, REACTIONS_PATH, TOP_REACTION_PATH, TOP_REACTIONS_PATH } from '../chats/paths.ts';
 import { deleteReaction, getReaction, listReactions, putReaction, REACTION_FIELDS } from './handlers.ts';
+import { PATHS } from '../../paths.ts';
 
 const EMOJI = { parameters: [{ name: 'emoji', in: 'path' as const, description: 'An emoji or a short name such as +1: 1-32 characters (code points), percent-encoded UTF-8, no whitespace or control characters', schema: text({ min: 1, max: 32 }) }] };
 
@@ -20,6 +20,6 @@ function reactionRoutes(list: string, one_: string, suffix: string): Route[] {
 }
 
 export const REACTION_ROUTES: Route[] = [
-  ...reactionRoutes(REACTIONS_PATH, REACTION_PATH, ''),
-  ...reactionRoutes(TOP_REACTIONS_PATH, TOP_REACTION_PATH, ' (by the message id alone)'),
+  ...reactionRoutes(PATHS.reactions, PATHS.reaction, ''),
+  ...reactionRoutes(PATHS.topReactions, PATHS.topReaction, ' (by the message id alone)'),
 ];

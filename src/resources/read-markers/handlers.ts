@@ -8,16 +8,16 @@ import { publicReadMarker } from '../../representations/public-fields.ts';
 import { isValidId } from '../../storage/ids.ts';
 import type { ReadMarkerRow, Repositories } from '../../storage/store.ts';
 import { chatNotFound, findVisibleChat } from '../chats/access.ts';
-import { CHAT_PATH, MESSAGES_PATH } from '../chats/paths.ts';
+import { PATHS } from '../../paths.ts';
 
 function markerReply(ctx: RequestContext, row: ReadMarkerRow): Reply {
   const params = { chatId: row.chatId };
   const links = [
-    { rel: 'chat', href: ctx.href(CHAT_PATH, params) },
-    { rel: 'messages', href: ctx.href(MESSAGES_PATH, params) },
+    { rel: 'chat', href: ctx.href(PATHS.chat, params) },
+    { rel: 'messages', href: ctx.href(PATHS.messages, params) },
   ];
   // The first unread message is the one after the marker: a keyset page from there (CONTRACT §6).
-  if (row.lastReadId !== null) links.push({ rel: 'unread', href: ctx.href(MESSAGES_PATH, params, `after=${encodeURIComponent(row.lastReadId)}`) });
+  if (row.lastReadId !== null) links.push({ rel: 'unread', href: ctx.href(PATHS.messages, params, `after=${encodeURIComponent(row.lastReadId)}`) });
   return { status: 200, representation: { kind: 'single', type: 'read-marker', enveloped: true, data: publicReadMarker(row), links } };
 }
 

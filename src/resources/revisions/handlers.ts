@@ -1,20 +1,20 @@
 // The edit history of a message (CONTRACT §10): every version of its text, oldest first, the last one current.
 import type { Reply, RequestContext } from '../context.ts';
-import type { CollectionSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicRevision } from '../../representations/public-fields.ts';
 import { HttpError } from '../../http/http-error.ts';
 import type { MessageRow, RevisionRow } from '../../storage/store.ts';
-import { MESSAGE_PATH, REVISION_PATH, REVISIONS_PATH } from '../chats/paths.ts';
 import { collectionReply } from '../collection.ts';
 import { findAddressedMessage } from '../messages/handlers.ts';
+import { PATHS } from '../../paths.ts';
+import { singleReply } from '../single-reply.ts';
 
 export const REVISION_FIELDS: CollectionSpec = {
-  fields: [
+  fields: fieldsOf({
     // A number in SQL, so revision 10 sorts after revision 9; a string in JSON, like every id.
-    { name: 'id', type: 'number' },
-    { name: 'text', type: 'string' },
-    { name: 'createdAt', type: 'timestamp' },
-  ],
+    id: 'number',
+    text: 'string', createdAt: 'timestamp',
+  }),
 };
 
 async function findMessage(ctx: RequestContext): Promise<MessageRow> {
@@ -30,7 +30,7 @@ export async function listRevisions(ctx: RequestContext): Promise<Reply> {
     spec: REVISION_FIELDS,
     list: (query) => ctx.services.storage.collections.listRevisions(message.id, query),
     toPublic: publicRevision,
-    itemHref: (revision) => ctx.href(REVISION_PATH, { ...params, revisionId: String(revision['id']) }),
+    itemHref: (revision) => ctx.href(PATHS.revision, { ...params, revisionId: String(revision['id']) }),
   });
 }
 
@@ -41,17 +41,8 @@ export async function getRevision(ctx: RequestContext): Promise<Reply> {
   const row = /^[1-9]\d{0,8}$/.test(revisionId) ? await ctx.services.storage.revisions.findRevision(message.id, Number(revisionId)) : undefined;
   if (!row) throw new HttpError('ERR_NOT_FOUND', `Message ${message.id} has no revision ${revisionId}`);
   const params = { chatId: message.chatId, messageId: message.id };
-  return {
-    status: 200,
-    representation: {
-      kind: 'single',
-      type: 'revision',
-      enveloped: true,
-      data: publicRevision(row),
-      links: [
-        { rel: 'message', href: ctx.href(MESSAGE_PATH, params) },
-        { rel: 'collection', href: ctx.href(REVISIONS_PATH, params) },
-      ],
-    },
-  };
+  return singleReply('revision', publicRevision(row), [
+    { rel: 'message', href: ctx.href(PATHS.message, params) },
+    { rel: 'collection', href: ctx.href(PATHS.revisions, params) },
+  ]);
 }

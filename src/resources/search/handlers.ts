@@ -1,13 +1,12 @@
 // GET /search?q=: full-text search over the caller's messages and chats and over logins (CONTRACT §5), paged like any collection.
 import type { Reply, RequestContext } from '../context.ts';
-import type { CollectionSpec, FieldSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec, type FieldSpec } from '../../parsers/query.ts';
 import { parseSearchTerms } from '../../parsers/search-terms.ts';
 import { publicChatForCaller, publicMessage, publicUser } from '../../representations/public-fields.ts';
 import type { Resource } from '../../representations/representation.ts';
 import type { Repositories, SearchHit } from '../../storage/store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
-import { CHAT_PATH, MESSAGE_PATH } from '../chats/paths.ts';
-import { USER_PATH } from '../users/handlers.ts';
+import { PATHS } from '../../paths.ts';
 
 /**
  * The fields every result has, whatever its type: these may be filtered and sorted on
@@ -16,13 +15,7 @@ import { USER_PATH } from '../users/handlers.ts';
  */
 const CREATED_AT: FieldSpec = { name: 'createdAt', type: 'timestamp' };
 export const SEARCH_FIELDS: CollectionSpec = {
-  fields: [
-    { name: 'type', type: 'string' },
-    { name: 'id', type: 'id' },
-    { name: 'chatId', type: 'id' },
-    CREATED_AT,
-    { name: 'updatedAt', type: 'timestamp' },
-  ],
+  fields: fieldsOf({ type: 'string', id: 'id', chatId: 'id', createdAt: 'timestamp', updatedAt: 'timestamp' }),
 };
 
 export async function search(ctx: RequestContext): Promise<Reply> {
@@ -75,9 +68,9 @@ function mapDefined<T>(row: T | undefined, toPublic: (row: T) => Resource): Reso
 function itemHref(ctx: RequestContext, item: Resource): string | undefined {
   const id = String(item['id']);
   switch (item['type']) {
-    case 'message': return ctx.href(MESSAGE_PATH, { chatId: String(item['chatId']), messageId: id });
-    case 'chat': return ctx.href(CHAT_PATH, { chatId: id });
-    case 'user': return ctx.href(USER_PATH, { userId: id });
+    case 'message': return ctx.href(PATHS.message, { chatId: String(item['chatId']), messageId: id });
+    case 'chat': return ctx.href(PATHS.chat, { chatId: id });
+    case 'user': return ctx.href(PATHS.user, { userId: id });
     default: return undefined;
   }
 }

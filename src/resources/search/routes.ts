@@ -1,10 +1,11 @@
 // Routes of full-text search. GET is the only one, so OPTIONS answers Allow: OPTIONS, GET, HEAD and POST is 405.
 import type { Route } from '../context.ts';
 import { search, SEARCH_FIELDS } from './handlers.ts';
+import { PATHS } from '../../paths.ts';
 
 export const SEARCH_ROUTES: Route[] = [
   {
-    method: 'GET', pattern: '/search', handler: search, summary: 'Search message text, chat titles and logins (q: the words to find, prefixes match)',
+    method: 'GET', pattern: PATHS.search, handler: search, summary: 'Search message text, chat titles and logins (q: the words to find, prefixes match)',
     responses: {
       200: {
         description: 'Matching messages (in the caller\'s chats), chats and users, newest first unless sorted',

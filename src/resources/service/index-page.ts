@@ -3,18 +3,19 @@ import type { Reply, RequestContext } from '../context.ts';
 import type { FieldError } from '../../http/http-error.ts';
 import type { Link } from '../../representations/representation.ts';
 import { serverVersion } from '../../version.ts';
+import { PATHS } from '../../paths.ts';
 
 // rel, path, title: the collections first, then the service documents. /events and /docs are linked
 // from here as the contract's entry points for real-time delivery and the readable reference.
 const INDEX_LINKS = [
-  ['chats', '/chats', 'Your chats'],
-  ['users', '/users', 'Users'],
-  ['session', '/session', 'Your session'],
-  ['search', '/search', 'Search (GET /search?q=words)'],
-  ['events', '/events', 'Events, in real time'],
-  ['openapi', '/openapi.json', 'OpenAPI 3.1 description'],
-  ['docs', '/docs', 'API reference'],
-  ['health', '/health', 'Health'],
+  ['chats', PATHS.chats, 'Your chats'],
+  ['users', PATHS.users, 'Users'],
+  ['session', PATHS.session, 'Your session'],
+  ['search', PATHS.search, 'Search (GET /search?q=words)'],
+  ['events', PATHS.events, 'Events, in real time'],
+  ['openapi', PATHS.openApi, 'OpenAPI 3.1 description'],
+  ['docs', PATHS.docs, 'API reference'],
+  ['health', PATHS.health, 'Health'],
 ] as const;
 
 /** What the sign-up form shows again after a rule was broken: the login as typed and the errors by field. */

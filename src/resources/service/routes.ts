@@ -8,6 +8,7 @@ import { serverVersion } from '../../version.ts';
 import { refusedWritesError } from '../refused-writes-error.ts';
 import { getIndex } from './index-page.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { PATHS } from '../../paths.ts';
 
 /** The same answer every time: one object, so http/send.ts renders and tags it once per media type. */
 const HEALTH = { kind: 'single', type: 'health', enveloped: false, data: { status: 'ok' }, shared: true } as const satisfies Representation;
@@ -51,7 +52,7 @@ export function serviceRoutes(allRoutes: () => readonly Route[]): Route[] {
     let done = rendered.get(basePath);
     if (done === undefined) {
       const document = buildOpenApiDocument(allRoutes(), basePath, serverVersion());
-      done = { json: withEtag(JSON.stringify(document)), html: withEtag(renderDocsPage(document, ctx.href('/openapi.json'))) };
+      done = { json: withEtag(JSON.stringify(document)), html: withEtag(renderDocsPage(document, ctx.href(PATHS.openApi))) };
       rendered.set(basePath, done);
     }
     return done;
@@ -75,16 +76,16 @@ export function serviceRoutes(allRoutes: () => readonly Route[]): Route[] {
 
   return [
     {
-      method: 'GET', pattern: '/', handler: getIndex, auth: 'optional', summary: 'The index: links to the collections and service documents (as HTML, the landing page)',
+      method: 'GET', pattern: PATHS.index, handler: getIndex, auth: 'optional', summary: 'The index: links to the collections and service documents (as HTML, the landing page)',
       responses: { 200: one('Index', 'A map of the API (as HTML, the landing page with log-in and sign-up forms)') },
     },
-    { method: 'GET', pattern: '/health', handler: health, auth: 'public', summary: 'Health check', responses: { 200: one('Health', 'The server is up and its database takes writes') } },
+    { method: 'GET', pattern: PATHS.health, handler: health, auth: 'public', summary: 'Health check', responses: { 200: one('Health', 'The server is up and its database takes writes') } },
     {
-      method: 'GET', pattern: '/openapi.json', handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document',
+      method: 'GET', pattern: PATHS.openApi, handler: openApi, auth: 'public', raw: true, summary: 'This OpenAPI 3.1 document',
       responses: { 200: { description: 'The document; its readable form is /docs', raw: ['application/json'], headers: ['ETag'] } },
     },
     {
-      method: 'GET', pattern: '/docs', handler: docs, auth: 'public', raw: true, summary: 'This document as a readable HTML page (no scripts)',
+      method: 'GET', pattern: PATHS.docs, handler: docs, auth: 'public', raw: true, summary: 'This document as a readable HTML page (no scripts)',
       responses: { 200: { description: 'Every operation, its parameters, body and answers, and every schema', raw: ['text/html'], headers: ['ETag'] } },
     },
   ];

@@ -2,32 +2,26 @@
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
-import { mediaTypeOf } from '../../http/read-body.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import { rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
 import { isoTime, publicSession } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
 import type { SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
+import { readOwnOriginBody } from '../own-origin-body.ts';
 import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
+import { PATHS } from '../../paths.ts';
+import { singleReply } from '../single-reply.ts';
 
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-const LOGIN_TYPES = ['application/json', FORM_TYPE];
 
 function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number): string {
   const secure = ctx.services.config.secureCookies ? '; Secure' : '';
   return `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
-async function readCredentials(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
-  const { maxBodyBytes } = ctx.services.config;
-  // The login form's fields, read by the form decoding stage (pipeline/decode-form.ts) once it passed the origin check.
-  if (ctx.form) return { body: await readJsonBody(ctx, maxBodyBytes, LOGIN_TYPES), form: true };
-  if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
-    // Login CSRF: a foreign page must not sign a browser in to an account of the attacker's choosing.
-    throw new HttpError('ERR_CSRF', 'The login form must be posted from this server\'s own origin (Origin header)');
-  }
-  return { body: await readJsonBody(ctx, maxBodyBytes, LOGIN_TYPES), form: false };
+/** Login CSRF: a foreign page must not sign a browser in to an account of the attacker's choosing. */
+function readCredentials(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
+  return readOwnOriginBody(ctx, 'The login form must be posted from this server\'s own origin (Origin header)');
 }
 
 function badCredentials(): HttpError {
@@ -87,11 +81,11 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   const cookie = sessionCookie(ctx, token, config.sessionMaxAge);
   if (form) {
     // The HTML login form: go on to the chat list (RFC 9110 §15.4.4, 303 See Other).
-    return { status: 303, headers: { Location: ctx.href('/chats'), 'Set-Cookie': cookie } };
+    return { status: 303, headers: { Location: ctx.href(PATHS.chats), 'Set-Cookie': cookie } };
   }
   return {
     status: 201,
-    headers: { Location: ctx.href('/session'), 'Set-Cookie': cookie, 'Cache-Control': 'no-store' },
+    headers: { Location: ctx.href(PATHS.session), 'Set-Cookie': cookie, 'Cache-Control': 'no-store' },
     representation: {
       kind: 'single',
       type: 'session',
@@ -108,16 +102,8 @@ async function currentSession(ctx: RequestContext): Promise<SessionRow> {
 }
 
 function sessionReply(ctx: RequestContext, session: SessionRow): Reply {
-  return {
-    status: 200,
-    representation: {
-      kind: 'single',
-      type: 'session',
-      enveloped: false,
-      data: publicSession(session),
-      links: [{ rel: 'user', href: ctx.href('/users/:userId', { userId: session.userId }) }, { rel: 'chats', href: ctx.href('/chats') }],
-    },
-  };
+  const links = [{ rel: 'user', href: ctx.href(PATHS.user, { userId: session.userId }) }, { rel: 'chats', href: ctx.href(PATHS.chats) }];
+  return singleReply('session', publicSession(session), links, { enveloped: false });
 }
 
 /** Without a session, a browser asking for HTML gets the login form; anyone else gets 401. */

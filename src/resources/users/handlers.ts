@@ -2,65 +2,43 @@
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, httpErrorOf, invalidField } from '../../http/http-error.ts';
-import { mediaTypeOf } from '../../http/read-body.ts';
 import { readJsonBody } from '../../http/json-body.ts';
-import type { CollectionSpec } from '../../parsers/query.ts';
+import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicUser } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
 import { isUniqueViolation, type UserRow } from '../../storage/store.ts';
 import type { Body } from '../../parsers/body-fields.ts';
 import { collectionReply } from '../collection.ts';
+import { OWN_ORIGIN_BODY_TYPES, readOwnOriginBody } from '../own-origin-body.ts';
 import { indexReply } from '../service/index-page.ts';
 import { validateRegistration, validateUserChanges } from './validate.ts';
+import { PATHS } from '../../paths.ts';
+import { singleReply } from '../single-reply.ts';
 
-export const USER_PATH = '/users/:userId';
 
 export const USER_FIELDS: CollectionSpec = {
-  fields: [
-    { name: 'id', type: 'id' },
-    { name: 'login', type: 'string' },
-    { name: 'avatar', type: 'id' },
-    { name: 'createdAt', type: 'timestamp' },
-    { name: 'updatedAt', type: 'timestamp' },
-  ],
+  fields: fieldsOf({ id: 'id', login: 'string', avatar: 'id', createdAt: 'timestamp', updatedAt: 'timestamp' }),
 };
 
 function userReply(ctx: RequestContext, row: UserRow, status = 200, headers: Record<string, string> = {}): Reply {
-  return {
-    status,
-    headers,
-    representation: {
-      kind: 'single',
-      type: 'user',
-      enveloped: false,
-      data: publicUser(row),
-      links: [
-        { rel: 'avatars', href: ctx.href('/users/:userId/avatar', { userId: row.id }) },
-        { rel: 'collection', href: ctx.href('/users') },
-      ],
-    },
-  };
+  return singleReply('user', publicUser(row), [
+    { rel: 'avatars', href: ctx.href(PATHS.avatars, { userId: row.id }) },
+    { rel: 'collection', href: ctx.href(PATHS.users) },
+  ], { status, headers, enveloped: false });
 }
 
 function loginTaken(login: string): HttpError {
   return new HttpError('ERR_LOGIN_TAKEN', `The login "${login}" is already taken`, { errors: [{ field: 'login', message: 'is already taken' }] });
 }
 
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-export const REGISTRATION_TYPES = ['application/json', FORM_TYPE] as const;
+export const REGISTRATION_TYPES = OWN_ORIGIN_BODY_TYPES;
 
 /**
  * JSON from clients; the landing page's sign-up form sends the same fields form-encoded (CONTRACT §7,
  * HTML forms), and like the login form only from this server's own origin.
  */
-async function readRegistration(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
-  const { maxBodyBytes } = ctx.services.config;
-  // The sign-up form's fields, read by the form decoding stage (pipeline/decode-form.ts) once it passed the origin check.
-  if (ctx.form) return { body: await readJsonBody(ctx, maxBodyBytes, REGISTRATION_TYPES), form: true };
-  if (mediaTypeOf(ctx.req.headers['content-type']) === FORM_TYPE) {
-    throw new HttpError('ERR_CSRF', 'The sign-up form must be posted from this server\'s own origin (Origin header)');
-  }
-  return { body: await readJsonBody(ctx, maxBodyBytes, REGISTRATION_TYPES), form: false };
+function readRegistration(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
+  return readOwnOriginBody(ctx, 'The sign-up form must be posted from this server\'s own origin (Origin header)');
 }
 
 /**
@@ -78,7 +56,7 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
     read = await readRegistration(ctx);
     const created = await createUser(ctx, read.body);
     // Registration does not log in (CONTRACT §2): on to the login form (RFC 9110 §15.4.4, 303 See Other).
-    return read.form ? { status: 303, headers: { Location: ctx.href('/session') } } : created;
+    return read.form ? { status: 303, headers: { Location: ctx.href(PATHS.session) } } : created;
   } catch (error) {
     await decision?.undo();
     const problem = httpErrorOf(error);
@@ -105,7 +83,7 @@ async function createUser(ctx: RequestContext, body: Body): Promise<Reply> {
     if (isUniqueViolation(error)) throw loginTaken(login);
     throw error;
   }
-  return userReply(ctx, row, 201, { Location: ctx.href(USER_PATH, { userId: row.id }) });
+  return userReply(ctx, row, 201, { Location: ctx.href(PATHS.user, { userId: row.id }) });
 }
 
 export function listUsers(ctx: RequestContext): Promise<Reply> {
@@ -114,7 +92,7 @@ export function listUsers(ctx: RequestContext): Promise<Reply> {
     spec: USER_FIELDS,
     list: (query) => ctx.services.storage.collections.listUsers(query),
     toPublic: publicUser,
-    itemHref: (user) => ctx.href(USER_PATH, { userId: String(user['id']) }),
+    itemHref: (user) => ctx.href(PATHS.user, { userId: String(user['id']) }),
   });
 }
 

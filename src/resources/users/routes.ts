@@ -2,8 +2,9 @@
 import type { Route } from '../context.ts';
 import { created, one, page } from '../../openapi/route-doc.ts';
 import { id, nullable, object, text } from '../../openapi/schema.ts';
-import { getUser, listUsers, REGISTRATION_TYPES, registerUser, updateUser, USER_FIELDS, USER_PATH } from './handlers.ts';
+import { getUser, listUsers, REGISTRATION_TYPES, registerUser, updateUser, USER_FIELDS } from './handlers.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from './validate.ts';
+import { PATHS } from '../../paths.ts';
 
 const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] as const;
 
@@ -20,19 +21,19 @@ const UPDATE = { contentTypes: PATCH_TYPES, schema: USER_CHANGES, example: { log
 
 export const USER_ROUTES: Route[] = [
   {
-    method: 'POST', pattern: '/users', handler: registerUser, auth: 'public', summary: 'Register a user (does not log in)',
+    method: 'POST', pattern: PATHS.users, handler: registerUser, auth: 'public', summary: 'Register a user (does not log in)',
     requestBody: { contentTypes: REGISTRATION_TYPES, schema: REGISTRATION, example: { login: 'alice', password: 'correct horse battery' } },
     // 403: the sign-up form posted from a foreign Origin; 503: password hashing is busy.
     responses: { 201: created('User', 'Registered: the user (not logged in)') }, problems: [403, 409, 503],
   },
-  { method: 'GET', pattern: '/users', handler: listUsers, summary: 'List users', responses: { 200: page('User') }, query: { fields: USER_FIELDS } },
+  { method: 'GET', pattern: PATHS.users, handler: listUsers, summary: 'List users', responses: { 200: page('User') }, query: { fields: USER_FIELDS } },
   {
-    method: 'PATCH', pattern: '/users', handler: updateUser, summary: 'Update the caller', requestBody: UPDATE, acceptPatch: PATCH_TYPES,
+    method: 'PATCH', pattern: PATHS.users, handler: updateUser, summary: 'Update the caller', requestBody: UPDATE, acceptPatch: PATCH_TYPES,
     responses: { 200: one('User', 'The user as changed') }, problems: [409, 503],
   },
-  { method: 'GET', pattern: USER_PATH, handler: getUser, summary: 'Read a user', responses: { 200: one('User') } },
+  { method: 'GET', pattern: PATHS.user, handler: getUser, summary: 'Read a user', responses: { 200: one('User') } },
   {
-    method: 'PATCH', pattern: USER_PATH, handler: updateUser, summary: 'Update the caller (403 for anyone else)', requestBody: UPDATE, acceptPatch: PATCH_TYPES,
+    method: 'PATCH', pattern: PATHS.user, handler: updateUser, summary: 'Update the caller (403 for anyone else)', requestBody: UPDATE, acceptPatch: PATCH_TYPES,
     responses: { 200: one('User', 'The user as changed') }, problems: [409, 503],
   },
 ];

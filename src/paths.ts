@@ -1,0 +1,43 @@
+// Every route pattern of the API, defined once: the route table, links and Location headers, the pages, the
+// form rules and the OpenAPI document all take them from here. A leaf: it imports nothing, so every layer may.
+
+/** The route patterns, in the router's syntax (`:name` is a parameter; buildPath encodes each value). docs/api.md */
+export const PATHS = {
+  index: '/',
+  health: '/health',
+  openApi: '/openapi.json',
+  docs: '/docs',
+  users: '/users',
+  user: '/users/:userId',
+  avatars: '/users/:userId/avatar',
+  avatar: '/users/:userId/avatar/:avatarId',
+  avatarImage: '/users/:userId/avatar/:avatarId/image',
+  session: '/session',
+  search: '/search',
+  chats: '/chats',
+  chat: '/chats/:chatId',
+  members: '/chats/:chatId/members',
+  member: '/chats/:chatId/members/:userId',
+  read: '/chats/:chatId/read',
+  messages: '/chats/:chatId/messages',
+  message: '/chats/:chatId/messages/:messageId',
+  messageActions: '/chats/:chatId/messages/:messageId/actions',
+  reactions: '/chats/:chatId/messages/:messageId/reactions',
+  reaction: '/chats/:chatId/messages/:messageId/reactions/:emoji',
+  revisions: '/chats/:chatId/messages/:messageId/revisions',
+  revision: '/chats/:chatId/messages/:messageId/revisions/:revisionId',
+  // The same message addressed by its id alone, from the top level (docs/api.md, Messages and Reactions).
+  topMessage: '/messages/:messageId',
+  topMessageActions: '/messages/:messageId/actions',
+  topReactions: '/messages/:messageId/reactions',
+  topReaction: '/messages/:messageId/reactions/:emoji',
+  topRevisions: '/messages/:messageId/revisions',
+  topRevision: '/messages/:messageId/revisions/:revisionId',
+  // The event stream and long-poll (docs/events.md).
+  events: '/events',
+} as const;
+
+export type PathName = keyof typeof PATHS;
+
+/** The one path of the metrics port (--metrics-port), which is not the API's route table (docs/operations.md). */
+export const METRICS_PATH = '/metrics';

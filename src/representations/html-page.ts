@@ -1,0 +1,71 @@
+// The frame of every HTML page: its security policy, the site navigation, one <main> with one <h1>, and the one script.
+import { PATHS } from '../paths.ts';
+import { escapeHtml } from './escape.ts';
+import { renderForm, unshownFormError } from './html-forms.ts';
+import { anchor, pathOf, renderUser } from './html-parts.ts';
+import { STYLESHEET, STYLESHEET_HASH } from './html-style.ts';
+import { LIVE_SCRIPT, LIVE_SCRIPT_HASH } from './live-script.ts';
+import type { PageContext, Resource } from './representation.ts';
+
+export interface HtmlOptions {
+  /** The --base-path prefix ('' or '/api'), for the navigation and the login form. */
+  basePath: string;
+  /** The status of the answer; a 401 page links to the login form. */
+  status: number;
+  /** The page of one collection item, to link its id; undefined leaves the id as text. */
+  itemHref?: (item: Resource) => string | undefined;
+}
+
+/**
+ * CSP Level 3: nothing may load or run except the inline stylesheet and the one live-update script (both
+ * by hash, §8.3), same-origin images (avatars) and the same-origin event stream the script reads.
+ */
+export const HTML_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src 'sha256-${STYLESHEET_HASH}'`,
+  `script-src 'sha256-${LIVE_SCRIPT_HASH}'`,
+  "connect-src 'self'",
+  "img-src 'self' data: blob:",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const NAVIGATION = [
+  [PATHS.chats, 'Chats'],
+  [PATHS.users, 'Users'],
+  [PATHS.session, 'Session'],
+] as const;
+
+/**
+ * The frame of every page: a skip link, the site navigation (with the reader's login, search and log out
+ * when signed in), one <main> with one <h1>, and the one script (by hash): local times, live updates.
+ */
+export function renderPage(heading: string, main: string, basePath: string, page?: PageContext): string {
+  const links = page?.me !== undefined ? NAVIGATION.filter(([path]) => path !== PATHS.session) : NAVIGATION;
+  const nav = links.map(([path, label]) => anchor(`${basePath}${path}`, label));
+  if (page?.me !== undefined) {
+    nav.push(`<form method="get" action="${escapeHtml(`${basePath}${PATHS.search}`)}" role="search"><label for="nav-q">Search</label>` +
+      '<input id="nav-q" name="q" type="search" required><button type="submit">Go</button></form>');
+    nav.push(`<span>Signed in as ${renderUser(page, page.me.id, 24)}</span>`);
+    nav.push(renderForm({ action: pathOf(page, 'session'), method: 'DELETE', button: 'Log out', id: 'logout', inline: true }, page));
+  }
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(heading)} · Chat API</title>
+<style>${STYLESHEET}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to the content</a>
+<header><nav aria-label="Site">${nav.join('\n')}</nav></header>
+<main id="main" tabindex="-1">
+<h1 dir="auto">${escapeHtml(heading)}</h1>
+${unshownFormError(page)}${main}
+</main>
+${page === undefined ? '' : `<script>${LIVE_SCRIPT}</script>\n`}</body>
+</html>
+`;
+}
