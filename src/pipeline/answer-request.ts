@@ -5,9 +5,9 @@ import type { RouteTable } from '../router/route-table.ts';
 import { answerOptions } from './answer-options.ts';
 import { authenticateCaller } from './authenticate-caller.ts';
 import { checkFraming } from './check-framing.ts';
-import { applyFormRule, decodeForm } from './decode-form.ts';
+import { decodeForm } from './decode-form.ts';
 import type { Exchange } from './exchange.ts';
-import { findRoute } from './find-route.ts';
+import { findRoute, routeForm } from './find-route.ts';
 import { locateTarget } from './locate-target.ts';
 import { negotiateRepresentation } from './negotiate-representation.ts';
 import { runHandler } from './run-handler.ts';
@@ -22,7 +22,7 @@ export async function answerRequest(ex: Exchange, routes: RouteTable<Route>): Pr
   await decodeForm(ex); // 3. form decoding: a form post names its method
   const found = findRoute(routes, ex.method, ex.path, target.fullPath, ex.labels); // 4. routing
   ex.params = found.params;
-  applyFormRule(ex, found.route.pattern, target.fullPath); // ... and a form's rule, with its JSON body
+  routeForm(ex, found.route.pattern, target.fullPath); // ... and a form post's rule, with its JSON body
   if (ex.method === 'OPTIONS') return answerOptions(routes, ex.path, found.allowed);
   const chosen = negotiateRepresentation(ex.req, found.route); // 5. negotiation, once
   ex.mediaType = chosen.mediaType;

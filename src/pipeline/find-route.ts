@@ -1,8 +1,12 @@
-// Stage 4, routing: the route a method and path name, or the 404 or 405 (with Allow) that says why none does.
+// Stage 4, routing: the route a method and path name, or the 404 or 405 (with Allow) that says why none does;
+// for a form post (stage 3), the route's form rule too, or the 415 of a route that takes no form.
+import { formBody, formNotAccepted } from '../http/form-post.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { ExchangeLabels } from '../http/observe-exchange.ts';
 import type { Route } from '../resources/context.ts';
+import { formRuleOf } from '../resources/form-rules.ts';
 import type { RouteTable } from '../router/route-table.ts';
+import type { Exchange } from './exchange.ts';
 
 export interface FoundRoute {
   route: Route;
@@ -22,4 +26,14 @@ export function findRoute(routes: RouteTable<Route>, method: string, path: strin
   }
   labels.route = match.route.pattern;
   return { route: match.route.handler, params: match.params, allowed: match.allowed };
+}
+
+/** The route's form rule, or 415 when the route takes no form (or no file, for a multipart one). */
+export function routeForm(ex: Exchange, pattern: string, fullPath: string): void {
+  const { form } = ex;
+  if (form === undefined) return;
+  const rule = formRuleOf(ex.method, pattern);
+  if (rule === undefined || (form.kind === 'multipart' && !rule.shape.files)) throw formNotAccepted(ex.method, fullPath);
+  ex.formRule = rule;
+  if (form.kind === 'urlencoded') form.body = formBody(form, rule.shape);
 }

@@ -1,4 +1,4 @@
-// The stages that fill in an Exchange (src/pipeline/exchange.ts): form decoding, authentication, the write quota,
+// The stages that fill in an Exchange (src/pipeline/exchange.ts): form decoding and a form's rule, authentication, the write quota,
 // the handler with a form's answer, and the problem any error becomes. Called directly, with services made for the test.
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { HttpError } from '../../src/http/http-error.ts';
 import { ClientPresence } from '../../src/http/client-presence.ts';
-import { applyFormRule, decodeForm } from '../../src/pipeline/decode-form.ts';
+import { decodeForm } from '../../src/pipeline/decode-form.ts';
+import { routeForm } from '../../src/pipeline/find-route.ts';
 import { Exchange } from '../../src/pipeline/exchange.ts';
 import { problemReply } from '../../src/pipeline/problem-reply.ts';
 import { runHandler } from '../../src/pipeline/run-handler.ts';
@@ -44,7 +45,7 @@ test('form decoding: a same-origin form post takes its method from _method and i
   await decodeForm(ex);
   assert.equal(ex.method, 'PATCH');
   assert.equal(ex.form?.back, '/api/chats/c1');
-  applyFormRule(ex, '/chats/:chatId/messages/:messageId', '/api/chats/c1/messages/m1');
+  routeForm(ex, '/chats/:chatId/messages/:messageId', '/api/chats/c1/messages/m1');
   assert.ok(ex.formRule);
   assert.deepEqual(ex.form?.body, { data: { data: 'x', text: 'hello' } });
 });
@@ -55,12 +56,12 @@ test('form decoding: other requests are left as they are; a form to a route that
     await decodeForm(ex);
     assert.equal(ex.form, undefined);
     assert.equal(ex.method, 'POST');
-    applyFormRule(ex, '/events', '/api/events');
+    routeForm(ex, '/events', '/api/events');
     assert.equal(ex.formRule, undefined);
   }
   const ex = exchange(request('POST', FORM, 'a=1'));
   await decodeForm(ex);
-  assert.throws(() => applyFormRule(ex, '/events', '/api/events'),
+  assert.throws(() => routeForm(ex, '/events', '/api/events'),
     (error: HttpError) => error.status === 415 && error.detail === 'POST /api/events takes no HTML form: send the body as application/json');
   const bad = exchange(request('POST', FORM, '_method=GET'));
   await assert.rejects(decodeForm(bad), (error: HttpError) => error.status === 400 && error.errors?.[0]?.field === '_method');
@@ -98,7 +99,7 @@ test('the handler: a form\'s success is a 303 to the page its rule names, with t
   const routes = new RouteTable<Route>([{ method: 'POST', pattern: '/chats', handler: chats }]);
   const ex = exchange(request('POST', FORM, 'title=Hi'));
   await decodeForm(ex);
-  applyFormRule(ex, '/chats', '/api/chats');
+  routeForm(ex, '/chats', '/api/chats');
   assert.deepEqual(await runHandler(ex, chats, routes), { status: 303, headers: { Location: '/api/chats/c1/messages', 'Set-Cookie': 'session=x' } });
   // Not a form: the handler's reply as it is (JSON needs no page context).
   const json = exchange(request('POST', { 'content-type': 'application/json' }));
