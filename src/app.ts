@@ -25,6 +25,7 @@ import { ALL_ROUTES } from './resources/all-routes.ts';
 import { formRuleOf, type FormRule } from './resources/form-rules.ts';
 import { createPageAnswers } from './page-answers.ts';
 import { EventHub } from './events/hub.ts';
+import { EventWakeUp } from './events/event-wake-up.ts';
 import { buildPath } from './router/compile-pattern.ts';
 import { RouteTable } from './router/route-table.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
@@ -44,7 +45,7 @@ export interface App {
 }
 
 /** Internal store options (benchmarks compare synchronous=NORMAL, no group commit, no events); they are not flags. */
-export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters'>;
+export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters' | 'commits'>;
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Retry-After of a 503 while the database cannot be reached: about what a PostgreSQL restart takes. */
@@ -141,6 +142,8 @@ class Exchange implements RequestContext {
 export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, storageOptions: StorageOptions = {}, eventTimings: EventTimings = {}): Promise<App> {
   // Always there, so any code may count; requests are recorded only when a metrics port is set.
   const metrics = new ServerMetrics();
+  const { onEventsCommitted, ...timings } = eventTimings;
+  const wakeUp = new EventWakeUp(metrics.eventsWritten, onEventsCommitted);
   const storage = await openStore({
     ...storageOptions,
     db: config.db,
@@ -148,8 +151,8 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     onCommit: (writes) => metrics.observeWriteBatch(writes),
     // One process counts in memory; several processes on one database (--workers) count in it, together.
     sharedRateCounters: config.workers > 1,
+    commits: wakeUp,
   });
-  const { onEventsCommitted, ...timings } = eventTimings;
   const rateCounters = storage.rateCounters;
   let listenOrigin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   const events = new EventHub({
@@ -162,13 +165,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
     logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'event-hub', error)),
     ...timings,
   });
-  storage.onEventsCommitted((count) => {
-    metrics.eventsWritten.inc(count);
-    events.wake();
-    // Count 0 is PostgreSQL's NOTIFY hint: every other process got that notification itself, so only this
-    // process's own commits are passed on (--workers relays them to the other workers).
-    if (count > 0) onEventsCommitted?.();
-  });
+  wakeUp.startWaking(events);
   metrics.streamsOpen.readFrom(() => events.streamCount());
   const services: AppServices = {
     config,
