@@ -28,7 +28,7 @@ export class EventWakeUp implements CommitListener {
     this.relay?.();
   }
 
-  /** Another process committed: it counted its own events and told its own peers; only this hub is to read. */
+  /** A NOTIFY (storage/commit-listener.ts): whoever committed counted and relayed it; only this hub is to read. */
   othersCommitted(): void {
     this.hub?.wake();
   }

@@ -5,8 +5,9 @@ export interface CommitListener {
   /** This process committed a transaction that appended `count` events (always more than 0). */
   eventsCommitted(count: number): void;
   /**
-   * Another process appended events, or may have (a PostgreSQL NOTIFY, or LISTEN began again after a cut): read
-   * the log. It already told its own processes, so this is not passed on.
+   * Events may have been appended by any server, this one included (a PostgreSQL NOTIFY, sent once per committing
+   * transaction, or LISTEN beginning again after a cut): read the log. No count, and nothing to relay: whoever
+   * committed has told its own workers, and every server listens for itself.
    */
   othersCommitted(): void;
 }
