@@ -10,11 +10,12 @@ import { ServerMetrics } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
 import { checkFormRules } from './resources/form-rules.ts';
 import { EventHub } from './events/hub.ts';
+import { EventWakeUp } from './events/event-wake-up.ts';
 import { RouteTable } from './router/route-table.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
 
 /** Internal store options (benchmarks compare synchronous=NORMAL, no group commit, no events); they are not flags. */
-export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters'>;
+export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters' | 'commits'>;
 
 /** Intervals of the event hub's timers, for tests that cannot wait 15 s for a ping (not flags). */
 export interface EventTimings {
@@ -43,6 +44,10 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
   checkFormRules(ALL_ROUTES);
   // Always there, so any code may count; requests are recorded only when a metrics port is set.
   const metrics = new ServerMetrics();
+  // commit -> event -> wake-up (docs/events.md): the store tells wakeUp of each commit that wrote events; wakeUp
+  // counts them, wakes the hub made below, and relays them to the other workers (--workers).
+  const { onEventsCommitted, ...timings } = eventTimings;
+  const wakeUp = new EventWakeUp(metrics.eventsWritten, onEventsCommitted);
   const storage = await openStore({
     ...storageOptions,
     db: config.db,
@@ -50,8 +55,8 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     onCommit: (writes) => metrics.observeWriteBatch(writes),
     // One process counts in memory; several processes on one database (--workers) count in it, together.
     sharedRateCounters: config.workers > 1,
+    commits: wakeUp,
   });
-  const { onEventsCommitted, ...timings } = eventTimings;
   const rateCounters = storage.rateCounters;
   let listenOrigin = listenOriginOf(config);
   const events = new EventHub({
@@ -64,13 +69,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'event-hub', error)),
     ...timings,
   });
-  storage.onEventsCommitted((count) => {
-    metrics.eventsWritten.inc(count);
-    events.wake();
-    // Count 0 is PostgreSQL's NOTIFY hint: every other process got that notification itself, so only this
-    // process's own commits are passed on (--workers relays them to the other workers).
-    if (count > 0) onEventsCommitted?.();
-  });
+  wakeUp.startWaking(events);
   metrics.streamsOpen.readFrom(() => events.streamCount());
   return {
     config,

@@ -25,7 +25,7 @@ interface Backend {
 const BACKENDS: readonly Backend[] = [
   {
     accepts: isPostgresUrl,
-    open: ({ db, poolSize, recordEvents, onCommit }) => PostgresStore.open(db, { poolSize, recordEvents, onCommit }),
+    open: ({ db, poolSize, recordEvents, onCommit, commits }) => PostgresStore.open(db, { poolSize, recordEvents, onCommit, commits }),
   },
   { accepts: () => true, open: async ({ db, ...options }) => new SqliteStore(db, options) },
 ];

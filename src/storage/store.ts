@@ -247,8 +247,6 @@ export interface Store extends Repositories {
   writeTogether<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs reads in one consistent snapshot (other processes may write meanwhile); nothing may be written. */
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-  /** The one listener told, after each commit that appended events, how many: a wake-up, never the data (0: another process appended, a NOTIFY hint). */
-  onEventsCommitted(listener: (count: number) => void): void;
   /** Finishes queued writes, then closes; later calls reject. */
   close(): Promise<void>;
   /**

@@ -1,5 +1,6 @@
 // The PostgreSQL store below HTTP: case rules of logins, constraint errors that leave a transaction usable, events
-// that commit in id order, an unreachable server, and one migration for servers starting together.
+// that commit in id order, an unreachable server, one migration for servers starting together, and what the
+// commit listener hears (its own commits, counted; every NOTIFY, a hint).
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
@@ -114,4 +115,42 @@ test('servers starting together migrate once', async (t) => {
   t.after(() => database.drop());
   const stores = await Promise.all([1, 2, 3].map(() => PostgresStore.open(database.url, { poolSize: 1, listen: false })));
   for (const store of stores) await store.close();
+});
+
+/** Waits for a condition that a notification from the server makes true (never a fixed sleep). */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let tries = 0; tries < 2000; tries++) {
+    if (condition()) return;
+    await new Promise<void>((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`still waiting for ${what}`);
+}
+
+test('the commit listener hears this store\'s commits with their number, and every NOTIFY as a hint only', async (t) => {
+  const database = await createTestDatabase();
+  const heard: string[] = [];
+  const commits = { eventsCommitted: (count: number) => heard.push(`own ${count}`), othersCommitted: () => heard.push('notified') };
+  const store = await PostgresStore.open(database.url, { poolSize: 2, commits });
+  const other = await PostgresStore.open(database.url, { poolSize: 2, listen: false });
+  t.after(async () => {
+    await store.close();
+    await other.close();
+    await database.drop();
+  });
+  // Listening began: one hint covers whatever was appended while no connection listened.
+  assert.deepEqual(heard, ['notified']);
+  heard.length = 0;
+  const event = { type: 'x', chatId: 'c', createdAt: 1, data: {} };
+  await store.transaction(async (tx) => {
+    await tx.events.append(event);
+    await tx.events.append(event);
+  });
+  assert.ok(heard.includes('own 2'), 'told before the transaction resolves');
+  // Its own NOTIFY comes back to it too: a hint, never counted again.
+  await until(() => heard.length === 2, 'the NOTIFY of its own commit');
+  assert.deepEqual(heard.sort(), ['notified', 'own 2']);
+  heard.length = 0;
+  await other.transaction(async (tx) => void await tx.events.append(event));
+  await until(() => heard.length === 1, 'the NOTIFY of the other store\'s commit');
+  assert.deepEqual(heard, ['notified']);
 });

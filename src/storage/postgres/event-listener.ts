@@ -1,13 +1,14 @@
 // LISTEN chat_events on one dedicated connection (never the pool's): a hint that another server appended events.
 // NOTIFY has no replay, so a hint lost while reconnecting costs nothing: the hub still reads the log on its timer.
+import type { CommitListener } from '../commit-listener.ts';
 import type { Client } from './driver.ts';
 
 export const EVENTS_CHANNEL = 'chat_events';
 
 export interface EventListenerOptions {
   connect(): Promise<Client>;
-  /** Called for each notification: read the log now. */
-  onHint(): void;
+  /** Told of each notification (othersCommitted): read the log now. Unset in a store no hub reads (a migration). */
+  commits?: CommitListener;
   /** Wait before a new connection after one failed or was cut, ms. */
   retryMs?: number;
 }
@@ -28,7 +29,7 @@ export class EventListener {
       // Errors and the end of the connection both lead to a new one; none may crash the process.
       client.on('error', () => this.reconnect(client!));
       client.on('end', () => this.reconnect(client!));
-      client.on('notification', () => this.options.onHint());
+      client.on('notification', () => this.options.commits?.othersCommitted());
       await client.connect();
       await client.query(`LISTEN ${EVENTS_CHANNEL}`);
       if (this.stopped) {
@@ -37,7 +38,7 @@ export class EventListener {
       }
       this.client = client;
       // Events appended while no connection listened: one hint covers them all.
-      this.options.onHint();
+      this.options.commits?.othersCommitted();
     } catch {
       if (client) this.reconnect(client);
       else this.schedule();

@@ -1,5 +1,6 @@
 // The Store on PostgreSQL: a pool sized by --db-pool, a transaction per unit of work on one pooled connection,
 // migrations on open, and a LISTEN connection that wakes the event hub when another server appends events.
+import type { CommitListener } from '../commit-listener.ts';
 import { DatabaseOpenError, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { Sql } from './connection.ts';
@@ -20,6 +21,8 @@ export interface PostgresStoreOptions {
   listen?: boolean;
   /** Told after each committed write transaction (the metrics count write batches: one each here). */
   onCommit?: (writes: number) => void;
+  /** Told after each commit that appended events, and of every NOTIFY (docs/events.md): the event hub's wake-up. */
+  commits?: CommitListener;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -98,7 +101,6 @@ export class PostgresStore implements Store {
   readonly collections;
   readonly events;
   readonly rateCounters: PgRateCounters;
-  private listener: (count: number) => void = () => {};
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
   private closed = false;
@@ -110,7 +112,7 @@ export class PostgresStore implements Store {
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events } = base);
     this.rateCounters = new PgRateCounters(sql);
-    this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), onHint: () => this.listener(0) });
+    this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });
   }
 
   /** Connects, checks the server (15 or newer), migrates once, starts listening. Rejects with a DatabaseOpenError. */
@@ -156,7 +158,7 @@ export class PostgresStore implements Store {
         await client.query('COMMIT');
         client.off('error', ignore);
         client.release();
-        if (tx.appended > 0) this.listener(tx.appended);
+        if (tx.appended > 0) this.options.commits?.eventsCommitted(tx.appended);
         return result;
       } catch (error) {
         const broken = isUnavailable(error) || isUnavailable((error as { cause?: unknown })?.cause);
@@ -183,10 +185,6 @@ export class PostgresStore implements Store {
 
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.run('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', (client) => work(new PgRepositories(new Sql(client), undefined, this, false)));
-  }
-
-  onEventsCommitted(listener: (count: number) => void): void {
-    this.listener = listener;
   }
 
   get writesRefused(): WriteRefusal | undefined {

@@ -1,6 +1,7 @@
 // The Store on SQLite: one connection, a store per table prepared once, and an async face on their synchronous calls.
 import { statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { CommitListener } from '../commit-listener.ts';
 import { StoreWriteRefusedError, type RateCounterRepository, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
 import { MemoryRateCounters } from '../memory-rate-counters.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
@@ -28,6 +29,8 @@ export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCo
   onCommit?: (writes: number) => void;
   /** true (--workers on a file): rate counters live in the database, shared by every process; else in memory. */
   sharedRateCounters?: boolean;
+  /** Told after each commit that appended events, how many (docs/events.md): the event hub's wake-up. */
+  commits?: CommitListener;
 };
 
 /** The synchronous stores, as one transaction or the gate runs them. */
@@ -116,7 +119,7 @@ export class SqliteStore implements Store {
   private readonly group: GroupCommit;
   /** BEGIN, COMMIT and ROLLBACK, prepared once rather than parsed for every transaction. */
   private readonly control;
-  private eventsCommitted: (count: number) => void = () => {};
+  private readonly commits: CommitListener | undefined;
   /** total_changes() and PRAGMA data_version: see changeStamp. */
   private readonly stamp;
   /** The write checkWrites commits: see TOUCH_SQL. */
@@ -130,6 +133,7 @@ export class SqliteStore implements Store {
     this.db = openDatabase(path, undefined, options);
     this.eventLog = new EventStore(this.db, options.recordEvents ?? true);
     this.keepReads = options.keepReads ?? true;
+    this.commits = options.commits;
     this.control = {
       beginImmediate: this.db.prepare('BEGIN IMMEDIATE'),
       beginDeferred: this.db.prepare('BEGIN DEFERRED'),
@@ -219,13 +223,10 @@ export class SqliteStore implements Store {
     return this.gate.call(() => (this.db.inTransaction ? undefined : this.stamp.get()));
   }
 
-  onEventsCommitted(listener: (count: number) => void): void {
-    this.eventsCommitted = listener;
-  }
-
+  /** After every COMMIT or ROLLBACK (group commit's or a transaction's): a commit that appended events wakes the hub. */
   private signalEvents(committed: boolean): void {
     const count = this.eventLog.takeCommitted();
-    if (committed && count > 0) this.eventsCommitted(count);
+    if (committed && count > 0) this.commits?.eventsCommitted(count);
   }
 
   /**

@@ -48,10 +48,10 @@ test('two transactions never interleave on the one connection: the second starts
   assert.deepEqual((await Promise.all(['a', 'b', 'c'].map((id) => store.users.findUserById(id)))).map((row) => row?.id), ['a', 'b', 'c']);
 });
 
-test('the events hook hears of committed events only, once per commit, with their number', async (t) => {
-  const store = openStore(t);
+test('the commit listener hears of committed events only, once per commit, with their number', async (t) => {
   const heard: number[] = [];
-  store.onEventsCommitted((count) => heard.push(count));
+  const store = new SqliteStore(':memory:', { commits: { eventsCommitted: (count) => heard.push(count), othersCommitted: () => heard.push(0) } });
+  t.after(() => store.close());
   const event = { type: 'x', chatId: 'c', createdAt: 1, data: {} };
   await store.transaction(async (tx) => {
     await tx.events.append(event);

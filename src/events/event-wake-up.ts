@@ -1,0 +1,35 @@
+// What a commit that appended events sets off (docs/events.md, "How a commit wakes the streams"): the store calls
+// this, its CommitListener, and it counts the events, wakes this process's hub and tells the other workers.
+import type { Counter } from '../metrics/registry.ts';
+import type { CommitListener } from '../storage/commit-listener.ts';
+import type { EventHub } from './hub.ts';
+
+export class EventWakeUp implements CommitListener {
+  /** Set once the hub exists: it reads the store's log, so the store is opened (with this listener) first. */
+  private hub: EventHub | undefined;
+
+  /**
+   * `eventsWritten` counts what this process appended; `relay` (--workers: src/workers.ts, through the primary)
+   * tells the other processes on the same database, whose hubs would otherwise wait for their poll.
+   */
+  constructor(private readonly eventsWritten: Counter, private readonly relay: (() => void) | undefined) {}
+
+  /**
+   * From now on commits wake this hub. Until then nothing is lost: no request has run yet, and the hub starts
+   * after the newest event the store had when it was made, so it reads whatever commits later.
+   */
+  startWaking(hub: EventHub): void {
+    this.hub = hub;
+  }
+
+  eventsCommitted(count: number): void {
+    this.eventsWritten.inc(count);
+    this.hub?.wake();
+    this.relay?.();
+  }
+
+  /** A NOTIFY (storage/commit-listener.ts): whoever committed counted and relayed it; only this hub is to read. */
+  othersCommitted(): void {
+    this.hub?.wake();
+  }
+}

@@ -1,0 +1,35 @@
+// What the event hub is given: the log it reads (the store's event repository) and its settings.
+import type { EventRecord } from '../storage/rows.ts';
+
+/** What the hub reads: the store's event repository implements it. */
+export interface EventLog {
+  readAfter(afterId: number, limit: number): Promise<EventRecord[]>;
+  readTypesBetween(afterId: number, throughId: number, types: readonly string[]): Promise<EventRecord[]>;
+  prunedThrough(): Promise<number>;
+  chatIdsOfUser(userId: string): Promise<string[]>;
+  pruneChunk(cutoff: number, chunk: number): Promise<number>;
+}
+
+export interface HubOptions {
+  log: EventLog;
+  /** Runs work on one consistent snapshot of the log (the store's snapshot): membership and ids then agree. */
+  snapshot<T>(work: (log: EventLog) => Promise<T>): Promise<T>;
+  /** The newest event id when the hub starts: events up to it are history, read only by replay. */
+  startAfter: number;
+  now: () => number;
+  /** Seconds an event stays in the log. */
+  retentionSeconds: number;
+  /** Comment lines and session checks at least this often (CONTRACT §9: at most 15 s). */
+  pingMs?: number;
+  /** How often the log is read without a wake-up (writes of other processes). */
+  pollMs?: number;
+  /** How often old events are pruned. */
+  pruneMs?: number;
+  /** Where an unexpected failure of the hub's own timed work goes (the server's error log); stderr by default. */
+  logError?: (error: unknown) => void;
+  /** Which of these session ids still hold (exist, not expired): streams of the others are closed. */
+  liveSessions(sessionIds: readonly string[]): Promise<Set<string>>;
+}
+
+/** Events read from the store at once, by the pump and by a replay. */
+export const READ_BATCH = 500;
