@@ -17,7 +17,7 @@ import { clientAddress } from './http/client-address.ts';
 import { ClientPresence } from './http/client-presence.ts';
 import { RateLimit } from './resources/limits/rate-limit.ts';
 import { authenticate } from './resources/session/authenticate.ts';
-import { KeptReads } from './resources/kept-reads.ts';
+import { keptReadsFor } from './resources/kept-reply.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
 import { ServerMetrics, UNMATCHED_ROUTE } from './metrics/server-metrics.ts';
@@ -116,7 +116,7 @@ class Exchange implements RequestContext {
     private readonly state: { mediaType: string; responseHeaders: Record<string, string> | undefined; client: ClientPresence },
     readonly services: AppServices,
     readonly caller: Caller | undefined,
-    readonly kept: KeptReads,
+    readonly kept: RequestContext['kept'],
     readonly href: RequestContext['href'],
     readonly form: FormSubmission | undefined,
   ) {
@@ -259,7 +259,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
       state.negotiated = true;
     }
     // GET and HEAD find what nothing has changed since it was read (resources/kept-reads.ts); writes read it all.
-    const kept = KeptReads.forRequest(services.storage, method === 'GET' || method === 'HEAD');
+    const kept = keptReadsFor(services.storage, method, definition);
     const caller: Caller | undefined = definition.auth === 'public' ? undefined
       : await authenticate(req, services, definition.auth === 'optional' ? 'optional' : 'required', kept);
     labels.userId = caller?.userId;
