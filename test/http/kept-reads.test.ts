@@ -200,3 +200,24 @@ test('a chat and a session kept by one connection give way to another connection
   other.prepare('DELETE FROM sessions').run();
   assert.equal((await call(server, 'GET', path, { token: alice.token })).status, 401);
 });
+
+test('a kept reply is frozen: an HTML reader\'s page context goes on a copy, and every reader gets the same bytes as before', async (t) => {
+  const server = await withServer(t);
+  const { alice, bob } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'frozen', members: [bob.userId] });
+  await postMessage(server, alice, chat.id, { text: 'hello' });
+  const html = { accept: 'text/html' };
+  for (const path of [`/chats/${chat.id}/messages`, `/chats/${chat.id}`]) {
+    const json = await call(server, 'GET', path, { token: alice.token });
+    const aliceFirst = await call(server, 'GET', path, { token: alice.token, headers: html });
+    const bobPage = await call(server, 'GET', path, { token: bob.token, headers: html });
+    const aliceAgain = await call(server, 'GET', path, { token: alice.token, headers: html });
+    const jsonAgain = await call(server, 'GET', path, { token: alice.token });
+    for (const res of [json, aliceFirst, bobPage, aliceAgain, jsonAgain]) assert.equal(res.status, 200, `${path}: ${res.text}`);
+    // Each reader's page says who is signed in: bob's context did not stay on the page alice is answered.
+    assert.notEqual(bobPage.text, aliceFirst.text);
+    assert.equal(aliceAgain.text, aliceFirst.text);
+    assert.equal(jsonAgain.text, json.text);
+    assert.equal(jsonAgain.headers.etag, json.headers.etag);
+  }
+});
