@@ -258,7 +258,7 @@ export async function createApp(config: Config, clock: Clock = SYSTEM_CLOCK, sto
       }
       state.negotiated = true;
     }
-    // GET and HEAD find what nothing has changed since it was read (resources/kept-reads.ts); writes read it all.
+    // GET and HEAD find what nothing has changed since it was read (resources/kept-reply.ts); writes read it all.
     const kept = keptReadsFor(services.storage, method, definition);
     const caller: Caller | undefined = definition.auth === 'public' ? undefined
       : await authenticate(req, services, definition.auth === 'optional' ? 'optional' : 'required', kept);

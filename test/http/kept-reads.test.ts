@@ -1,4 +1,4 @@
-// The kept reads (resources/kept-reads.ts, issue #22) over HTTP. History pages: a second read answers the same
+// The kept reads (storage/read-through.ts, resources/kept-reply.ts) over HTTP. History pages: a second read answers the same
 // bytes and ETag; every kind of write to the chat shows in the next read at once (post, edit, reaction, delete,
 // a write by another connection to the same file, as a second --workers process makes); the membership is
 // checked on every read, kept page or not. Sessions, memberships and chats as each caller reads them: a logout,
