@@ -5,8 +5,7 @@ import type { Db } from './database.ts';
 export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS chatId, m.author_id AS authorId, m.text, m.reply_to AS replyTo, m.created_at AS createdAt, m.updated_at AS updatedAt,'
   + ' m.edited_at AS editedAt, m.reactions FROM messages m';
 
-/** How many messages a chat has, kept by triggers (sql/migrations/005): O(1), where count(*) walks the whole chat. */
-export const CHAT_MESSAGE_COUNT_SQL = 'SELECT message_count AS n FROM chat_stats WHERE chat_id = ?';
+export { CHAT_MESSAGE_COUNT_SQL } from '../history-source.ts';
 
 export class MessageStore {
   private readonly insert;
