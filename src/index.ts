@@ -23,7 +23,7 @@ export interface StartOptions extends Partial<Config> {
   groupCommit?: boolean;
   /** For benchmarks only (not a flag): false writes no events, to show what the event write costs. */
   recordEvents?: boolean;
-  /** For benchmarks only (not a flag): false gives SQLite no change stamp, so nothing is kept (resources/kept-reads.ts). */
+  /** For benchmarks only (not a flag): false gives SQLite no change stamp, so nothing is kept (storage/read-through.ts). */
   keepReads?: boolean;
   /** Called after each commit that wrote events (--workers: the primary tells the other workers). */
   onEventsCommitted?: () => void;

@@ -25,10 +25,14 @@ export interface SendOptions {
 function linkHeader(reply: Reply): string | undefined {
   const rep = reply.representation;
   if (!rep || rep.kind === 'problem') return undefined;
-  const links = (rep.links ?? []).filter((link) => link.rel === 'next' || link.rel === 'prev');
-  if (links.length === 0) return undefined;
-  // RFC 8288 §3: <target>; rel="relation"
-  return links.map((link) => `<${link.href}>; rel="${link.rel}"`).join(', ');
+  // A loop, not filter and map: a kept representation's arrays are frozen, and those builtins took 4 µs more per
+  // kept page on them (docs/performance.md, "Kept reads").
+  let header: string | undefined;
+  for (const link of rep.links ?? []) {
+    // RFC 8288 §3: <target>; rel="relation"
+    if (link.rel === 'next' || link.rel === 'prev') header = `${header === undefined ? '' : `${header}, `}<${link.href}>; rel="${link.rel}"`;
+  }
+  return header;
 }
 
 /**

@@ -22,6 +22,7 @@ export async function answerRequest(ex: Exchange, routes: RouteTable<Route>): Pr
   await decodeForm(ex); // 3. form decoding: a form post names its method
   const found = findRoute(routes, ex.method, ex.path, target.fullPath, ex.labels); // 4. routing
   ex.params = found.params;
+  ex.route = found.route;
   routeForm(ex, found.route.pattern, target.fullPath); // ... and a form post's rule, with its JSON body
   if (ex.method === 'OPTIONS') return answerOptions(routes, ex.path, found.allowed);
   const chosen = negotiateRepresentation(ex.req, found.route); // 5. negotiation, once

@@ -4,11 +4,13 @@ import type { FormSubmission } from '../http/form-post.ts';
 import type { ClientPresence } from '../http/client-presence.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { ExchangeLabels } from '../http/observe-exchange.ts';
-import type { AppServices, Caller, RequestContext } from '../resources/context.ts';
+import type { AppServices, Caller, RequestContext, RequestKept, Route } from '../resources/context.ts';
 import type { FormRule } from '../resources/form-rules.ts';
-import { KeptReads } from '../resources/kept-reads.ts';
+import { keptReadsFor } from '../resources/kept-reply.ts';
 import { buildPath } from '../router/compile-pattern.ts';
 
+/** Before routing, no route: nothing of the reply is kept. */
+const NO_ROUTE: Pick<Route, 'keep'> = Object.freeze({});
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** What a request shares with the page it shows again after a broken form rule (Exchange.forPage). */
@@ -31,6 +33,8 @@ export class Exchange implements RequestContext {
   path = '/';
   rawQuery = '';
   params = NO_PARAMS;
+  /** The route found (routing): what its reply may keep (Route.keep). */
+  route: Route | undefined = undefined;
   /** The media type the answer is rendered in (negotiation), and whether it was chosen from Accept (Vary). */
   mediaType = 'application/json';
   negotiated = false;
@@ -39,7 +43,7 @@ export class Exchange implements RequestContext {
   caller: Caller | undefined = undefined;
   form: FormSubmission | undefined = undefined;
   formRule: FormRule | undefined = undefined;
-  private keptReads: KeptReads | undefined;
+  private keptReads: RequestKept | undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -70,9 +74,12 @@ export class Exchange implements RequestContext {
     return page;
   }
 
-  /** GET and HEAD find what nothing has changed since it was read (resources/kept-reads.ts); writes read it all. */
-  get kept(): KeptReads {
-    return this.keptReads ??= KeptReads.forRequest(this.services.storage, this.method === 'GET' || this.method === 'HEAD');
+  /**
+   * GET and HEAD find what nothing has changed since it was read, and keep their reply if the route says so
+   * (resources/kept-reply.ts, storage/read-through.ts); writes read it all. Made when first asked for.
+   */
+  get kept(): RequestKept {
+    return this.keptReads ??= keptReadsFor(this.services.storage, this.method, this.route ?? NO_ROUTE);
   }
 
   get signal(): AbortSignal {

@@ -50,7 +50,7 @@ export interface CollectionRepresentation {
   live?: { events: string; chatId: string; messages: string; users: string };
   page?: PageContext;
   /**
-   * The same object answers many requests (a kept page or chat, resources/kept-reads.ts): never changed once
+   * The same object answers many requests (a kept page or chat, resources/kept-reply.ts): never changed once
    * made, so its rendering and ETag are kept with it, per media type.
    */
   shared?: boolean;

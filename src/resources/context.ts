@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { QueryDoc, RequestBodyDoc, RouteResponses } from '../openapi/route-doc.ts';
 import type { Method } from '../router/route-table.ts';
 import type { Clock } from '../clock.ts';
-import type { Store } from '../storage/store.ts';
+import type { KeptReads, KeptValueKind, Store } from '../storage/store.ts';
 import type { PasswordHasher } from './session/password-hasher.ts';
 import type { LoginLimiter } from './session/login-limiter.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
@@ -12,7 +12,6 @@ import type { EventHub } from '../events/hub.ts';
 import type { Reply } from '../http/reply.ts';
 import type { FormSubmission } from '../http/form-post.ts';
 import type { RateLimit } from './limits/rate-limit.ts';
-import type { KeptReads } from './kept-reads.ts';
 
 export type { Clock } from '../clock.ts';
 export type { Reply } from '../http/reply.ts';
@@ -56,8 +55,8 @@ export interface RequestContext {
   services: AppServices;
   /** Set for every route whose auth is 'required'; may be set for 'optional' ones. */
   caller: Caller | undefined;
-  /** Reads kept while the database is unchanged (resources/kept-reads.ts); for writes, every read is made. */
-  kept: KeptReads;
+  /** Reads kept while the database is unchanged (resources/kept-reply.ts); for writes, every read is made. */
+  kept: RequestKept;
   /** Aborted when the client goes away before its answer is sent: queued work for it is dropped. */
   signal: AbortSignal;
   /** The client's address for per-address limits (X-Forwarded-For's last entry with --trust-proxy). */
@@ -68,6 +67,14 @@ export interface RequestContext {
   href(pattern: string, params?: Record<string, string>, query?: string): string;
   /** Set when the request is an HTML form post (CONTRACT §7): its handler answers as to JSON, pipeline/answer-form.ts turns that into 303. */
   form?: FormSubmission;
+}
+
+/** One request's kept reads (resources/kept-reply.ts makes them): the store's, and how its route's reply may be kept. */
+export interface RequestKept {
+  /** The store's reads for this request (storage/read-through.ts): kept ones for GET and HEAD, every read made for a write. */
+  readonly reads: KeptReads;
+  /** The route's `keep`, for GET and HEAD; undefined for a write, or a route whose reply is never kept. */
+  readonly reply: KeptValueKind | undefined;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
@@ -101,4 +108,10 @@ export interface Route {
   acceptPatch?: readonly string[];
   /** Media types this route answers besides JSON, XML and HTML (text/event-stream), asked for explicitly. */
   extraMediaTypes?: readonly string[];
+  /**
+   * GET: the reply may be kept while the database is unchanged and answer later requests too (docs/performance.md,
+   * "Kept reads"), through keptReply (resources/kept-reply.ts). 'shared': the same for every caller allowed to
+   * read it (the handler checks that before, on every request); 'per-caller': it carries the caller's own fields.
+   */
+  keep?: KeptValueKind;
 }

@@ -9,8 +9,10 @@ import type {
   AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow,
 } from './rows.ts';
+import type { KeptReads } from './kept-reads.ts';
 
 export type * from './rows.ts';
+export type { KeptReads, KeptValueKind } from './kept-reads.ts';
 export { NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
@@ -75,10 +77,10 @@ export interface ChatRepository {
   /** The chat if the user is one of its members; the same undefined when it does not exist. */
   findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined>;
   /**
-   * Optional: the chat as one member reads it (with their marker and unread count), undefined when the user is
-   * not a member or there is no chat, in one read: GET /chats/{id} uses it when a backend has it (issue #22).
+   * The chat as one member reads it (with their marker and unread count), undefined when the user is not a
+   * member or there is no chat, in one read: what GET /chats/{id} answers.
    */
-  findChatForCaller?(chatId: string, userId: string): Promise<ChatForCallerRow | undefined>;
+  findChatForCaller(chatId: string, userId: string): Promise<ChatForCallerRow | undefined>;
   insertChat(chat: Omit<ChatRow, 'members'>): Promise<void>;
   updateChatTitle(id: string, title: string, updatedAt: number): Promise<void>;
   /** A member list change is a change of the chat, so its updatedAt moves too. */
@@ -250,11 +252,11 @@ export interface Store extends Repositories {
   /** Finishes queued writes, then closes; later calls reject. */
   close(): Promise<void>;
   /**
-   * Optional: a value that changes whenever anything may have been written to the database since it was last
-   * read, by this process or any other; undefined while it cannot tell. What was read after a stamp is still
-   * current while the stamp is the same: resources/kept-reads.ts keeps hot reads with it.
+   * One request's reads, kept between requests while the database is unchanged (storage/read-through.ts): `safe`
+   * for GET and HEAD, the only ones that keep or find anything. A store that cannot tell whether anything was
+   * written (PostgreSQL) makes every read.
    */
-  changeStamp?(): Promise<string | undefined>;
+  keptReads(safe: boolean): KeptReads;
   /**
    * Why writes are refused since the last one was ('read-only', 'full'); undefined while they are not, which is
    * the usual case and costs nothing to ask. Cleared only by checkWrites.

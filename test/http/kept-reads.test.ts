@@ -1,4 +1,4 @@
-// The kept reads (resources/kept-reads.ts, issue #22) over HTTP. History pages: a second read answers the same
+// The kept reads (storage/read-through.ts, resources/kept-reply.ts) over HTTP. History pages: a second read answers the same
 // bytes and ETag; every kind of write to the chat shows in the next read at once (post, edit, reaction, delete,
 // a write by another connection to the same file, as a second --workers process makes); the membership is
 // checked on every read, kept page or not. Sessions, memberships and chats as each caller reads them: a logout,
@@ -199,4 +199,25 @@ test('a chat and a session kept by one connection give way to another connection
   assert.equal((await call(server, 'GET', path, { token: alice.token })).body.data.title, 'changed elsewhere');
   other.prepare('DELETE FROM sessions').run();
   assert.equal((await call(server, 'GET', path, { token: alice.token })).status, 401);
+});
+
+test('a kept reply is frozen: an HTML reader\'s page context goes on a copy, and every reader gets the same bytes as before', async (t) => {
+  const server = await withServer(t);
+  const { alice, bob } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'frozen', members: [bob.userId] });
+  await postMessage(server, alice, chat.id, { text: 'hello' });
+  const html = { accept: 'text/html' };
+  for (const path of [`/chats/${chat.id}/messages`, `/chats/${chat.id}`]) {
+    const json = await call(server, 'GET', path, { token: alice.token });
+    const aliceFirst = await call(server, 'GET', path, { token: alice.token, headers: html });
+    const bobPage = await call(server, 'GET', path, { token: bob.token, headers: html });
+    const aliceAgain = await call(server, 'GET', path, { token: alice.token, headers: html });
+    const jsonAgain = await call(server, 'GET', path, { token: alice.token });
+    for (const res of [json, aliceFirst, bobPage, aliceAgain, jsonAgain]) assert.equal(res.status, 200, `${path}: ${res.text}`);
+    // Each reader's page says who is signed in: bob's context did not stay on the page alice is answered.
+    assert.notEqual(bobPage.text, aliceFirst.text);
+    assert.equal(aliceAgain.text, aliceFirst.text);
+    assert.equal(jsonAgain.text, json.text);
+    assert.equal(jsonAgain.headers.etag, json.headers.etag);
+  }
 });

@@ -23,7 +23,8 @@ function services(overrides: Partial<AppServices> = {}): AppServices {
   return {
     config: { maxBodyBytes: 1000, basePath: '/api', trustProxy: false },
     publicOrigin: () => ORIGIN,
-    storage: {},
+    // A store that keeps nothing: every read is made (storage/read-through.ts).
+    storage: { keptReads: () => ({ keep: (_kind: string, _key: string, read: () => unknown) => read() }) },
     writeLimit: { enabled: false },
     ...overrides,
   } as unknown as AppServices;

@@ -14,9 +14,8 @@ export function chatNotFound(chatId: string): HttpError {
 /** The chat if the caller is a member, else that 404; read through `db`, the store or an open transaction. */
 export async function findVisibleChat(ctx: RequestContext, chatId: string, db: Repositories = ctx.services.storage): Promise<ChatAccess> {
   const userId = ctx.caller!.userId;
-  const read = () => db.chats.findChatForMember(chatId, userId);
-  // Outside a transaction, a GET finds a membership kept since nothing was written (resources/kept-reads.ts).
-  const access = db === ctx.services.storage ? await ctx.kept.keep('member', `${chatId} ${userId}`, read) : await read();
+  // Outside a transaction, a GET finds a membership kept since nothing was written (storage/read-through.ts).
+  const access = await (db === ctx.services.storage ? ctx.kept.reads : db.chats).findChatForMember(chatId, userId);
   if (!access) throw chatNotFound(chatId);
   return access;
 }

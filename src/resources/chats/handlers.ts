@@ -10,8 +10,8 @@ import { publicChat, publicChatForCaller, publicMember } from '../../representat
 import { newId } from '../../storage/ids.ts';
 import { isForeignKeyViolation, type ChatForCallerRow, type ChatRow, type MemberRow, type ReadMarkerRow, type Repositories } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
-import { chatNotFound, findVisibleChat, requireOwner } from './access.ts';
-import { keptAsShared } from '../kept-reads.ts';
+import { chatNotFound, requireOwner } from './access.ts';
+import { keptReply } from '../kept-reply.ts';
 import { CHAT_ID_RULE, validateChat, validateChatChanges } from './validate.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
@@ -133,24 +133,15 @@ export function listChats(ctx: RequestContext): Promise<Reply> {
 
 export async function getChat(ctx: RequestContext): Promise<Reply> {
   const { storage } = ctx.services;
-  // One read finds the chat, checks the membership and reads the caller's marker, where the backend can (issue #22: it was three).
-  if (storage.chats.findChatForCaller) {
-    const chatId = ctx.params['chatId']!;
-    const userId = ctx.caller!.userId;
-    const find = storage.chats.findChatForCaller.bind(storage.chats);
-    // The chat as this caller reads it, kept while nothing is written (resources/kept-reads.ts), shared once kept.
-    const reply = await ctx.kept.keep('chat', `${chatId} ${userId}`, async () => {
-      const found = await find(chatId, userId);
-      return found ? chatReply(ctx, storage, found, 200, {}, found) : undefined;
-    }, keptAsShared);
-    if (!reply) throw chatNotFound(chatId);
-    return reply;
-  }
-  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
-  const row = await storage.chats.findChat(access.id);
-  // Deleted since the membership was read (another request ran between the two reads): it is gone.
-  if (!row) throw chatNotFound(access.id);
-  return chatReply(ctx, storage, row);
+  const chatId = ctx.params['chatId']!;
+  // One read finds the chat, checks the membership and reads the caller's marker; the reply is the caller's own
+  // (the route's keep: 'per-caller'), kept while nothing is written.
+  const reply = await keptReply(ctx, async () => {
+    const found = await storage.chats.findChatForCaller(chatId, ctx.caller!.userId);
+    return found ? chatReply(ctx, storage, found, 200, {}, found) : undefined;
+  });
+  if (!reply) throw chatNotFound(chatId);
+  return reply;
 }
 
 /** The chat at the path if the caller may see it, undefined if there is none; 404 if it is someone else's. */

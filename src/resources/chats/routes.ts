@@ -24,7 +24,8 @@ export const CHAT_ROUTES: Route[] = [
     method: 'POST', pattern: PATHS.chats, handler: postChat, summary: 'Create a chat owned by the caller',
     requestBody: { contentTypes: JSON_TYPES, schema: CHAT_BODY, example: EXAMPLE }, responses: { 201: created('Chat') },
   },
-  { method: 'GET', pattern: PATHS.chat, handler: getChat, summary: 'Read a chat (members only; 404 for anyone else)', responses: { 200: one('Chat') } },
+  // The caller's read marker and unread count are in the reply: kept for each caller apart.
+  { method: 'GET', pattern: PATHS.chat, handler: getChat, summary: 'Read a chat (members only; 404 for anyone else)', responses: { 200: one('Chat') }, keep: 'per-caller' },
   {
     method: 'PUT', pattern: PATHS.chat, handler: putChat, summary: 'Create a chat under this id (201), or replace its title and members (owner, 200)',
     requestBody: { contentTypes: JSON_TYPES, schema: CHAT_BODY, example: EXAMPLE },

@@ -8,8 +8,8 @@ import { isValidId } from '../../storage/ids.ts';
 import type { MessageBounds, MessageRow } from '../../storage/store.ts';
 import { hrefWithParams, pageLinks, parseCollectionQuery } from '../collection.ts';
 import { findVisibleChat } from '../chats/access.ts';
-import { keptAsShared } from '../kept-reads.ts';
 import { PATHS } from '../../paths.ts';
+import { keptReply } from '../kept-reply.ts';
 
 const ID_FIELD = { name: 'id', type: 'id' } as const;
 
@@ -91,13 +91,12 @@ function itemHrefOf(messagesHref: string): (message: Resource) => string {
  */
 export async function listMessages(ctx: RequestContext): Promise<Reply> {
   const access = await findVisibleChat(ctx, ctx.params['chatId']!);
-  // The membership above is the caller's part, checked every time; the page is the same for every member.
-  // The HTML page without a query is the newest page (readMessagesPage), a page of its own in the cache.
-  const newest = ctx.mediaType === 'text/html' && ctx.rawQuery === '' ? ' newest' : '';
-  return ctx.kept.keep('page', `${ctx.path}?${ctx.rawQuery}${newest}`, () => readMessagesPage(ctx, access.id), keptAsShared);
+  // The membership above is the caller's part, checked every time; the page is the same for every member (the
+  // route's keep: 'shared').
+  return keptReply(ctx, () => readMessagesPage(ctx, access.id));
 }
 
-/** The page itself: a function of the database, the path and the query only (what kept-reads.ts may keep). */
+/** The page itself: a function of the database, the path, the query and HTML or not only (what kept-reply.ts may keep). */
 async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Reply> {
   const access = { id: chatId };
   const parsed = parseCollectionQuery(ctx, MESSAGE_FIELDS, KEYSET_PARAMS);

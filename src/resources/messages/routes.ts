@@ -29,6 +29,8 @@ export const MESSAGE_ROUTES: Route[] = [
   {
     method: 'GET', pattern: PATHS.messages, handler: listMessages, summary: 'Read a chat\'s messages, oldest first (keyset paging with after/before)',
     responses: { 200: page('Message') }, query: { fields: MESSAGE_FIELDS, parameters: KEYSET },
+    // A page holds nothing of the caller's own; the handler checks the membership before finding it.
+    keep: 'shared',
   },
   {
     method: 'POST', pattern: PATHS.messages, handler: postMessage, summary: 'Post a message to a chat (any member)',

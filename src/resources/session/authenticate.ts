@@ -1,9 +1,8 @@
 // Finds the caller from a bearer token or the session cookie; 401 with WWW-Authenticate, 403 for cross-site writes.
 import type { IncomingMessage } from 'node:http';
-import type { AppServices, Caller } from '../context.ts';
+import type { AppServices, Caller, RequestKept } from '../context.ts';
 import { isAllowedOrigin } from '../../http/cors.ts';
 import { HttpError } from '../../http/http-error.ts';
-import type { KeptReads } from '../kept-reads.ts';
 import { hashToken, readCookie, SESSION_COOKIE } from './tokens.ts';
 
 const REALM = 'realm="chat"';
@@ -38,7 +37,7 @@ export function isOwnOrigin(req: IncomingMessage, services: AppServices): boolea
 }
 
 /** `kept`: the request's kept reads (a GET finds a hot token's session there while nothing was written). */
-export async function authenticate(req: IncomingMessage, services: AppServices, mode: 'required' | 'optional', kept: KeptReads): Promise<Caller | undefined> {
+export async function authenticate(req: IncomingMessage, services: AppServices, mode: 'required' | 'optional', kept: RequestKept): Promise<Caller | undefined> {
   const presented = presentedToken(req);
   if (!presented) {
     if (mode === 'optional') return undefined;
@@ -47,7 +46,7 @@ export async function authenticate(req: IncomingMessage, services: AppServices, 
   const { sessions } = services.storage;
   const now = services.clock.now();
   const tokenHash = hashToken(presented.token);
-  const session = await kept.keep('session', tokenHash.toString('latin1'), () => sessions.findSessionByTokenHash(tokenHash));
+  const session = await kept.reads.findSessionByTokenHash(tokenHash);
   if (!session || session.expiresAt <= now || session.maxExpiresAt <= now) {
     if (session) await sessions.deleteSession(session.id);
     throw unauthenticated('The token is unknown, expired or revoked', true);

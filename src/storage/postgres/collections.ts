@@ -8,20 +8,9 @@ import type { Sql } from './connection.ts';
 import { CHAT_FOR_CALLER_SELECT, MEMBER_SELECT, MESSAGE_SELECT, REACTION_SELECT, REVISION_SELECT } from './conversations.ts';
 import { AVATAR_COLUMNS } from './people.ts';
 import type { SqlColumns } from '../query-sql.ts';
+import { buildPageSql, type PageSource } from '../page-sql.ts';
+import { historySource } from '../history-source.ts';
 import { buildPgQuerySql } from './query-sql.ts';
-
-interface PgPageSource {
-  /** SELECT ... FROM ... (no WHERE), trusted SQL; its `?` bind first, from selectParams. */
-  select: string;
-  selectParams?: unknown[];
-  scope?: string;
-  scopeParams?: unknown[];
-  /** Narrows the page but not meta.total (keyset after/before). */
-  bounds?: { sql: string; params: unknown[] };
-  columns: SqlColumns;
-  /** meta.total without filters, cheaper than count(*): one row with a column `n`. */
-  unfilteredTotal?: { sql: string; params: unknown[] };
-}
 
 const CASELESS_LOGIN: ReadonlySet<string> = new Set(['login']);
 
@@ -45,14 +34,6 @@ const MEMBER_COLUMNS: SqlColumns = {
   idField: 'userId',
   columns: { id: 'cm.user_id', userId: 'cm.user_id', login: 'u.login', addedAt: 'cm.added_at' },
   caseless: CASELESS_LOGIN,
-};
-
-const MESSAGE_COLUMNS: SqlColumns = {
-  idField: 'id',
-  columns: {
-    id: 'm.id', chatId: 'm.chat_id', authorId: 'm.author_id', text: 'm.text', replyTo: 'm.reply_to',
-    createdAt: 'm.created_at', updatedAt: 'm.updated_at', editedAt: 'm.edited_at',
-  },
 };
 
 const AVATAR_LIST_COLUMNS: SqlColumns = {
@@ -86,22 +67,15 @@ const ACTION_SELECT = 'SELECT a.id, a.method, a.href FROM (SELECT x.id COLLATE "
   + ' FROM jsonb_to_recordset(?::jsonb) AS x(id text, method text, href text)) a';
 const ACTION_COLUMNS: SqlColumns = { idField: 'id', columns: { id: 'a.id', method: 'a.method', href: 'a.href' } };
 
-/** The page and meta.total of one collection. */
-async function listPage<T>(sql: Sql, source: PgPageSource, query: ParsedQuery): Promise<Page<T>> {
-  const built = buildPgQuerySql(query, source.columns);
-  const where = source.scope ? `(${source.scope}) AND (${built.where})` : built.where;
-  const params = [...(source.selectParams ?? []), ...(source.scopeParams ?? []), ...built.params];
-  const total = query.filters.length === 0 && source.unfilteredTotal !== undefined
-    ? source.unfilteredTotal
-    : { sql: `SELECT count(*) AS n FROM (${source.select} WHERE ${where}) counted`, params };
-  const pageWhere = source.bounds ? `(${where}) AND (${source.bounds.sql})` : where;
-  const pageParams = source.bounds ? [...params, ...source.bounds.params] : params;
-  if (built.limit === 0) return { rows: [], total: (await sql.one<{ n: number }>(total.sql, total.params))?.n ?? 0 };
-  // One statement, one round trip: the total and the page as a JSON array (json_agg keeps the order of its sorted
-  // subquery; every value the rows hold is text, a number below 2^53, null or an array of text).
+/** The page and meta.total of one collection, in one statement: one round trip. */
+async function listPage<T>(sql: Sql, source: PageSource, query: ParsedQuery): Promise<Page<T>> {
+  const { page, total, limit } = buildPageSql(source, query, buildPgQuerySql);
+  if (limit === 0) return { rows: [], total: (await sql.one<{ n: number }>(total.sql, total.params))?.n ?? 0 };
+  // The total and the page as a JSON array (json_agg keeps the order of its sorted subquery; every value the
+  // rows hold is text, a number below 2^53, null or an array of text).
   const row = await sql.one<{ n: number | null; page: string }>(
-    `SELECT (${total.sql}) AS n, (SELECT coalesce(json_agg(p), '[]')::text FROM (${source.select} WHERE ${pageWhere} ORDER BY ${built.orderBy} LIMIT ? OFFSET ?) p) AS page`,
-    [...total.params, ...pageParams, built.limit, built.offset],
+    `SELECT (${total.sql}) AS n, (SELECT coalesce(json_agg(p), '[]')::text FROM (${page.sql}) p) AS page`,
+    [...total.params, ...page.params],
   );
   return { rows: JSON.parse(row!.page) as T[], total: row!.n ?? 0 };
 }
@@ -121,25 +95,8 @@ export class PgCollections implements CollectionRepository {
     return listPage(this.sql, { select: MEMBER_SELECT, scope: 'cm.chat_id = ?', scopeParams: [chatId], columns: MEMBER_COLUMNS }, query);
   }
 
-  listMessages(chatId: string, query: ParsedQuery, bounds: MessageBounds = {}): Promise<Page<MessageRow>> {
-    const conditions: string[] = [];
-    const params: unknown[] = [];
-    if (bounds.after !== undefined) {
-      conditions.push('m.id > ?');
-      params.push(bounds.after);
-    }
-    if (bounds.before !== undefined) {
-      conditions.push('m.id < ?');
-      params.push(bounds.before);
-    }
-    return listPage(this.sql, {
-      select: MESSAGE_SELECT,
-      scope: 'm.chat_id = ?',
-      scopeParams: [chatId],
-      ...(conditions.length > 0 ? { bounds: { sql: conditions.join(' AND '), params } } : {}),
-      columns: MESSAGE_COLUMNS,
-      unfilteredTotal: { sql: 'SELECT message_count AS n FROM chat_stats WHERE chat_id = ?', params: [chatId] },
-    }, query);
+  listMessages(chatId: string, query: ParsedQuery, bounds?: MessageBounds): Promise<Page<MessageRow>> {
+    return listPage(this.sql, historySource(MESSAGE_SELECT, chatId, bounds), query);
   }
 
   listAvatars(userId: string, query: ParsedQuery): Promise<Page<AvatarRow>> {

@@ -1,6 +1,6 @@
 // Chats, members, messages, read markers, reactions and revisions on PostgreSQL (the counts are kept by triggers).
 import type {
-  ChatAccess, ChatRepository, ChatRow, MemberRow, MessageRepository, MessageRow, ReactionRepository, ReactionRow,
+  ChatAccess, ChatForCallerRow, ChatRepository, ChatRow, MemberRow, MessageRepository, MessageRow, ReactionRepository, ReactionRow,
   ReadMarkerRepository, ReadMarkerRow, RevisionRepository, RevisionRow,
 } from '../store.ts';
 import type { Sql } from './connection.ts';
@@ -29,6 +29,11 @@ export class PgChats implements ChatRepository {
 
   findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined> {
     return this.sql.one('SELECT c.id, c.owner_id AS "ownerId" FROM chats c JOIN chat_members cm ON cm.chat_id = c.id AND cm.user_id = ? WHERE c.id = ?', [userId, chatId]);
+  }
+
+  /** One statement, on the caller's membership row: the chat with their marker and unread count. */
+  findChatForCaller(chatId: string, userId: string): Promise<ChatForCallerRow | undefined> {
+    return this.sql.one(`${CHAT_FOR_CALLER_SELECT} WHERE me.user_id = ? AND c.id = ?`, [userId, chatId]);
   }
 
   async insertChat(chat: Omit<ChatRow, 'members'>): Promise<void> {

@@ -1,7 +1,8 @@
 // The Store on PostgreSQL: a pool sized by --db-pool, a transaction per unit of work on one pooled connection,
 // migrations on open, and a LISTEN connection that wakes the event hub when another server appends events.
 import type { CommitListener } from '../commit-listener.ts';
-import { DatabaseOpenError, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
+import { DatabaseOpenError, type KeptReads, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
+import { ReadThrough } from '../read-through.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { Sql } from './connection.ts';
 import { PgCollections } from './collections.ts';
@@ -37,43 +38,32 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /** The repositories over one way of running SQL; `tx` is set inside a transaction. */
-class PgRepositories implements Repositories {
-  readonly users;
-  readonly sessions;
-  readonly avatars;
-  readonly chats;
-  readonly messages;
-  readonly readMarkers;
-  readonly reactions;
-  readonly revisions;
-  readonly collections;
-  readonly events;
-
-  constructor(sql: Sql, tx: TxEvents | undefined, store: PostgresStore, recordEvents: boolean) {
-    // In a transaction, a statement that may break a constraint runs in a savepoint: the caller may catch the
-    // error and go on, as it can with SQLite, where only the statement fails.
-    const guarded: Guarded = tx === undefined ? (statement) => statement() : async (statement) => {
-      await sql.run('SAVEPOINT guarded');
-      try {
-        const result = await statement();
-        await sql.run('RELEASE SAVEPOINT guarded');
-        return result;
-      } catch (error) {
-        await sql.run('ROLLBACK TO SAVEPOINT guarded');
-        throw error;
-      }
-    };
-    this.users = new PgUsers(sql, guarded);
-    this.sessions = new PgSessions(sql);
-    this.avatars = new PgAvatars(sql);
-    this.chats = new PgChats(sql, guarded);
-    this.messages = new PgMessages(sql);
-    this.readMarkers = new PgReadMarkers(sql);
-    this.reactions = new PgReactions(sql);
-    this.revisions = new PgRevisions(sql);
-    this.collections = new PgCollections(sql);
-    this.events = new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client))));
-  }
+function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore, recordEvents: boolean): Repositories {
+  // In a transaction, a statement that may break a constraint runs in a savepoint: the caller may catch the
+  // error and go on, as it can with SQLite, where only the statement fails.
+  const guarded: Guarded = tx === undefined ? (statement) => statement() : async (statement) => {
+    await sql.run('SAVEPOINT guarded');
+    try {
+      const result = await statement();
+      await sql.run('RELEASE SAVEPOINT guarded');
+      return result;
+    } catch (error) {
+      await sql.run('ROLLBACK TO SAVEPOINT guarded');
+      throw error;
+    }
+  };
+  return {
+    users: new PgUsers(sql, guarded),
+    sessions: new PgSessions(sql),
+    avatars: new PgAvatars(sql),
+    chats: new PgChats(sql, guarded),
+    messages: new PgMessages(sql),
+    readMarkers: new PgReadMarkers(sql),
+    reactions: new PgReactions(sql),
+    revisions: new PgRevisions(sql),
+    collections: new PgCollections(sql),
+    events: new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client)))),
+  };
 }
 
 /**
@@ -103,15 +93,18 @@ export class PostgresStore implements Store {
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
+  /** Nothing is kept: PostgreSQL has no change stamp that is cheap to read and sees every other server's commit. */
+  private readonly kept: ReadThrough;
   private closed = false;
 
   private constructor(private readonly pool: Pool, url: string, private readonly options: PostgresStoreOptions) {
     const sql = new Sql(pool, this.refused);
     // Outside a transaction: the pool's repositories (each statement on any free connection).
-    const base = new PgRepositories(sql, undefined, this, options.recordEvents ?? true);
+    const base = pgRepositories(sql, undefined, this, options.recordEvents ?? true);
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events } = base);
     this.rateCounters = new PgRateCounters(sql);
+    this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });
   }
 
@@ -173,7 +166,7 @@ export class PostgresStore implements Store {
   }
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const result = await this.run('BEGIN', (client, tx) => work(new PgRepositories(new Sql(client), tx, this, this.options.recordEvents ?? true)));
+    const result = await this.run('BEGIN', (client, tx) => work(pgRepositories(new Sql(client), tx, this, this.options.recordEvents ?? true)));
     this.options.onCommit?.(1);
     return result;
   }
@@ -184,7 +177,11 @@ export class PostgresStore implements Store {
   }
 
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.run('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', (client) => work(new PgRepositories(new Sql(client), undefined, this, false)));
+    return this.run('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', (client) => work(pgRepositories(new Sql(client), undefined, this, false)));
+  }
+
+  keptReads(safe: boolean): KeptReads {
+    return this.kept.forRequest(safe);
   }
 
   get writesRefused(): WriteRefusal | undefined {
@@ -198,6 +195,7 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.kept.close();
     await this.hints?.stop();
     await this.pool.end();
   }

@@ -1,6 +1,7 @@
 // The chats and chat_members tables: a chat with its member list, membership checks and member changes.
 import type { ChatAccess, ChatForCallerRow, ChatRow, MemberRow } from '../rows.ts';
 import type { Db } from './database.ts';
+import { prepareStatements, type Statements } from './statements.ts';
 
 /** A chat as SQL answers it, members as JSON array text (the collection page reads these). */
 export interface ChatRecord extends Omit<ChatRow, 'members'> {
@@ -34,48 +35,39 @@ export function chatFromRecord(record: ChatRecord): ChatRow {
   return { ...record, members: JSON.parse(record.members) as string[] };
 }
 
+const SQL = {
+  insert: 'INSERT INTO chats (id, title, owner_id, created_at, updated_at) VALUES (@id, @title, @ownerId, @createdAt, @updatedAt)',
+  byId: `${CHAT_SELECT} WHERE c.id = ?`,
+  forMember: 'SELECT c.id, c.owner_id AS ownerId FROM chats c JOIN chat_members cm ON cm.chat_id = c.id AND cm.user_id = ? WHERE c.id = ?',
+  forCaller: `${CHAT_FOR_CALLER_SELECT} WHERE me.user_id = ? AND c.id = ?`,
+  update: 'UPDATE chats SET title = ?, updated_at = ? WHERE id = ?',
+  touch: 'UPDATE chats SET updated_at = ? WHERE id = ?',
+  removeMembers: 'DELETE FROM chat_members WHERE chat_id = ?',
+  remove: 'DELETE FROM chats WHERE id = ?',
+  insertMemberRow: 'INSERT OR IGNORE INTO chat_members (chat_id, user_id, added_at) VALUES (?, ?, ?)',
+  deleteMemberRow: 'DELETE FROM chat_members WHERE chat_id = ? AND user_id = ?',
+  removeMembersExcept: 'DELETE FROM chat_members WHERE chat_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))',
+  member: `${MEMBER_SELECT} WHERE cm.chat_id = ? AND cm.user_id = ?`,
+  members: `${MEMBER_SELECT} WHERE cm.chat_id = ? ORDER BY cm.added_at, cm.user_id`,
+  unknownUsers: 'SELECT j.value AS id FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.value) ORDER BY j.key',
+};
+
 export class ChatStore {
-  private readonly insert;
-  private readonly byId;
-  private readonly forMember;
-  private readonly forCaller;
-  private readonly update;
-  private readonly touch;
-  private readonly removeMembers;
-  private readonly remove;
-  private readonly insertMemberRow;
-  private readonly deleteMemberRow;
-  private readonly removeMembersExcept;
-  private readonly member;
-  private readonly members;
-  private readonly unknownUsers;
+  private readonly sql: Statements<typeof SQL>;
 
   constructor(db: Db) {
-    this.insert = db.prepare('INSERT INTO chats (id, title, owner_id, created_at, updated_at) VALUES (@id, @title, @ownerId, @createdAt, @updatedAt)');
-    this.byId = db.prepare(`${CHAT_SELECT} WHERE c.id = ?`);
-    this.forMember = db.prepare('SELECT c.id, c.owner_id AS ownerId FROM chats c JOIN chat_members cm ON cm.chat_id = c.id AND cm.user_id = ? WHERE c.id = ?');
-    this.forCaller = db.prepare(`${CHAT_FOR_CALLER_SELECT} WHERE me.user_id = ? AND c.id = ?`);
-    this.update = db.prepare('UPDATE chats SET title = ?, updated_at = ? WHERE id = ?');
-    this.touch = db.prepare('UPDATE chats SET updated_at = ? WHERE id = ?');
-    this.removeMembers = db.prepare('DELETE FROM chat_members WHERE chat_id = ?');
-    this.remove = db.prepare('DELETE FROM chats WHERE id = ?');
-    this.insertMemberRow = db.prepare('INSERT OR IGNORE INTO chat_members (chat_id, user_id, added_at) VALUES (?, ?, ?)');
-    this.deleteMemberRow = db.prepare('DELETE FROM chat_members WHERE chat_id = ? AND user_id = ?');
-    this.removeMembersExcept = db.prepare('DELETE FROM chat_members WHERE chat_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))');
-    this.member = db.prepare(`${MEMBER_SELECT} WHERE cm.chat_id = ? AND cm.user_id = ?`);
-    this.members = db.prepare(`${MEMBER_SELECT} WHERE cm.chat_id = ? ORDER BY cm.added_at, cm.user_id`);
-    this.unknownUsers = db.prepare('SELECT j.value AS id FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.value) ORDER BY j.key');
+    this.sql = prepareStatements(db, SQL);
   }
 
   /** Any chat, visible or not: only for deciding between create, replace and 404 in PUT. */
   findChat(id: string): ChatRow | undefined {
-    const record = this.byId.get(id) as ChatRecord | undefined;
+    const record = this.sql.byId.get(id) as ChatRecord | undefined;
     return record && chatFromRecord(record);
   }
 
   /** The chat if the user is one of its members; the same undefined when it does not exist. */
   findChatForMember(chatId: string, userId: string): ChatAccess | undefined {
-    return this.forMember.get(userId, chatId) as ChatAccess | undefined;
+    return this.sql.forMember.get(userId, chatId) as ChatAccess | undefined;
   }
 
   /**
@@ -83,53 +75,53 @@ export class ChatStore {
    * membership row): what GET /chats/{id} answers; undefined when the user is not a member or there is no chat.
    */
   findChatForCaller(chatId: string, userId: string): ChatForCallerRow | undefined {
-    const record = this.forCaller.get(userId, chatId) as ChatForCallerRecord | undefined;
+    const record = this.sql.forCaller.get(userId, chatId) as ChatForCallerRecord | undefined;
     return record && { ...record, members: JSON.parse(record.members) as string[] };
   }
 
   insertChat(chat: Omit<ChatRow, 'members'>): void {
-    this.insert.run(chat);
+    this.sql.insert.run(chat);
   }
 
   updateChatTitle(id: string, title: string, updatedAt: number): void {
-    this.update.run(title, updatedAt, id);
+    this.sql.update.run(title, updatedAt, id);
   }
 
   /** A member list change is a change of the chat, so its updatedAt moves too. */
   touchChat(id: string, updatedAt: number): void {
-    this.touch.run(updatedAt, id);
+    this.sql.touch.run(updatedAt, id);
   }
 
   /** The chat and its member rows; its messages go first, through the message store, in the same transaction. */
   deleteChat(id: string): void {
-    this.removeMembers.run(id);
-    this.remove.run(id);
+    this.sql.removeMembers.run(id);
+    this.sql.remove.run(id);
   }
 
   /** True when the user was not a member yet. Throws SQLITE_CONSTRAINT_FOREIGNKEY for an unknown user (a foreign-key StoreConstraintError through the store). */
   addMember(chatId: string, userId: string, addedAt: number): boolean {
-    return this.insertMemberRow.run(chatId, userId, addedAt).changes === 1;
+    return this.sql.insertMemberRow.run(chatId, userId, addedAt).changes === 1;
   }
 
   removeMember(chatId: string, userId: string): boolean {
-    return this.deleteMemberRow.run(chatId, userId).changes === 1;
+    return this.sql.deleteMemberRow.run(chatId, userId).changes === 1;
   }
 
   /** Removes every member not in userIds; answers how many went. */
   keepOnlyMembers(chatId: string, userIds: readonly string[]): number {
-    return this.removeMembersExcept.run(chatId, JSON.stringify(userIds)).changes;
+    return this.sql.removeMembersExcept.run(chatId, JSON.stringify(userIds)).changes;
   }
 
   findMember(chatId: string, userId: string): MemberRow | undefined {
-    return this.member.get(chatId, userId) as MemberRow | undefined;
+    return this.sql.member.get(chatId, userId) as MemberRow | undefined;
   }
 
   findMembers(chatId: string): MemberRow[] {
-    return this.members.all(chatId) as MemberRow[];
+    return this.sql.members.all(chatId) as MemberRow[];
   }
 
   /** The ids of userIds that name no user, in the order given: one query for the whole list. */
   findUnknownUsers(userIds: readonly string[]): string[] {
-    return (this.unknownUsers.all(JSON.stringify(userIds)) as { id: string }[]).map((row) => row.id);
+    return (this.sql.unknownUsers.all(JSON.stringify(userIds)) as { id: string }[]).map((row) => row.id);
   }
 }

@@ -6,7 +6,8 @@ import { AVATAR_IS_CURRENT, AVATAR_LIST_SELECT } from './avatar-store.ts';
 import { CHAT_FOR_CALLER_SELECT, chatFromRecord, MEMBER_SELECT, type ChatRecord } from './chat-store.ts';
 import type { Db } from './database.ts';
 import { PageRunner, type PageSource } from './list-page.ts';
-import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT } from './message-store.ts';
+import { MESSAGE_SELECT } from './message-store.ts';
+import { historySource as sharedHistorySource } from '../history-source.ts';
 import type { SqlColumns } from './query-sql.ts';
 import { REACTION_SELECT } from './reaction-store.ts';
 import { REVISION_SELECT, REVISION_SELECT_PARAMS } from './revision-store.ts';
@@ -37,20 +38,6 @@ export const CHAT_COLUMNS: SqlColumns = {
 export const MEMBER_COLUMNS: SqlColumns = {
   idField: 'userId',
   columns: { id: 'cm.user_id', userId: 'cm.user_id', login: 'u.login', addedAt: 'cm.added_at' },
-};
-
-export const MESSAGE_COLUMNS: SqlColumns = {
-  idField: 'id',
-  columns: {
-    id: 'm.id',
-    chatId: 'm.chat_id',
-    authorId: 'm.author_id',
-    text: 'm.text',
-    replyTo: 'm.reply_to',
-    createdAt: 'm.created_at',
-    updatedAt: 'm.updated_at',
-    editedAt: 'm.edited_at',
-  },
 };
 
 export const AVATAR_COLUMNS: SqlColumns = {
@@ -90,30 +77,9 @@ export const REVISION_COLUMNS: SqlColumns = {
 const ACTION_SELECT = "SELECT a.id, a.method, a.href FROM (SELECT value ->> 'id' AS id, value ->> 'method' AS method, value ->> 'href' AS href FROM json_each(?)) a";
 const ACTION_COLUMNS: SqlColumns = { idField: 'id', columns: { id: 'a.id', method: 'a.method', href: 'a.href' } };
 
-/**
- * The source of a chat's history: the chat as scope, after/before as bounds (which narrow the page, not
- * meta.total), and, without filters, the chat's kept count as meta.total: O(1) instead of O(messages).
- * The benchmark explains exactly these statements.
- */
+/** A chat's history (storage/history-source.ts) as SQLite reads it. */
 export function historySource(chatId: string, bounds: MessageBounds = {}): PageSource {
-  const conditions: string[] = [];
-  const params: unknown[] = [];
-  if (bounds.after !== undefined) {
-    conditions.push('m.id > ?');
-    params.push(bounds.after);
-  }
-  if (bounds.before !== undefined) {
-    conditions.push('m.id < ?');
-    params.push(bounds.before);
-  }
-  return {
-    select: MESSAGE_SELECT,
-    scope: 'm.chat_id = ?',
-    scopeParams: [chatId],
-    ...(conditions.length > 0 ? { bounds: { sql: conditions.join(' AND '), params } } : {}),
-    columns: MESSAGE_COLUMNS,
-    unfilteredTotal: { sql: CHAT_MESSAGE_COUNT_SQL, params: [chatId] },
-  };
+  return sharedHistorySource(MESSAGE_SELECT, chatId, bounds);
 }
 
 /** The collections of the Store, synchronous: the SQLite store runs them behind its gate. */

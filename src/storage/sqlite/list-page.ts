@@ -3,48 +3,14 @@ import type { Statement } from 'better-sqlite3';
 import type { ParsedQuery } from '../../parsers/query.ts';
 import type { Page } from '../rows.ts';
 import type { Db } from './database.ts';
-import { buildQuerySql, type SqlColumns } from './query-sql.ts';
+import { buildPageSql as buildAnyPageSql, type PageSource, type PageSql } from '../page-sql.ts';
+import { buildQuerySql } from './query-sql.ts';
 
-export interface PageSource {
-  /** SELECT ... FROM ... (no WHERE): trusted SQL from our code. */
-  select: string;
-  /** Values for `?` in select (a computed list, e.g. json_each(?)); they bind before the scope's. */
-  selectParams?: unknown[];
-  /** The caller's scope, e.g. "cm.user_id = ?": trusted SQL, values as parameters. */
-  scope?: string;
-  scopeParams?: unknown[];
-  /** Narrows the page but not meta.total: keyset bounds (after/before) page through one collection. */
-  bounds?: { sql: string; params: unknown[] };
-  columns: SqlColumns;
-  /**
-   * The total when the client's query has no filters (the scope alone decides it), read more cheaply
-   * than count(*) over the scope: one row with a column `n`, e.g. a count kept by triggers. count(*)
-   * walks every row in scope, O(n) even on an index (60 ms for one chat of a million messages).
-   */
-  unfilteredTotal?: { sql: string; params: unknown[] };
-}
+export type { PageSource } from '../page-sql.ts';
 
-/** The two statements of a page, as they run: for the page itself, and for meta.total. */
-export interface PageSql {
-  page: { sql: string; params: unknown[] };
-  total: { sql: string; params: unknown[] };
-  limit: number;
-}
-
+/** The two statements of a page in SQLite's spelling (the benchmarks explain them). */
 export function buildPageSql(source: PageSource, query: ParsedQuery): PageSql {
-  const built = buildQuerySql(query, source.columns);
-  const where = source.scope ? `(${source.scope}) AND (${built.where})` : built.where;
-  const params = [...(source.selectParams ?? []), ...(source.scopeParams ?? []), ...built.params];
-  const total = query.filters.length === 0 && source.unfilteredTotal !== undefined
-    ? source.unfilteredTotal
-    : { sql: `SELECT count(*) AS n FROM (${source.select} WHERE ${where})`, params };
-  const pageWhere = source.bounds ? `(${where}) AND (${source.bounds.sql})` : where;
-  const pageParams = source.bounds ? [...params, ...source.bounds.params] : params;
-  return {
-    page: { sql: `${source.select} WHERE ${pageWhere} ORDER BY ${built.orderBy} LIMIT ? OFFSET ?`, params: [...pageParams, built.limit, built.offset] },
-    total,
-    limit: built.limit,
-  };
+  return buildAnyPageSql(source, query, buildQuerySql);
 }
 
 /** Statements are prepared once per distinct SQL text; the text varies only with the query's shape. */

@@ -1,49 +1,45 @@
 // The messages table: posting, reading, editing and deleting the messages of a chat.
 import type { MessageRow } from '../rows.ts';
 import type { Db } from './database.ts';
+import { prepareStatements, type Statements } from './statements.ts';
 
 export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS chatId, m.author_id AS authorId, m.text, m.reply_to AS replyTo, m.created_at AS createdAt, m.updated_at AS updatedAt,'
   + ' m.edited_at AS editedAt, m.reactions FROM messages m';
 
-/** How many messages a chat has, kept by triggers (sql/migrations/005): O(1), where count(*) walks the whole chat. */
-export const CHAT_MESSAGE_COUNT_SQL = 'SELECT message_count AS n FROM chat_stats WHERE chat_id = ?';
+export { CHAT_MESSAGE_COUNT_SQL } from '../history-source.ts';
+
+const SQL = {
+  insert: 'INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at) VALUES (@id, @chatId, @authorId, @text, @replyTo, @createdAt, @updatedAt)',
+  byId: `${MESSAGE_SELECT} WHERE m.id = ?`,
+  inChat: `${MESSAGE_SELECT} WHERE m.chat_id = ? AND m.id = ?`,
+  // seq is the order of insertion, whatever the ids say; a null messageId (a new message) may reply to any.
+  earlierInChat: 'SELECT 1 AS found FROM messages m WHERE m.chat_id = @chatId AND m.id = @replyTo AND (@messageId IS NULL OR m.seq < (SELECT seq FROM messages WHERE id = @messageId))',
+  update: 'UPDATE messages SET text = @text, reply_to = @replyTo, updated_at = @updatedAt, edited_at = @editedAt WHERE id = @id',
+  detachReplies: 'UPDATE messages SET reply_to = NULL, updated_at = ? WHERE reply_to = ?',
+  replies: `${MESSAGE_SELECT} WHERE m.reply_to = ? ORDER BY m.id`,
+  remove: 'DELETE FROM messages WHERE id = ?',
+  removeAll: 'DELETE FROM messages WHERE chat_id = ?',
+};
 
 export class MessageStore {
-  private readonly insert;
-  private readonly byId;
-  private readonly inChat;
-  private readonly earlierInChat;
-  private readonly update;
-  private readonly detachReplies;
-  private readonly replies;
-  private readonly remove;
-  private readonly removeAll;
+  private readonly sql: Statements<typeof SQL>;
 
   constructor(db: Db) {
-    this.insert = db.prepare('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at) VALUES (@id, @chatId, @authorId, @text, @replyTo, @createdAt, @updatedAt)');
-    this.byId = db.prepare(`${MESSAGE_SELECT} WHERE m.id = ?`);
-    this.inChat = db.prepare(`${MESSAGE_SELECT} WHERE m.chat_id = ? AND m.id = ?`);
-    // seq is the order of insertion, whatever the ids say; a null messageId (a new message) may reply to any.
-    this.earlierInChat = db.prepare('SELECT 1 AS found FROM messages m WHERE m.chat_id = @chatId AND m.id = @replyTo AND (@messageId IS NULL OR m.seq < (SELECT seq FROM messages WHERE id = @messageId))');
-    this.update = db.prepare('UPDATE messages SET text = @text, reply_to = @replyTo, updated_at = @updatedAt, edited_at = @editedAt WHERE id = @id');
-    this.detachReplies = db.prepare('UPDATE messages SET reply_to = NULL, updated_at = ? WHERE reply_to = ?');
-    this.replies = db.prepare(`${MESSAGE_SELECT} WHERE m.reply_to = ? ORDER BY m.id`);
-    this.remove = db.prepare('DELETE FROM messages WHERE id = ?');
-    this.removeAll = db.prepare('DELETE FROM messages WHERE chat_id = ?');
+    this.sql = prepareStatements(db, SQL);
   }
 
   insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): void {
     const { id, chatId, authorId, text, replyTo, createdAt, updatedAt } = message;
-    this.insert.run({ id, chatId, authorId, text, replyTo, createdAt, updatedAt });
+    this.sql.insert.run({ id, chatId, authorId, text, replyTo, createdAt, updatedAt });
   }
 
   /** Any message, in any chat: the caller checks that the reader may see its chat. */
   findMessage(id: string): MessageRow | undefined {
-    return this.byId.get(id) as MessageRow | undefined;
+    return this.sql.byId.get(id) as MessageRow | undefined;
   }
 
   findMessageInChat(chatId: string, id: string): MessageRow | undefined {
-    return this.inChat.get(chatId, id) as MessageRow | undefined;
+    return this.sql.inChat.get(chatId, id) as MessageRow | undefined;
   }
 
   /**
@@ -51,17 +47,17 @@ export class MessageStore {
    * when messageId is null, for a new one). Replies thus always point back in time and never form a cycle.
    */
   isEarlierMessageInChat(chatId: string, replyTo: string, messageId: string | null): boolean {
-    return this.earlierInChat.get({ chatId, replyTo, messageId }) !== undefined;
+    return this.sql.earlierInChat.get({ chatId, replyTo, messageId }) !== undefined;
   }
 
   /** A change of the text also keeps the text it replaces as a revision (trigger of sql/migrations/007). */
   updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt'>): void {
-    this.update.run(message);
+    this.sql.update.run(message);
   }
 
   /** The messages that reply to this one (index messages_by_reply). */
   findReplies(id: string): MessageRow[] {
-    return this.replies.all(id) as MessageRow[];
+    return this.sql.replies.all(id) as MessageRow[];
   }
 
   /**
@@ -69,12 +65,12 @@ export class MessageStore {
    * and since that changes them, their updatedAt moves. Run inside a transaction.
    */
   deleteMessage(id: string, now: number): void {
-    this.detachReplies.run(now, id);
-    this.remove.run(id);
+    this.sql.detachReplies.run(now, id);
+    this.sql.remove.run(id);
   }
 
   /** Every message of a chat; replies all live in the same chat, so none is left pointing at a deleted one. */
   deleteChatMessages(chatId: string): number {
-    return this.removeAll.run(chatId).changes;
+    return this.sql.removeAll.run(chatId).changes;
   }
 }

@@ -2,8 +2,9 @@
 import { statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CommitListener } from '../commit-listener.ts';
-import { StoreWriteRefusedError, type RateCounterRepository, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
+import { StoreWriteRefusedError, type KeptReads, type RateCounterRepository, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
 import { MemoryRateCounters } from '../memory-rate-counters.ts';
+import { ReadThrough } from '../read-through.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { AvatarStore } from './avatar-store.ts';
 import { ChatStore } from './chat-store.ts';
@@ -122,17 +123,17 @@ export class SqliteStore implements Store {
   private readonly commits: CommitListener | undefined;
   /** total_changes() and PRAGMA data_version: see changeStamp. */
   private readonly stamp;
+  /** What GETs keep between requests while the change stamp holds: this store's, dropped when it closes. */
+  private readonly kept: ReadThrough;
   /** The write checkWrites commits: see TOUCH_SQL. */
   private readonly touch;
   private closed = false;
-  private readonly keepReads: boolean;
   private readonly refused = new RefusedWrites();
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(private readonly path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path, undefined, options);
     this.eventLog = new EventStore(this.db, options.recordEvents ?? true);
-    this.keepReads = options.keepReads ?? true;
     this.commits = options.commits;
     this.control = {
       beginImmediate: this.db.prepare('BEGIN IMMEDIATE'),
@@ -187,6 +188,11 @@ export class SqliteStore implements Store {
     this.stamp = { get: (): string => `${totalChanges.get() as number}.${dataVersion.get() as number}` };
     const touch = this.db.prepare(TOUCH_SQL);
     this.touch = this.db.transaction(() => void touch.run());
+    this.kept = new ReadThrough(this, options.keepReads === false ? undefined : () => this.changeStamp());
+  }
+
+  keptReads(safe: boolean): KeptReads {
+    return this.kept.forRequest(safe);
   }
 
   get writesRefused(): WriteRefusal | undefined {
@@ -218,8 +224,7 @@ export class SqliteStore implements Store {
    * triggers and rolled-back writes included) or by any other one, in this process or another (--workers, a
    * script: PRAGMA data_version). Read through the gate, so never inside another request's transaction.
    */
-  changeStamp(): Promise<string | undefined> {
-    if (!this.keepReads) return Promise.resolve(undefined);
+  private changeStamp(): Promise<string | undefined> {
     return this.gate.call(() => (this.db.inTransaction ? undefined : this.stamp.get()));
   }
 
@@ -285,6 +290,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.kept.close();
     await this.group.flush();
     // Waits for a transaction still open, then closes while nothing else can run.
     await this.gate.hold(async () => {

@@ -1,0 +1,178 @@
+// The store's read-through layer (storage/read-through.ts): what a GET finds kept and when it is read again. On a
+// SQLite file: hits, misses, writes by this store and by another connection, the one stamp of a request, the
+// end with the store; with a stand-in store: the limits per kind, a store without a stamp, a read in a transaction.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import Database from 'better-sqlite3';
+import { KEPT_LIMITS } from '../../src/storage/kept-entries.ts';
+import { ReadThrough } from '../../src/storage/read-through.ts';
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.ts';
+import type { Repositories, SessionRow } from '../../src/storage/store.ts';
+
+const TOKEN = Buffer.alloc(32, 7);
+const SESSION: SessionRow = { id: 's1', tokenHash: TOKEN, userId: 'u1', createdAt: 1, expiresAt: 10_000, maxExpiresAt: 20_000 };
+
+/** A store on a file with one user, one session and one chat, and a second connection to the file (another --workers process). */
+async function storeOnFile(t: TestContext): Promise<{ store: SqliteStore; other: Database.Database }> {
+  const dir = mkdtempSync(join(tmpdir(), 'read-through-'));
+  const store = new SqliteStore(join(dir, 'chat.db'));
+  const other = new Database(join(dir, 'chat.db'));
+  other.pragma('busy_timeout = 5000');
+  t.after(async () => {
+    other.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await store.users.insertUser({ id: 'u1', login: 'alice', passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
+  await store.sessions.insertSession(SESSION);
+  await store.chats.insertChat({ id: 'c1', title: 'one', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
+  await store.chats.addMember('c1', 'u1', 1);
+  return { store, other };
+}
+
+/** A stand-in store counting its reads, with a stamp the test sets (undefined: it cannot tell, as in a transaction). */
+function countingStore(): { store: Repositories; reads: { count: number }; stamp: { value: string | undefined; reads: number } } {
+  const reads = { count: 0 };
+  const stamp: { value: string | undefined; reads: number } = { value: '1', reads: 0 };
+  const store = {
+    sessions: { findSessionByTokenHash: async () => (reads.count += 1, { ...SESSION }) },
+    chats: { findChatForMember: async (chatId: string) => (reads.count += 1, { id: chatId, ownerId: 'u1' }) },
+  } as unknown as Repositories;
+  return { store, reads, stamp };
+}
+
+test('a GET finds what an earlier GET read, the same frozen row, while nothing is written', async (t) => {
+  const { store } = await storeOnFile(t);
+  const first = await store.keptReads(true).findSessionByTokenHash(TOKEN);
+  const second = await store.keptReads(true).findSessionByTokenHash(TOKEN);
+  assert.deepEqual(first, SESSION);
+  assert.equal(second, first);
+  assert.ok(Object.isFrozen(first));
+  assert.throws(() => { (first as { expiresAt: number }).expiresAt = 0; }, TypeError);
+  const access = await store.keptReads(true).findChatForMember('c1', 'u1');
+  assert.deepEqual(access, { id: 'c1', ownerId: 'u1' });
+  assert.equal(await store.keptReads(true).findChatForMember('c1', 'u1'), access);
+});
+
+test('a miss is not kept: a row written later is found by the next GET', async (t) => {
+  const { store, other } = await storeOnFile(t);
+  const reads = store.keptReads(true);
+  assert.equal(await reads.findChatForMember('c1', 'u2'), undefined);
+  other.prepare("INSERT INTO users (id, login, password_hash, created_at, updated_at) VALUES ('u2', 'bob', 'x', 1, 1)").run();
+  other.prepare("INSERT INTO chat_members (chat_id, user_id, added_at) VALUES ('c1', 'u2', 2)").run();
+  assert.deepEqual(await store.keptReads(true).findChatForMember('c1', 'u2'), { id: 'c1', ownerId: 'u1' });
+});
+
+test('a write by this store retires every kept entry, of every kind', async (t) => {
+  const { store } = await storeOnFile(t);
+  const session = await store.keptReads(true).findSessionByTokenHash(TOKEN);
+  const access = await store.keptReads(true).findChatForMember('c1', 'u1');
+  await store.chats.updateChatTitle('c1', 'two', 2);
+  const sessionAfter = await store.keptReads(true).findSessionByTokenHash(TOKEN);
+  assert.deepEqual(sessionAfter, session);
+  assert.notEqual(sessionAfter, session, 'read again after a write, even of another table');
+  assert.notEqual(await store.keptReads(true).findChatForMember('c1', 'u1'), access);
+  await store.sessions.deleteSession('s1');
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), undefined);
+});
+
+test('a write by another connection to the file retires every kept entry at the next request', async (t) => {
+  const { store, other } = await storeOnFile(t);
+  assert.deepEqual(await store.keptReads(true).findSessionByTokenHash(TOKEN), SESSION);
+  other.prepare('DELETE FROM sessions').run();
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), undefined);
+  other.prepare('DELETE FROM chat_members').run();
+  assert.equal(await store.keptReads(true).findChatForMember('c1', 'u1'), undefined);
+});
+
+test('one request reads the stamp once: it sees the database as it was when it began, the next request sees the write', async (t) => {
+  const { store, other } = await storeOnFile(t);
+  const request = store.keptReads(true);
+  const session = await request.findSessionByTokenHash(TOKEN);
+  other.prepare('DELETE FROM sessions').run();
+  assert.equal(await request.findSessionByTokenHash(TOKEN), session, 'the same request, the same stamp');
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), undefined);
+
+  // Counted on a stand-in: three finds of one request, one stamp read.
+  const { store: standIn, stamp } = countingStore();
+  const layer = new ReadThrough(standIn, async () => (stamp.reads += 1, stamp.value));
+  const reads = layer.forRequest(true);
+  await reads.findSessionByTokenHash(TOKEN);
+  await reads.findChatForMember('c1', 'u1');
+  await reads.keep('shared', 'page', async () => ({ page: 1 }), () => true);
+  assert.equal(stamp.reads, 1);
+});
+
+test('writes find and keep nothing: every read is made', async (t) => {
+  const { store } = await storeOnFile(t);
+  const kept = await store.keptReads(true).findSessionByTokenHash(TOKEN);
+  const written = store.keptReads(false);
+  const first = await written.findSessionByTokenHash(TOKEN);
+  assert.notEqual(first, kept);
+  assert.notEqual(await written.findSessionByTokenHash(TOKEN), first);
+  assert.equal(Object.isFrozen(first), false);
+  let made = 0;
+  const value = { n: 1 };
+  for (let i = 0; i < 2; i += 1) assert.equal(await written.keep('shared', 'k', async () => (made += 1, value), () => true), value);
+  assert.equal(made, 2);
+});
+
+test('values of the layers above are kept only when keepable says so, per kind and key', async () => {
+  const { store, reads } = countingStore();
+  const layer = new ReadThrough(store, async () => '1');
+  const read = async (): Promise<{ n: number }> => (reads.count += 1, { n: reads.count });
+  const shared = await layer.forRequest(true).keep('shared', 'k', read, () => true);
+  assert.equal(await layer.forRequest(true).keep('shared', 'k', read, () => true), shared);
+  assert.notEqual(await layer.forRequest(true).keep('per-caller', 'k', read, () => true), shared, 'another kind, another entry');
+  const refused = await layer.forRequest(true).keep('shared', 'other', read, () => false);
+  assert.notEqual(await layer.forRequest(true).keep('shared', 'other', read, () => false), refused);
+  assert.equal(reads.count, 4);
+});
+
+test('each kind keeps at most its limit, oldest out first', async () => {
+  const { store, reads } = countingStore();
+  const layer = new ReadThrough(store, async () => '1');
+  const read = async (): Promise<object> => (reads.count += 1, {});
+  for (let i = 0; i <= KEPT_LIMITS.shared; i += 1) await layer.forRequest(true).keep('shared', `page ${i}`, read, () => true);
+  assert.equal(layer.size('shared'), KEPT_LIMITS.shared);
+  reads.count = 0;
+  await layer.forRequest(true).keep('shared', `page ${KEPT_LIMITS.shared}`, read, () => true);
+  assert.equal(reads.count, 0, 'the newest is kept');
+  await layer.forRequest(true).keep('shared', 'page 0', read, () => true);
+  assert.equal(reads.count, 1, 'the oldest went');
+  for (let i = 0; i < KEPT_LIMITS.session + 10; i += 1) await layer.forRequest(true).findSessionByTokenHash(Buffer.from(String(i)));
+  assert.equal(layer.size('session'), KEPT_LIMITS.session);
+  assert.equal(layer.size('shared'), KEPT_LIMITS.shared, 'one kind\'s limit leaves the others alone');
+});
+
+test('a store without a change stamp (PostgreSQL), or a stamp it cannot tell (in a transaction), keeps nothing', async () => {
+  for (const stamp of [undefined, async (): Promise<undefined> => undefined]) {
+    const { store, reads } = countingStore();
+    const layer = new ReadThrough(store, stamp);
+    for (let i = 0; i < 3; i += 1) await layer.forRequest(true).findSessionByTokenHash(TOKEN);
+    assert.equal(reads.count, 3);
+    assert.equal(layer.size('session'), 0);
+  }
+});
+
+test('the kept entries end with their store: after close, nothing is kept', async () => {
+  const { store, reads } = countingStore();
+  const layer = new ReadThrough(store, async () => '1');
+  await layer.forRequest(true).findSessionByTokenHash(TOKEN);
+  assert.equal(layer.size('session'), 1);
+  layer.close();
+  assert.equal(layer.size('session'), 0);
+  await layer.forRequest(true).findSessionByTokenHash(TOKEN);
+  await layer.forRequest(true).findSessionByTokenHash(TOKEN);
+  assert.equal(reads.count, 3);
+});
+
+test('two stores keep apart: what one keeps, the other never finds', async (t) => {
+  const one = await storeOnFile(t);
+  const two = await storeOnFile(t);
+  const found = await one.store.keptReads(true).findSessionByTokenHash(TOKEN);
+  assert.notEqual(await two.store.keptReads(true).findSessionByTokenHash(TOKEN), found);
+});
