@@ -6,6 +6,7 @@ import { StoreWriteRefusedError, type KeptReads, type RateCounterRepository, typ
 import { MemoryRateCounters } from '../memory-rate-counters.ts';
 import { ReadThrough } from '../read-through.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
+import { asRepositories, asyncRepositories, settle, type SyncRepositories } from './async-repositories.ts';
 import { AvatarStore } from './avatar-store.ts';
 import { ChatStore } from './chat-store.ts';
 import { SqliteCollections } from './collections.ts';
@@ -33,71 +34,6 @@ export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCo
   /** Told after each commit that appended events, how many (docs/events.md): the event hub's wake-up. */
   commits?: CommitListener;
 };
-
-/** The synchronous stores, as one transaction or the gate runs them. */
-interface SyncRepositories {
-  users: UserStore;
-  sessions: SessionStore;
-  avatars: AvatarStore;
-  chats: ChatStore;
-  messages: MessageStore;
-  readMarkers: ReadMarkerStore;
-  reactions: ReactionStore;
-  revisions: RevisionStore;
-  collections: SqliteCollections;
-  events: EventStore;
-}
-
-type Method = (...args: unknown[]) => unknown;
-type Run = (method: Method, store: object, args: unknown[]) => Promise<unknown>;
-
-/** Runs one synchronous store call as a settled promise, SQLite's errors mapped to the store's (a refusal noted). */
-function settle(method: Method, store: object, args: unknown[], refused: RefusedWrites): Promise<unknown> {
-  try {
-    return Promise.resolve(method.apply(store, args));
-  } catch (error) {
-    return Promise.reject(refused.note(toStoreError(error)));
-  }
-}
-
-/** The async face of one synchronous store: every method of its class, run through `run` (the gate, or directly in a transaction). */
-function asyncView(store: object, run: Run): unknown {
-  const view: Record<string, unknown> = {};
-  const prototype = Object.getPrototypeOf(store) as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(prototype)) {
-    const method = prototype[name];
-    if (name === 'constructor' || typeof method !== 'function') continue;
-    view[name] = (...args: unknown[]) => run(method as Method, store, args);
-  }
-  return view;
-}
-
-/** A synchronous store's public methods, each answering a promise of what it returned. */
-type Async<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never };
-
-/**
- * The async faces of every store. Typed as Async<store>, so that assigning them to the interface's repositories
- * below makes tsc check each synchronous store against the interface, method by method.
- */
-function asyncRepositories(stores: SyncRepositories, run: Run): { [K in keyof SyncRepositories]: Async<SyncRepositories[K]> } {
-  return Object.fromEntries(Object.entries(stores).map(([name, store]) => [name, asyncView(store as object, run)])) as never;
-}
-
-function asRepositories(views: { [K in keyof SyncRepositories]: Async<SyncRepositories[K]> }): Repositories {
-  return {
-    users: views.users,
-    sessions: views.sessions,
-    avatars: views.avatars,
-    chats: views.chats,
-    messages: views.messages,
-    readMarkers: views.readMarkers,
-    reactions: views.reactions,
-    revisions: views.revisions,
-    // listActions is generic in the interface (it answers the items' own type): checked by hand, the cast stays.
-    collections: views.collections as unknown as Repositories['collections'],
-    events: views.events,
-  };
-}
 
 export class SqliteStore implements Store {
   /** For tests and tools that must reach SQLite itself (the backup, a broken table); never for handlers. */
