@@ -1,4 +1,4 @@
-// Event delivery (CONTRACT §9): fan-out latency to 1,000 streams, the memory of 10,000 idle streams and their
+// Event delivery (docs/protocol.md §9): fan-out latency to 1,000 streams, the memory of 10,000 idle streams and their
 // effect on /health, replay throughput from the log, and what the event write costs a POST.
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';

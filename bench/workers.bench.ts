@@ -1,4 +1,4 @@
-// --workers 2 against 1 on this machine (CONTRACT §12): a page of 50 messages and a POST, through the real
+// --workers 2 against 1 on this machine (docs/protocol.md §12.1): a page of 50 messages and a POST, through the real
 // executable path (src/main.ts, node:cluster), on copies of one seeded database, the load generator included.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

@@ -212,7 +212,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}
     const raw = env[spec.env];
     if (raw !== undefined) assign(spec, raw, spec.env);
   }
-  // CONTRACT §12: DATABASE_URL (the usual name of a PostgreSQL URL) wins over DB_PATH; a --db flag wins over both.
+  // docs/protocol.md §12.2: DATABASE_URL (the usual name of a PostgreSQL URL) wins over DB_PATH; a --db flag wins over both.
   if (env['DATABASE_URL'] !== undefined) assign(OPTIONS.find((spec) => spec.key === 'db')!, env['DATABASE_URL'], 'DATABASE_URL');
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;

@@ -1,4 +1,4 @@
-// --workers N (CONTRACT §12): N server processes on one port over one database file, through node:cluster. The
+// --workers N (docs/protocol.md §12.1): N server processes on one port over one database file, through node:cluster. The
 // primary migrates the database once, forks the workers, replaces one that dies, relays their event wake-ups
 // (a hint only: every worker also reads the log on a timer), and on SIGTERM drains them all.
 import cluster, { type Worker } from 'node:cluster';

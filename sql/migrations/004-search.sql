@@ -1,4 +1,4 @@
--- Full-text search (CONTRACT §5): FTS5 indexes over message text, chat titles and logins.
+-- Full-text search (docs/protocol.md §5): FTS5 indexes over message text, chat titles and logins.
 -- External content: each index stores only its tokens and reads the text from its table by seq
 -- (the rowid), so nothing is stored twice. Triggers keep every index in step with its table
 -- (the pattern of https://sqlite.org/fts5.html §4.4.3: an external content index must be told the

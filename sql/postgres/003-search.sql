@@ -1,4 +1,4 @@
--- Full-text search (CONTRACT §5) with PostgreSQL's own tools, matching SQLite's FTS5 (unicode61, remove_diacritics 2)
+-- Full-text search (docs/protocol.md §5) with PostgreSQL's own tools, matching SQLite's FTS5 (unicode61, remove_diacritics 2)
 -- on what a client can see: a word is a run of letters and digits (so "ann.lee" is "ann" and "lee"), case and
 -- diacritics are ignored, and each searched word is a prefix (tsquery `:*`). The words are made here, by one
 -- function used both for the indexed text and for the query, and stored as a tsvector (array_to_tsvector: no

@@ -19,7 +19,7 @@ export interface HubOptions {
   now: () => number;
   /** Seconds an event stays in the log. */
   retentionSeconds: number;
-  /** Comment lines and session checks at least this often (CONTRACT §9: at most 15 s). */
+  /** Comment lines and session checks at least this often (docs/protocol.md §9.2: at most 15 s). */
   pingMs?: number;
   /** How often the log is read without a wake-up (writes of other processes). */
   pollMs?: number;

@@ -15,7 +15,7 @@ export interface LoggedEvent {
    * it must not send it any more (docs/events.md).
    */
   purged: boolean;
-  /** {"id","type","chatId","createdAt","data"} as one line of JSON (CONTRACT §9). */
+  /** {"id","type","chatId","createdAt","data"} as one line of JSON (docs/protocol.md §9.2). */
   json: string;
   /** `id:`, `event:` and `data:` lines, ready for every stream that may see the event. */
   frameText: string;
@@ -25,7 +25,7 @@ export interface LoggedEvent {
   data: string;
 }
 
-/** Event ids are JSON strings like every id (CONTRACT §1); the log's integer is their text. */
+/** Event ids are JSON strings like every id (docs/protocol.md §1.2); the log's integer is their text. */
 export function toLoggedEvent(record: EventRecord): LoggedEvent {
   const id = String(record.id);
   const json = `{"id":"${id}","type":${JSON.stringify(record.type)},"chatId":${JSON.stringify(record.chatId)},`

@@ -1,4 +1,4 @@
-// Who may see an event when it is delivered (CONTRACT §9): the members of its chat now, kept current by the
+// Who may see an event when it is delivered (docs/protocol.md §9.4): the members of its chat now, kept current by the
 // membership events themselves as the hub reads the log in id order, for the users with open streams only.
 import type { LoggedEvent } from './logged-event.ts';
 

@@ -1,8 +1,8 @@
-// A Server-Sent Events answer (WHATWG HTML §9.2, CONTRACT §9): its headers, and a writer for its frames.
+// A Server-Sent Events answer (WHATWG HTML §9.2, docs/protocol.md §9.2): its headers, and a writer for its frames.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatSseComment, formatSseEvent, formatSseEventWithoutId, formatSseRetry } from '../events/sse-frame.ts';
 
-/** A client that falls this far behind is cut off; it resumes by id and loses nothing (CONTRACT §9). */
+/** A client that falls this far behind is cut off; it resumes by id and loses nothing (docs/protocol.md §9.7). */
 export const MAX_UNSENT_BYTES = 1024 * 1024;
 /** While replaying the log, reading stops until the client has taken what was written beyond this. */
 const REPLAY_HIGH_WATER = 64 * 1024;

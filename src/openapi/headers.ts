@@ -7,7 +7,7 @@ const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema }> =
   Location: { description: 'The path of the resource created (or of the page to go on to)', schema: { type: 'string', pattern: '^/' } },
   Link: { description: 'RFC 8288 links to the next and previous pages: <href>; rel="next", <href>; rel="prev"', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before trying again (RFC 9110 §10.2.3)', schema: { type: 'string', pattern: '^[0-9]+$' } },
-  // IETF draft-ietf-httpapi-ratelimit-headers, as CONTRACT §11 spells them.
+  // IETF draft-ietf-httpapi-ratelimit-headers, as docs/protocol.md §11.1 spells them.
   RateLimit: { description: 'What is left of the limit: "writes";r=<remaining>;t=<seconds>', schema: { type: 'string', pattern: '^"[^"]+";r=[0-9]+;t=[0-9]+$' } },
   'RateLimit-Policy': { description: 'The limit itself: "writes";q=600;w=60', schema: { type: 'string', pattern: '^"[^"]+";q=[0-9]+;w=[0-9]+$' } },
   'WWW-Authenticate': { description: 'Bearer realm="chat", with error="invalid_token" when a token was sent (RFC 6750 §3)', schema: { type: 'string', pattern: '^Bearer ' } },

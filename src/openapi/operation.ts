@@ -62,7 +62,7 @@ function bodySchema(body: NonNullable<ResponseDoc['body']>, schemas: Components)
 }
 
 function response(route: Route, doc: ResponseDoc, schemas: Components): JsonSchema {
-  // Writes are rate-limited (registration and login by their own limits): RateLimit fields may come (CONTRACT §11).
+  // Writes are rate-limited (registration and login by their own limits): RateLimit fields may come (docs/protocol.md §11.1).
   const limited = route.method !== 'GET';
   const headers = responseHeaders(doc.headers, [...(doc.optionalHeaders ?? []), ...(limited ? ['RateLimit', 'RateLimit-Policy'] as const : [])]);
   // A negotiated body (JSON, XML, HTML), bytes sent as they are, or both (the event stream beside long-poll).
@@ -80,12 +80,12 @@ export function operation(route: Route, schemas: Components): JsonSchema {
   if (route.method === 'GET' && ok?.headers?.includes('ETag') && !route.responses[304]) {
     responses['304'] = { description: 'Not Modified: If-None-Match matched (no body)', ...withHeaders(responseHeaders(['ETag'])) };
   }
-  // CONTRACT §7: an HTML form's write that succeeds answers 303 to the page to show next.
+  // docs/protocol.md §7.3: an HTML form's write that succeeds answers 303 to the page to show next.
   if (route.requestBody?.contentTypes.includes('application/x-www-form-urlencoded') && !route.responses[303]) {
     responses['303'] = { description: 'An HTML form\'s write succeeded: see the page to show next', ...withHeaders(responseHeaders(['Location'])) };
   }
   for (const status of problemStatuses(route)) responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
-  // A path parameter is an id unless the route describes it (an emoji): CONTRACT §1.
+  // A path parameter is an id unless the route describes it (an emoji): docs/protocol.md §1.2.
   const declared = route.query?.parameters ?? [];
   const pathParameters = [...route.pattern.matchAll(/:([a-zA-Z][a-zA-Z0-9]*)/g)].map((match) => {
     const own = declared.find((parameter) => parameter.in === 'path' && parameter.name === match[1]);

@@ -47,7 +47,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * session can answer 401, and 403 to a write (owner-only changes, the cookie Origin check); a path with
  * ids can name nothing (404); a negotiated answer can find no acceptable type (406); PUT, PATCH and
  * DELETE honour If-Match (412); a body can be too large or of the wrong type (413, 415); a write can be
- * rate-limited (429, CONTRACT §11); any request can find the database unreachable (503 with Retry-After, on
+ * rate-limited (429, docs/protocol.md §11.1); any request can find the database unreachable (503 with Retry-After, on
  * PostgreSQL), read-only or full (docs/operations.md). A route adds what its own rules give (409, ...).
  */
 export function problemStatuses(route: Route): number[] {
@@ -68,12 +68,12 @@ export function problemStatuses(route: Route): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-/** components.responses: one entry per problem status used, in JSON, XML and HTML (CONTRACT §7). */
+/** components.responses: one entry per problem status used, in JSON, XML and HTML (docs/protocol.md §7.5). */
 export function problemResponses(used: ReadonlySet<number>): Record<string, JsonSchema> {
   const kinds = Object.entries(KINDS).filter(([status]) => used.has(Number(status)));
   return Object.fromEntries(kinds.map(([status, kind]) => [`Problem${status}`, {
     description: kind.description,
-    // A 429 of a write also says what is left of the limit (CONTRACT §11).
+    // A 429 of a write also says what is left of the limit (docs/protocol.md §11.1).
     ...withHeaders(responseHeaders(kind.headers, status === '429' ? ['RateLimit', 'RateLimit-Policy'] : [])),
     content: {
       'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },

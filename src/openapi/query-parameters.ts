@@ -1,4 +1,4 @@
-// The query language (CONTRACT §6) as OpenAPI parameters, from the same CollectionSpec the parser reads,
+// The query language (docs/protocol.md §6) as OpenAPI parameters, from the same CollectionSpec the parser reads,
 // so a collection documents exactly the fields it accepts.
 import type { CollectionSpec, FieldSpec } from '../parsers/query.ts';
 import type { ParameterDoc, QueryDoc } from './route-doc.ts';

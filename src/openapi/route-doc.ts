@@ -39,7 +39,7 @@ export interface ParameterDoc {
 }
 
 export interface QueryDoc {
-  /** The collection's fields: each may be filtered and sorted on (CONTRACT §6). */
+  /** The collection's fields: each may be filtered and sorted on (docs/protocol.md §6.3). */
   fields?: CollectionSpec;
   parameters?: readonly ParameterDoc[];
 }
@@ -54,7 +54,7 @@ export interface RequestBodyDoc {
   example?: unknown;
 }
 
-/** 200 with one resource, in its envelope when it travels in one; a strong ETag (CONTRACT §7). */
+/** 200 with one resource, in its envelope when it travels in one; a strong ETag (docs/protocol.md §7.7). */
 export function one(resource: ResourceName, description = `The ${resource.toLowerCase()}`): ResponseDoc {
   return { description, body: { resource, as: 'single' }, headers: ['ETag'] };
 }

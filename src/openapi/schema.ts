@@ -38,12 +38,12 @@ export function text(rule?: TextRule, extra: JsonSchema = {}): Schema<string> {
   return { ...schema, ...extra };
 }
 
-/** CONTRACT §1: every id is an opaque string of 1-64 letters, digits, `_` or `-`. */
+/** docs/protocol.md §1.2: every id is an opaque string of 1-64 letters, digits, `_` or `-`. */
 export function id(description?: string): Schema<string> {
   return { type: 'string', pattern: ID_REGEX, ...(description ? { description } : {}) };
 }
 
-/** CONTRACT §1: ISO 8601 UTC with milliseconds. */
+/** docs/protocol.md §1.3: ISO 8601 UTC with milliseconds. */
 export function timestamp(description?: string): Schema<string> {
   return { type: 'string', format: 'date-time', examples: ['2026-11-21T09:30:00.000Z'], ...(description ? { description } : {}) };
 }
@@ -75,7 +75,7 @@ export function describe<T>(schema: Schema<T>, description: string, example?: un
 }
 
 /**
- * An object with exactly these properties (unknown ones are refused: CONTRACT §1 for requests, and
+ * An object with exactly these properties (unknown ones are refused: docs/protocol.md §1.5 for requests, and
  * for answers the document must name every field the server sends). `optional` lists those that may be
  * absent; every other property is required.
  */

@@ -3,7 +3,7 @@ import { fieldFailure } from './parse-failure.ts';
 
 export type Body = Record<string, unknown>;
 
-/** CONTRACT §1: an unknown field is a 400 that names it. */
+/** docs/protocol.md §1.5: an unknown field is a 400 that names it. */
 export function rejectUnknownFields(body: Body, allowed: readonly string[], prefix = ''): void {
   for (const field of Object.keys(body)) {
     if (!allowed.includes(field)) throw fieldFailure(`${prefix}${field}`, 'is not a known field');
@@ -40,7 +40,7 @@ export function checkNumber(value: unknown, field: string): number {
   return number;
 }
 
-/** The body of a chat, message or action request: {"data": {...}} (CONTRACT §1). */
+/** The body of a chat, message or action request: {"data": {...}} (docs/protocol.md §1.4). */
 export function unwrapEnvelope(body: Body): Body {
   if (!('data' in body) && Object.keys(body).length > 0) {
     // The resource's fields sent bare are the common first mistake: say so, and show the shape to send.

@@ -9,7 +9,7 @@ export type ValueResult = { ok: true; value: string | number } | { ok: false; me
 export const MAX_TEXT_LENGTH = 1000;
 const MAX_NUMBER_LENGTH = 32;
 const MAX_TIMESTAMP_LENGTH = 40;
-// CONTRACT §1: every id matches this.
+// docs/protocol.md §1.2: every id matches this.
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 // Plain decimal notation only: no `+` sign (it would arrive as a space), no exponent, so that a
 // hyphen inside a value is always either a minus sign or a range separator.
@@ -42,7 +42,7 @@ export function parseFieldValue(type: FieldType, text: string): ValueResult {
 }
 
 /**
- * A LIKE pattern (CONTRACT §6: `%` and `_` as in SQL). The SQL uses `ESCAPE '\'`, so `\%`, `\_` and
+ * A LIKE pattern (docs/protocol.md §6.4: `%` and `_` as in SQL). The SQL uses `ESCAPE '\'`, so `\%`, `\_` and
  * `\\` match those characters literally; any other use of `\` is refused so no pattern is ambiguous.
  */
 export function parseLikePattern(text: string): ValueResult {
@@ -58,7 +58,7 @@ export function parseLikePattern(text: string): ValueResult {
 }
 
 /**
- * CONTRACT §6 `<field>=<low>-<high>`: the value splits at the one hyphen that leaves two valid values.
+ * docs/protocol.md §6.4 `<field>=<low>-<high>`: the value splits at the one hyphen that leaves two valid values.
  * Answers undefined when no hyphen, or more than one, does; the caller then reads the value as equality.
  */
 export function splitRange(type: FieldType, text: string): { low: number; high: number } | undefined {

@@ -1,4 +1,4 @@
-// Parses the query conventions every collection shares (CONTRACT §6) into typed filters, sort keys and a page.
+// Parses the query conventions every collection shares (docs/protocol.md §6) into typed filters, sort keys and a page.
 import { fieldFailure, type ParseFailure } from './parse-failure.ts';
 import { splitQueryString } from './query-string.ts';
 import { parseFieldValue, parseLikePattern, splitRange, type FieldType } from './query-values.ts';

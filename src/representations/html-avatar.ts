@@ -11,7 +11,7 @@ function numberField(avatar: Resource, field: string): number | undefined {
 }
 
 /**
- * The server stores the zone; clients crop (CONTRACT §3). This page crops with an inline SVG whose
+ * The server stores the zone; clients crop (docs/protocol.md §3.4). This page crops with an inline SVG whose
  * viewBox is the zone, over the whole image drawn at its own pixel size: nothing outside the zone
  * shows, and the box has the zone's aspect ratio with its longer side AVATAR_DISPLAY_SIZE pixels.
  * Attributes only, no CSS, so the strict CSP (style-src by hash) holds; img-src 'self' covers <image>.

@@ -37,7 +37,7 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
   return renderPage(`${labelOf(rep.type)} list`, summary + links + items + links, options.basePath, page);
 }
 
-/** The data-* attributes the page's script follows the event stream with (CONTRACT §9); none off the newest page. */
+/** The data-* attributes the page's script follows the event stream with (docs/protocol.md §9.9); none off the newest page. */
 function liveAttributes(live: CollectionRepresentation['live']): string {
   if (live === undefined) return '';
   return [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users]]
@@ -91,7 +91,7 @@ function renderMessages(messages: readonly Resource[], options: HtmlOptions, liv
     ];
     // dir="auto": a message in Arabic or Hebrew runs right to left without reordering the page around it.
     const textHtml = `<p class="text" dir="auto">${renderValue(text, 1, options.basePath)}</p>${renderReactions(message['reactions'], options.basePath)}`;
-    // "(edited)" links to the message's revisions (CONTRACT §10).
+    // "(edited)" links to the message's revisions (docs/protocol.md §10.3).
     const editedAt = message['editedAt'];
     if (typeof editedAt === 'string') {
       const edited = `(edited ${renderField('message', 'editedAt', editedAt, 1, options.basePath)})`;

@@ -24,7 +24,7 @@ const REFERENCE_PATTERNS = new Map<string, readonly [pattern: string, param: str
 ]);
 // What names a resource better than its id: in a heading, and as a second link to it in a list.
 export const DISPLAY_FIELDS = ['title', 'login'];
-// The timestamps of CONTRACT §1, shown as "2026-11-21 09:30:00 UTC"; the exact value stays in datetime.
+// The timestamps of docs/protocol.md §1.3, shown as "2026-11-21 09:30:00 UTC"; the exact value stays in datetime.
 const ISO_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/;
 
 export function renderFields(type: string, data: object, depth: number, basePath: string): string {

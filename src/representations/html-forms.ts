@@ -1,4 +1,4 @@
-// HTML forms of the pages (CONTRACT §7): POST to the resource's own URL, `_method` for what a form cannot send,
+// HTML forms of the pages (docs/protocol.md §7.3): POST to the resource's own URL, `_method` for what a form cannot send,
 // `_back` for the page to return to; a form that broke a rule comes back filled in, each error beside its field.
 import { escapeHtml } from './escape.ts';
 import type { FormState, PageContext } from './representation.ts';

@@ -9,7 +9,7 @@ interface FieldError {
 }
 
 /**
- * The sign-up form posts application/x-www-form-urlencoded to POST /users (CONTRACT §7, HTML forms);
+ * The sign-up form posts application/x-www-form-urlencoded to POST /users (docs/protocol.md §7.3, HTML forms);
  * a broken rule comes back as this form with the message beside its field.
  */
 function renderSignUpForm(signUp: Resource, basePath: string): string {
@@ -45,7 +45,7 @@ function renderSignUpForm(signUp: Resource, basePath: string): string {
   );
 }
 
-/** The HTML login form posts application/x-www-form-urlencoded to POST /session (CONTRACT §2). */
+/** The HTML login form posts application/x-www-form-urlencoded to POST /session (docs/protocol.md §2.2). */
 export function renderLoginForm(data: Resource, action: string): string {
   const { error, login } = data;
   const alert = typeof error === 'string' ? `<p class="error" role="alert">${escapeHtml(error)}</p>\n` : '';

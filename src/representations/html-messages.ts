@@ -63,7 +63,7 @@ export function renderMessage(page: PageContext, message: Resource, shown: Reado
   return `${byline}${renderQuote(page, message, shown)}<p class="text" dir="auto">${escapeHtml(String(message['text'] ?? ''))}</p>${renderReactions(page, message)}`;
 }
 
-/** Messages after the reader's marker that others wrote: the ones unreadCount counts (CONTRACT §10). */
+/** Messages after the reader's marker that others wrote: the ones unreadCount counts (docs/protocol.md §10.1). */
 function isUnread(page: PageContext, message: Resource): boolean {
   const lastReadId = page.chat?.['lastReadId'];
   if (message['authorId'] === page.me?.id) return false;

@@ -28,7 +28,7 @@ function formatterOf(locale: string): Intl.DateTimeFormat {
 }
 
 /**
- * A CONTRACT §1 timestamp in a <time> element: in the reader's language (Accept-Language) at UTC, else as
+ * A timestamp (docs/protocol.md §1.3) in a <time> element: in the reader's language (Accept-Language) at UTC, else as
  * "2026-11-21 09:30 UTC"; the page's script then shows it in the reader's own time zone too.
  */
 export function renderTime(page: PageContext, iso: unknown): string {

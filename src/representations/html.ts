@@ -39,7 +39,7 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
     if (shown) return renderPage(shown.heading, `${shown.main}${renderRelated(rep.links)}${renderRaw(renderFields(rep.type, rep.data, 0, options.basePath))}`, options.basePath, page);
   }
   const heading = rep.type === 'session' ? 'Your session' : `${labelOf(rep.type)} ${displayNameOf(rep.data)}`.trim();
-  // DELETE /session through the form mechanism's _method field (CONTRACT §7, HTML forms).
+  // DELETE /session through the form mechanism's _method field (docs/protocol.md §7.3, HTML forms).
   const logout = rep.type !== 'session' ? ''
     : page !== undefined ? renderForm({ action: session, method: 'DELETE', button: 'Log out', id: 'logout-session' }, page)
       : `<p>To log out, send <code>DELETE ${escapeHtml(session)}</code>.</p>`;

@@ -1,5 +1,5 @@
 // The one script of the HTML pages, allowed by its hash (CSP): times in the reader's locale, the newest page of a chat
-// following the event stream (CONTRACT §9), and the avatar form's zone filled in. Every page works the same without it.
+// following the event stream (docs/protocol.md §9.9), and the avatar form's zone filled in. Every page works the same without it.
 import { createHash } from 'node:crypto';
 
 /**

@@ -34,12 +34,12 @@ export function publicSession(row: SessionRow): PublicSession {
   return { userId: row.userId, expiresAt: isoTime(row.expiresAt), createdAt: isoTime(row.createdAt) };
 }
 
-/** The chat as every member sees it: what events carry (CONTRACT §9 leaves the per-caller fields out). */
+/** The chat as every member sees it: what events carry (docs/protocol.md §9.1 leaves the per-caller fields out). */
 export function publicChat(row: ChatRow): PublicChat {
   return { id: row.id, title: row.title, ownerId: row.ownerId, members: row.members, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
 }
 
-/** The chat as one member reads it: with their own read marker and unread count (CONTRACT §10). */
+/** The chat as one member reads it: with their own read marker and unread count (docs/protocol.md §10.1). */
 export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Record<string, unknown> {
   // One literal, not a spread of publicChat: a page of 50 chats is serialised about twice as fast.
   return {
@@ -64,14 +64,14 @@ export function publicReaction(row: ReactionRow, withMessageId = false): Record<
   return withMessageId ? { messageId: row.messageId, ...reaction } : reaction;
 }
 
-/** Revision ids are JSON strings like every id (CONTRACT §1): "1" is the text the message was posted with. */
+/** Revision ids are JSON strings like every id (docs/protocol.md §1.2): "1" is the text the message was posted with. */
 export function publicRevision(row: RevisionRow): Record<string, unknown> {
   return { id: String(row.id), text: row.text, createdAt: isoTime(row.createdAt) };
 }
 
 /**
  * One membership: who, under which login (so a client can show names without a lookup per member), since
- * when. `id` is the user's id, so a member is addressable like every other row (CONTRACT §1).
+ * when. `id` is the user's id, so a member is addressable like every other row (docs/protocol.md §1.6).
  */
 export function publicMember(row: MemberRow): PublicMember {
   return { id: row.userId, userId: row.userId, login: row.login, addedAt: isoTime(row.addedAt) };
@@ -92,7 +92,7 @@ export function publicMessage(row: MessageRow): PublicMessage {
   };
 }
 
-/** Something the caller may do to a message now (CONTRACT §4): the method and the complete path to call. */
+/** Something the caller may do to a message now (docs/protocol.md §4.5): the method and the complete path to call. */
 export function publicAction(row: { id: string; method: PublicAction['method']; href: string }): PublicAction {
   return { id: row.id, method: row.method, href: row.href };
 }

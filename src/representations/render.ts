@@ -13,7 +13,7 @@ export interface RenderedBody {
   json?: string;
 }
 
-/** JSON shapes of CONTRACT §1: envelope for chats, messages and actions; plain objects otherwise. */
+/** JSON shapes of docs/protocol.md §1.4: envelope for chats, messages and actions; plain objects otherwise. */
 export function toJson(rep: Representation): unknown {
   switch (rep.kind) {
     case 'collection': return { data: rep.data, meta: rep.meta };

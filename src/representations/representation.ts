@@ -13,7 +13,7 @@ export interface PageMeta {
   offset: number;
 }
 
-/** The meta of a long-poll answer: where the client goes on from (CONTRACT §9). */
+/** The meta of a long-poll answer: where the client goes on from (docs/protocol.md §9.8). */
 export interface EventPageMeta {
   lastEventId: string;
 }
@@ -45,7 +45,7 @@ export interface CollectionRepresentation {
   itemHref?: (item: Resource) => string | undefined;
   /**
    * Set on the newest page of a chat's history: the HTML page follows the event stream at `events` and
-   * shows the chat's new, edited and deleted messages as they happen (CONTRACT §9).
+   * shows the chat's new, edited and deleted messages as they happen (docs/protocol.md §9.9).
    */
   live?: { events: string; chatId: string; messages: string; users: string };
   page?: PageContext;

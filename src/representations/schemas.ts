@@ -1,4 +1,4 @@
-// The public shape of every resource (CONTRACT §1, §9, §10): the JSON Schemas of the OpenAPI document,
+// The public shape of every resource (docs/protocol.md §1.6, §9.1, §10): the JSON Schemas of the OpenAPI document,
 // and, through Infer, the return types of the serializers in public-fields.ts, so the two cannot drift.
 import {
   arrayOf, describe, id, ref, tagged, integer, nullable, number, object, oneOfValues, text, timestamp, type Infer, type Schema,
@@ -68,7 +68,7 @@ export const CHAT = object({
   updatedAt: timestamp(),
   lastReadId: describe(nullable(id()), "The caller's read marker: the last message read, or null"),
   unreadCount: describe(integer({ minimum: 0 }), 'Messages after the read marker that others wrote'),
-  // Every answer to a member carries them; a chat inside an event leaves them out (CONTRACT §9), so optional.
+  // Every answer to a member carries them; a chat inside an event leaves them out (docs/protocol.md §9.1), so optional.
 }, {
   optional: ['lastReadId', 'unreadCount'],
   description: 'A chat. Its lastReadId and unreadCount are the caller\'s own.',
@@ -173,7 +173,7 @@ export const INDEX = object({
   },
 }, { description: 'The index of the API.', example: { name: 'Chat API', version: '0.1.0', links: { chats: PATHS.chats, docs: PATHS.docs } } });
 
-/** GET /search: each result is a message, chat or user with its `type` (CONTRACT §5). */
+/** GET /search: each result is a message, chat or user with its `type` (docs/protocol.md §5). */
 export const SEARCH_RESULT = {
   oneOf: [tagged('message', MESSAGE), tagged('chat', CHAT), tagged('user', USER)],
 };
@@ -187,7 +187,7 @@ export type PublicMember = Infer<typeof MEMBER>;
 export type PublicMessage = Infer<typeof MESSAGE>;
 export type PublicAction = Infer<typeof ACTION>;
 
-/** How a resource travels (CONTRACT §1): chats, messages, actions and what lives under a chat in {"data"}. */
+/** How a resource travels (docs/protocol.md §1.4): chats, messages, actions and what lives under a chat in {"data"}. */
 export interface ResourceKind {
   schema: Schema<unknown>;
   enveloped: boolean;

@@ -26,7 +26,7 @@ export interface AppServices {
   /** Counters and gauges for GET /metrics (e.g. metrics.eventsWritten.inc()). */
   metrics: ServerMetrics;
   events: EventHub;
-  /** CONTRACT §11: writes per signed-in user per minute, and registrations per address per hour. */
+  /** docs/protocol.md §11.1: writes per signed-in user per minute, and registrations per address per hour. */
   writeLimit: RateLimit;
   registerLimit: RateLimit;
   /** The origin browsers reach the server at (--public-url, else the listen address): never the client's Host. */
@@ -65,7 +65,7 @@ export interface RequestContext {
   responseHeaders: Record<string, string>;
   /** A path under the base path, built from a route pattern: the one way links are made. */
   href(pattern: string, params?: Record<string, string>, query?: string): string;
-  /** Set when the request is an HTML form post (CONTRACT §7): its handler answers as to JSON, pipeline/answer-form.ts turns that into 303. */
+  /** Set when the request is an HTML form post (docs/protocol.md §7.3): its handler answers as to JSON, pipeline/answer-form.ts turns that into 303. */
   form?: FormSubmission;
 }
 

@@ -1,4 +1,4 @@
-// The resources an HTML form may write (CONTRACT §7, HTML forms): each one's JSON shape, the page a success
+// The resources an HTML form may write (docs/protocol.md §7.3, HTML forms): each one's JSON shape, the page a success
 // goes on to (303), and the page a broken rule shows again. A route missing here takes no form (415).
 import type { FormShape } from '../http/form-post.ts';
 import type { Reply, RequestContext, Route } from './context.ts';

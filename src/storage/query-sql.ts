@@ -1,4 +1,4 @@
-// Turns a parsed collection query (CONTRACT §6) into a WHERE clause, bound parameters and an ORDER BY, for any
+// Turns a parsed collection query (docs/protocol.md §6) into a WHERE clause, bound parameters and an ORDER BY, for any
 // backend: the rules (AND of filters, tie-break by id, only bound values) are written once here, and a
 // SqlDialect says how one engine spells what differs (case folding, LIKE, "not equal" with nulls, NULL order).
 // SQL text comes only from SqlColumns and the dialect, both our own code.
@@ -52,7 +52,7 @@ export interface QuerySql {
 const COMPARISONS = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 /**
- * CONTRACT §6: nothing from the query string reaches SQL except as a bound parameter. Column
+ * docs/protocol.md §6.4: nothing from the query string reaches SQL except as a bound parameter. Column
  * expressions come from the SqlColumns (our code); every value is a `?`.
  *
  * Use: `SELECT ... FROM t WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?` with
@@ -118,7 +118,7 @@ function listContainsSql(name: string, sql: SqlColumns): string {
   return contains;
 }
 
-/** CONTRACT §6: default order by id; ties of an explicit sort broken by id in the last key's direction. */
+/** docs/protocol.md §6.5: default order by id; ties of an explicit sort broken by id in the last key's direction. */
 function buildOrderBy(sort: readonly SortKey[], sql: SqlColumns, dialect: SqlDialect): string {
   if (sql.columns[sql.idField] === undefined || sql.contains?.[sql.idField] !== undefined) {
     throw new Error(`query-sql: the collection has no scalar id field named ${sql.idField}`);

@@ -154,7 +154,7 @@ export interface MessageBounds {
 }
 
 /**
- * One page of each collection, for the query the parser produced (CONTRACT §6). A field is known by its API
+ * One page of each collection, for the query the parser produced (docs/protocol.md §6). A field is known by its API
  * name (`filter.field.name`, `sort[i].field.name`); each backend maps names to its columns, and a name it
  * does not know is a programming error (throw). Every order ends with the collection's id field in the last
  * key's direction, so pages are stable. meta.total counts the scope with the filters, without limit/offset.
@@ -178,7 +178,7 @@ export interface CollectionRepository {
   /** A message's texts: the earlier ones, then the current one. Fields id (a number), text, createdAt. */
   listRevisions(messageId: string, query: ParsedQuery): Promise<Page<RevisionRow>>;
   /**
-   * Full-text search for `userId` (CONTRACT §5): messages of their chats, their chats by title, users by login.
+   * Full-text search for `userId` (docs/protocol.md §5): messages of their chats, their chats by title, users by login.
    * Every term is a prefix, accent-insensitive, and all terms must match. Fields type, id, chatId, createdAt, updatedAt.
    */
   search(userId: string, terms: readonly string[], query: ParsedQuery): Promise<Page<SearchHit>>;
@@ -186,7 +186,7 @@ export interface CollectionRepository {
   listActions<T extends ActionItem>(items: readonly T[], query: ParsedQuery): Promise<Page<T>>;
 }
 
-/** The event log (CONTRACT §9): appended in the transaction of its change, read by id. */
+/** The event log (docs/protocol.md §9.1): appended in the transaction of its change, read by id. */
 export interface EventRepository {
   /** Only through a Tx: the event commits or rolls back with the change it describes. Answers its id. */
   append(event: NewEvent): Promise<number>;

@@ -1,4 +1,4 @@
-// Live HTML (CONTRACT §9): two people in two browsers on the same chat page; what one posts, edits or deletes
+// Live HTML (docs/protocol.md §9.9): two people in two browsers on the same chat page; what one posts, edits or deletes
 // appears on the other's page without a reload. With scripts off the page still shows it all, by reload.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Message actions over HTTP (CONTRACT §4): every listed action succeeds, every unlisted one is refused.
+// Message actions over HTTP (docs/protocol.md §4.5): every listed action succeeds, every unlisted one is refused.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RunningServer } from '../../src/index.ts';

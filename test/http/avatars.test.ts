@@ -1,4 +1,4 @@
-// Avatars over a real socket (CONTRACT §3): both upload forms, images by their bytes, the zone, limits, list order, delete, image URL.
+// Avatars over a real socket (docs/protocol.md §3): both upload forms, images by their bytes, the zone, limits, list order, delete, image URL.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';

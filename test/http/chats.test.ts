@@ -1,4 +1,4 @@
-// Chats over HTTP (CONTRACT §4): the envelope, who sees and changes what, PUT that creates or replaces, PATCH, DELETE.
+// Chats over HTTP (docs/protocol.md §4.2): the envelope, who sees and changes what, PUT that creates or replaces, PATCH, DELETE.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, runSql, sqliteDbOf, TestClock, withServer } from './client.ts';

@@ -1,4 +1,4 @@
-// Conditional requests on chats, messages and members (CONTRACT §7, RFC 9110 §13): ETag, 304, 412 with nothing changed.
+// Conditional requests on chats, messages and members (docs/protocol.md §7.7, RFC 9110 §13): ETag, 304, 412 with nothing changed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, TestClock, withServer } from './client.ts';

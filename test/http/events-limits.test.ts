@@ -1,4 +1,4 @@
-// Limits and lifetimes of event streams (CONTRACT §9): per-user and server caps, slow readers, pings, sessions, shutdown.
+// Limits and lifetimes of event streams (docs/protocol.md §9.7): per-user and server caps, slow readers, pings, sessions, shutdown.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { test } from 'node:test';

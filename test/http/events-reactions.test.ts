@@ -1,4 +1,4 @@
-// Events of reactions, read markers and edits (CONTRACT §9, §10): exact objects, and read.updated only to its owner.
+// Events of reactions, read markers and edits (docs/protocol.md §9.1, §10): exact objects, and read.updated only to its owner.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, TestClock, withServer } from './client.ts';

@@ -1,4 +1,4 @@
-// Nothing lost (CONTRACT §9): resume by Last-Event-ID or ?after=, reset for unknown or pruned ids, long-poll, across restarts.
+// Nothing lost (docs/protocol.md §9.3): resume by Last-Event-ID or ?after=, reset for unknown or pruned ids, long-poll, across restarts.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

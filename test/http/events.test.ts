@@ -1,4 +1,4 @@
-// GET /events as Server-Sent Events (CONTRACT §9): headers, every event type with its exact object, visibility.
+// GET /events as Server-Sent Events (docs/protocol.md §9): headers, every event type with its exact object, visibility.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, TestClock, withServer } from './client.ts';
@@ -55,7 +55,7 @@ test('every event type carries its exact object: the resource as GET answers it 
   t.after(() => stream.close());
   const at = (): string => new Date(clock.time).toISOString();
   const get = async (path: string): Promise<unknown> => (await call(server, 'GET', path, { token: alice.token })).body.data;
-  // CONTRACT §9: a chat in an event leaves out the reader's own lastReadId and unreadCount.
+  // docs/protocol.md §9.1: a chat in an event leaves out the reader's own lastReadId and unreadCount.
   const getChat = async (path: string): Promise<unknown> => {
     const { lastReadId, unreadCount, ...chat } = (await call(server, 'GET', path, { token: alice.token })).body.data;
     assert.equal(typeof unreadCount, 'number');

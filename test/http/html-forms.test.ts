@@ -1,4 +1,4 @@
-// HTML forms (CONTRACT §7): same-origin form posts with `_method`, 303 on success, the form page again with the
+// HTML forms (docs/protocol.md §7.3): same-origin form posts with `_method`, 303 on success, the form page again with the
 // error beside its field, and `_method` refused wherever the origin check did not pass or the body is not a form.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import { call, registerAndLogIn, withServer, type TestResponse } from './client.
 
 const FORM = 'application/x-www-form-urlencoded';
 // A form post stands for another method on the same URL: the OpenAPI document describes the JSON exchange only.
-const UNCHECKED = 'an HTML form post (CONTRACT §7) is outside the OpenAPI document, which describes the JSON exchange';
+const UNCHECKED = 'an HTML form post (docs/protocol.md §7.3) is outside the OpenAPI document, which describes the JSON exchange';
 
 interface Browser {
   cookie: string;

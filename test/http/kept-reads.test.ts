@@ -134,7 +134,7 @@ test('a kept session ends at once with a logout, a new password and its expiry',
   assert.equal(afterLogout.status, 401);
   assert.equal(afterLogout.body.code, 'ERR_UNAUTHENTICATED');
 
-  // A second session of alice's, kept; her new password, set through the first, ends it (CONTRACT §3).
+  // A second session of alice's, kept; her new password, set through the first, ends it (docs/protocol.md §3.1).
   const second = await call(server, 'POST', '/session', { json: { login: alice.login, password: alice.password } });
   assert.equal(second.status, 201);
   for (let read = 0; read < 2; read += 1) assert.equal((await call(server, 'GET', path, { token: second.body.token })).status, 200);

@@ -1,4 +1,4 @@
-// Members of a chat over HTTP (CONTRACT §4): listing, the owner adds and removes, a member leaves.
+// Members of a chat over HTTP (docs/protocol.md §4.3): listing, the owner adds and removes, a member leaves.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, registerAndLogIn, runSql, TestClock, withServer } from './client.ts';

@@ -1,4 +1,4 @@
-// Messages over HTTP (CONTRACT §4, §6): posting, replies, history with keyset paging, editing, deleting.
+// Messages over HTTP (docs/protocol.md §4.4, §6.6): posting, replies, history with keyset paging, editing, deleting.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, TestClock, withServer } from './client.ts';

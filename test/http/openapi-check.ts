@@ -124,7 +124,7 @@ export function checkExchange(exchange: CheckedExchange): string | undefined {
     ? rawPath.slice(exchange.basePath.length) || '/' : exchange.basePath ? undefined : rawPath;
   const found = path === undefined ? undefined : PATHS.find((candidate) => candidate.regex.test(path));
   if (exchange.method === 'OPTIONS' && found && exchange.status === 204) {
-    // RFC 9110 §9.3.7, CONTRACT §7: OPTIONS is answered from the route table for every path.
+    // RFC 9110 §9.3.7, docs/protocol.md §7.1: OPTIONS is answered from the route table for every path.
     if (exchange.headers['allow'] === undefined) throw new Error(`${where}: OPTIONS must answer Allow`);
     return undefined;
   }

@@ -1,4 +1,4 @@
-// The query conventions of CONTRACT §6 over HTTP, on every collection: each form, limits, errors, Link, and injection.
+// The query conventions of docs/protocol.md §6 over HTTP, on every collection: each form, limits, errors, Link, and injection.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { RunningServer } from '../../src/index.ts';

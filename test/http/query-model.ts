@@ -1,4 +1,4 @@
-// A plain-TypeScript model of CONTRACT §6 over items as the API returns them or as rows hold them: filter, sort, page, and query strings to ask for them.
+// A plain-TypeScript model of docs/protocol.md §6 over items as the API returns them or as rows hold them: filter, sort, page, and query strings to ask for them.
 import fc from 'fast-check';
 
 export type FieldKind = 'id' | 'string' | 'number' | 'timestamp' | 'id-list';
@@ -121,7 +121,7 @@ export function chooser(choices: readonly number[]): Pick {
 }
 
 /**
- * Writes a model query as a query string, choosing among the equivalent forms of CONTRACT §6 and
+ * Writes a model query as a query string, choosing among the equivalent forms of docs/protocol.md §6 and
  * between strict and minimal encoding. A filter no form can express (an `in` list holding commas
  * after filter[f][] was already used for that field) is left out of the returned model as well.
  */

@@ -15,7 +15,7 @@ const has = (method: string, pattern: string): boolean => ALL_ROUTES.some((route
 const USER_FIELDS = USER_MODEL_FIELDS;
 const MESSAGE_FIELDS = MESSAGE_MODEL_FIELDS;
 
-// Logins: CONTRACT §1, 3-32 of letters, digits, '.', '_', '-'; few letters so that case and order collide.
+// Logins: docs/protocol.md §1.7, 3-32 of letters, digits, '.', '_', '-'; few letters so that case and order collide.
 const loginArb = fc.string({ unit: fc.constantFrom('a', 'b', 'A', 'B', 'z', '0', '9', '.', '_', '-'), minLength: 3, maxLength: 6 });
 // Message texts: the characters that matter to LIKE, to encoding and to byte order.
 const textArb = fc.string({ unit: fc.constantFrom('a', 'b', 'A', 'B', ' ', '-', '%', '_', '\\', '|', ',', '&', '+', '=', '<', '>', "'", 'é', 'É', '😀'), minLength: 1, maxLength: 6 });

@@ -1,4 +1,4 @@
-// CONTRACT §11 over HTTP: the per-user write limit and the per-address registration limit, checked before any
+// docs/protocol.md §11.1 over HTTP: the per-user write limit and the per-address registration limit, checked before any
 // work, with Retry-After and the IETF RateLimit fields on every answer of a limited route; --trust-proxy.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

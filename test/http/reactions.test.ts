@@ -1,4 +1,4 @@
-// Reactions over HTTP (CONTRACT §10): PUT/DELETE …/reactions/{emoji}, the collection, the summary on every message.
+// Reactions over HTTP (docs/protocol.md §10.2): PUT/DELETE …/reactions/{emoji}, the collection, the summary on every message.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, registerAndLogIn, withServer, TestClock } from './client.ts';

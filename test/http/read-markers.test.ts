@@ -1,4 +1,4 @@
-// Read markers and unread counts over HTTP (CONTRACT §10): GET/PUT /chats/{id}/read, the chat's own fields, GET /chats queries.
+// Read markers and unread counts over HTTP (docs/protocol.md §10.1): GET/PUT /chats/{id}/read, the chat's own fields, GET /chats queries.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RunningServer } from '../../src/index.ts';

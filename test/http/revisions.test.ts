@@ -1,4 +1,4 @@
-// Edit history over HTTP (CONTRACT §10): editedAt on messages, GET …/revisions oldest first, the last one current.
+// Edit history over HTTP (docs/protocol.md §10.3): editedAt on messages, GET …/revisions oldest first, the last one current.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, withServer, TestClock } from './client.ts';

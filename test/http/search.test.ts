@@ -1,4 +1,4 @@
-// GET /search over HTTP (CONTRACT §5): what is found, what never is, FTS5 syntax taken as text, the index in step, paging.
+// GET /search over HTTP (docs/protocol.md §5): what is found, what never is, FTS5 syntax taken as text, the index in step, paging.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RunningServer } from '../../src/index.ts';

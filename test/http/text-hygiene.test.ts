@@ -1,4 +1,4 @@
-// Control characters in titles and texts are refused naming the field (CONTRACT §1); bidi controls are isolated in HTML.
+// Control characters in titles and texts are refused naming the field (docs/protocol.md §1.7); bidi controls are isolated in HTML.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertFieldError, createChat } from './chat-fixtures.ts';

@@ -1,4 +1,4 @@
-// Users over HTTP: registration rules, the public representation, reading and updating (CONTRACT §2, §3).
+// Users over HTTP: registration rules, the public representation, reading and updating (docs/protocol.md §2.1, §3.1).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, registerAndLogIn, TestClock, withServer } from './client.ts';

@@ -1,4 +1,4 @@
-// Table-driven tests of the collection query parser: every form of CONTRACT §6 and every way to get it wrong.
+// Table-driven tests of the collection query parser: every form of docs/protocol.md §6 and every way to get it wrong.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// Several servers on one PostgreSQL database (CONTRACT §12): shared sessions and limits, and every event on every
+// Several servers on one PostgreSQL database (docs/protocol.md §12.2): shared sessions and limits, and every event on every
 // server's streams exactly once, in id order, even while both servers write at once.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';

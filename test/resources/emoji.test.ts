@@ -1,4 +1,4 @@
-// The emoji rule of reactions (CONTRACT §10): table-driven cases and properties over random strings.
+// The emoji rule of reactions (docs/protocol.md §10.2): table-driven cases and properties over random strings.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// --workers 2 (CONTRACT §12): one port, one database file, two processes; every rule about shared state holds
+// --workers 2 (docs/protocol.md §12.1): one port, one database file, two processes; every rule about shared state holds
 // across them. Each request below opens its own connection, which the cluster hands to the workers in turn.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The actions a caller may take on a message right now (CONTRACT §4): a collection of {id, method, href}.
+// The actions a caller may take on a message right now (docs/protocol.md §4.5): a collection of {id, method, href}.
 import type { Reply, RequestContext } from '../context.ts';
 import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicAction } from '../../representations/public-fields.ts';
@@ -26,7 +26,7 @@ export function actionsFor(ctx: RequestContext, access: ChatAccess, message: Mes
   const actions: ActionRow[] = [{ id: 'reply', method: 'POST', href: ctx.href(PATHS.messages, { chatId: message.chatId }) }];
   if (message.authorId === callerId) actions.push({ id: 'edit', method: 'PATCH', href: messageHref });
   if (message.authorId === callerId || access.ownerId === callerId) actions.push({ id: 'delete', method: 'DELETE', href: messageHref });
-  // CONTRACT §10: {emoji} stays in the href as a URI template (RFC 6570) for the client to fill, percent-encoded.
+  // docs/protocol.md §4.5: {emoji} stays in the href as a URI template (RFC 6570) for the client to fill, percent-encoded.
   actions.push({ id: 'react', method: 'PUT', href: `${ctx.href(PATHS.reactions, { chatId: message.chatId, messageId: message.id })}/{emoji}` });
   return actions;
 }

@@ -1,4 +1,4 @@
-// Avatars (CONTRACT §3): upload in either form, list (current first), read, delete, and the public image bytes.
+// Avatars (docs/protocol.md §3): upload in either form, list (current first), read, delete, and the public image bytes.
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf, etagOfBytes } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
@@ -96,7 +96,7 @@ async function readUpload(ctx: RequestContext, maxAvatarBytes: number): Promise<
   return readMultipartUpload(limitBody(req, multipartBodyLimit(maxAvatarBytes), tooLarge), contentType, limits);
 }
 
-/** CONTRACT §3: the current avatar first, then newest first; an explicit sort replaces that order. */
+/** docs/protocol.md §3.3: the current avatar first, then newest first; an explicit sort replaces that order. */
 export async function listAvatars(ctx: RequestContext): Promise<Reply> {
   const user = await findUserOr404(ctx);
   const query = parseCollectionQuery(ctx, AVATAR_FIELDS);
@@ -133,7 +133,7 @@ export async function deleteAvatar(ctx: RequestContext): Promise<Reply> {
   return { status: 204 };
 }
 
-/** No token needed (CONTRACT §2). send.ts answers 304 for a matching If-None-Match and strips the body of HEAD. */
+/** No token needed (docs/protocol.md §2.3). send.ts answers 304 for a matching If-None-Match and strips the body of HEAD. */
 export async function getAvatarImage(ctx: RequestContext): Promise<Reply> {
   const { userId, avatarId } = ctx.params as { userId: string; avatarId: string };
   const image = await ctx.services.storage.avatars.findAvatarBytes(avatarId);

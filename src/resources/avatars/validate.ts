@@ -1,4 +1,4 @@
-// The two forms of an avatar upload (CONTRACT §3), read into image bytes and a zone that lies inside the image.
+// The two forms of an avatar upload (docs/protocol.md §3.2), read into image bytes and a zone that lies inside the image.
 import { HttpError, httpErrorOf, invalidField } from '../../http/http-error.ts';
 import { checkNumber, rejectUnknownFields, type Body } from '../../parsers/body-fields.ts';
 import { decodeImageData } from '../../parsers/image-data.ts';
@@ -129,7 +129,7 @@ function checkUpload(bytes: Buffer, zone: Zone, limits: UploadLimits): AvatarUpl
   return { bytes, image, zone };
 }
 
-/** CONTRACT §3: the zone lies inside the image; a zone that overflows names its width or height. */
+/** docs/protocol.md §3.2: the zone lies inside the image; a zone that overflows names its width or height. */
 function checkZone(zone: Zone, image: ImageInfo): void {
   if (zone.x < 0) throw invalidField('x', 'must be at least 0');
   if (zone.y < 0) throw invalidField('y', 'must be at least 0');

@@ -4,7 +4,7 @@ import { HttpError } from '../../http/http-error.ts';
 import type { ChatAccess, Repositories } from '../../storage/store.ts';
 
 /**
- * CONTRACT §4: a chat the caller may not see answers exactly like one that does not exist. Both come
+ * docs/protocol.md §4.1: a chat the caller may not see answers exactly like one that does not exist. Both come
  * from here, with a detail built only from the requested id, so the two answers cannot differ.
  */
 export function chatNotFound(chatId: string): HttpError {

@@ -1,4 +1,4 @@
-// Chats (CONTRACT §4): create, list the caller's, read, replace or create under a chosen id, patch, delete.
+// Chats (docs/protocol.md §4.2): create, list the caller's, read, replace or create under a chosen id, patch, delete.
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { invalidField } from '../../http/http-error.ts';
@@ -21,7 +21,7 @@ export const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] 
 export const CHAT_FIELDS: CollectionSpec = {
   fields: fieldsOf({
     id: 'id', title: 'string', ownerId: 'id', members: 'id-list', createdAt: 'timestamp', updatedAt: 'timestamp',
-    // The caller's own (CONTRACT §10): their read marker and unread count.
+    // The caller's own (docs/protocol.md §10.1): their read marker and unread count.
     lastReadId: 'id', unreadCount: 'number',
   }),
 };
@@ -71,7 +71,7 @@ export async function writeMembers(tx: Repositories, chatId: string, ownerId: st
 }
 
 /**
- * The events of a change to a chat (CONTRACT §9), appended in its transaction: member.removed for each member
+ * The events of a change to a chat (docs/protocol.md §9.1), appended in its transaction: member.removed for each member
  * who went (sent to them too, as the last event they get of the chat), member.added for each who came, then
  * chat.updated with the chat as it is now. `before` is the member list read before the change.
  */

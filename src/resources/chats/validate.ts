@@ -1,9 +1,9 @@
-// Field rules of a chat body (CONTRACT §1, §4): {"data": {"title", "members"?}}, title 1-200 characters.
+// Field rules of a chat body (docs/protocol.md §1.7, §4.2): {"data": {"title", "members"?}}, title 1-200 characters.
 import { invalidField } from '../../http/http-error.ts';
 import { checkString, rejectUnknownFields, requireString, unwrapEnvelope, type Body } from '../../parsers/body-fields.ts';
 import { ID_PATTERN, isValidId } from '../../storage/ids.ts';
 
-// CONTRACT §1: a title holds no control character at all (C0, DEL, C1): nothing to hide text or break a line.
+// docs/protocol.md §1.7: a title holds no control character at all (C0, DEL, C1): nothing to hide text or break a line.
 export const CHAT_TITLE_RULE = { min: 1, max: 200, pattern: /^[^\u0000-\u001f\u007f-\u009f]*$/u, patternMessage: 'may not hold control characters' };
 export const CHAT_ID_RULE = { min: 1, max: 64, pattern: ID_PATTERN, patternMessage: 'may hold only letters, digits, "_" and "-"' };
 

@@ -1,4 +1,4 @@
-// GET /events (CONTRACT §9): a Server-Sent Events stream, or a long-poll in JSON, XML or HTML, over the event log.
+// GET /events (docs/protocol.md §9): a Server-Sent Events stream, or a long-poll in JSON, XML or HTML, over the event log.
 import { formatErrorLine } from '../../http/access-log.ts';
 import type { Reply, RequestContext } from '../context.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
@@ -7,7 +7,7 @@ import type { Subscriber } from '../../events/hub.ts';
 import type { LoggedEvent } from '../../events/logged-event.ts';
 import { PATHS } from '../../paths.ts';
 
-/** At most this many open streams per user (CONTRACT §9); the next one answers 429. */
+/** At most this many open streams per user (docs/protocol.md §9.7); the next one answers 429. */
 export const STREAMS_PER_USER = 5;
 /** At most this many events in one long-poll answer; meta.lastEventId says where to go on. */
 export const POLL_LIMIT = 100;
@@ -46,7 +46,7 @@ export function getEvents(ctx: RequestContext): Promise<Reply> | Reply {
   return ctx.mediaType === 'text/event-stream' ? openStream(ctx, query) : longPoll(ctx, query);
 }
 
-/** The resume id: Last-Event-ID (what EventSource sends on reconnect) wins over ?after= (CONTRACT §9). */
+/** The resume id: Last-Event-ID (what EventSource sends on reconnect) wins over ?after= (docs/protocol.md §9.3). */
 function resumeIdOf(ctx: RequestContext, query: EventsQuery): number | string | undefined {
   const raw = ctx.req.headers['last-event-id'];
   if (raw === undefined) return query.after;

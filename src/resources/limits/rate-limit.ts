@@ -1,4 +1,4 @@
-// Fixed-window request quotas (CONTRACT §11) with the IETF RateLimit header fields; counters behind a small interface.
+// Fixed-window request quotas (docs/protocol.md §11.1) with the IETF RateLimit header fields; counters behind a small interface.
 import type { Clock } from '../../clock.ts';
 import { HttpError } from '../../http/http-error.ts';
 import type { RateCounterRepository } from '../../storage/store.ts';

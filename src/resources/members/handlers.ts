@@ -1,4 +1,4 @@
-// Members of a chat (CONTRACT §4): list and read for members; the owner adds and removes; a member may leave.
+// Members of a chat (docs/protocol.md §4.3): list and read for members; the owner adds and removes; a member may leave.
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';

@@ -1,4 +1,4 @@
-// Messages of a chat (CONTRACT §4): post and read for members, edit by the author, delete by the author or owner.
+// Messages of a chat (docs/protocol.md §4.4): post and read for members, edit by the author, delete by the author or owner.
 import { randomUUID } from 'node:crypto';
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
@@ -92,7 +92,7 @@ export async function postMessage(ctx: RequestContext): Promise<Reply> {
   return messageReply(ctx, row, 201, { Location: ctx.href(PATHS.message, { chatId, messageId: row.id }) });
 }
 
-/** A message under either of its addresses: /chats/{id}/messages/{mid}/... or /messages/{mid}/... (CONTRACT §10). */
+/** A message under either of its addresses: /chats/{id}/messages/{mid}/... or /messages/{mid}/... (docs/protocol.md §10.4). */
 export function findAddressedMessage(ctx: RequestContext, db: Repositories = ctx.services.storage): Promise<{ access: ChatAccess; message: MessageRow }> {
   return ctx.params['chatId'] === undefined ? findTopLevelMessage(ctx, db) : findChatMessage(ctx, db);
 }
@@ -111,7 +111,7 @@ function requireAuthor(ctx: RequestContext, message: MessageRow): void {
 
 /**
  * Writes the changes; updatedAt moves only when text or replyTo really changed, editedAt only when the text
- * did (CONTRACT §10: a new replyTo is not an edit of what was said). The replaced text becomes a revision.
+ * did (docs/protocol.md §10.3: a new replyTo is not an edit of what was said). The replaced text becomes a revision.
  */
 async function editMessage(ctx: RequestContext, tx: Repositories, current: MessageRow, changes: Partial<MessageInput>): Promise<Reply> {
   await checkReplyTarget(tx, current.chatId, changes.replyTo ?? null, current.id);

@@ -1,4 +1,4 @@
-// A chat's history (CONTRACT §6): the query conventions, plus keyset paging with after/before, oldest first.
+// A chat's history (docs/protocol.md §6.6): the query conventions, plus keyset paging with after/before, oldest first.
 import type { Reply, RequestContext } from '../context.ts';
 import { invalidField } from '../../http/http-error.ts';
 import { fieldsOf, type CollectionSpec, type ParsedQuery } from '../../parsers/query.ts';

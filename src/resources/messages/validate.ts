@@ -1,9 +1,9 @@
-// Field rules of a message body (CONTRACT §1, §4): {"data": {"text", "replyTo"?}}, text 1-4000 characters.
+// Field rules of a message body (docs/protocol.md §1.7, §4.4): {"data": {"text", "replyTo"?}}, text 1-4000 characters.
 import { invalidField } from '../../http/http-error.ts';
 import { checkString, rejectUnknownFields, requireString, unwrapEnvelope, type Body } from '../../parsers/body-fields.ts';
 import { isValidId } from '../../storage/ids.ts';
 
-// CONTRACT §1: no control characters (C0, DEL, C1) but line feed and tab; a CR, NUL or escape is refused.
+// docs/protocol.md §1.7: no control characters (C0, DEL, C1) but line feed and tab; a CR, NUL or escape is refused.
 export const MESSAGE_TEXT_RULE = {
   min: 1,
   max: 4000,

@@ -1,4 +1,4 @@
-// Reactions to a message (CONTRACT §10): any member adds or removes their own; everyone reads them.
+// Reactions to a message (docs/protocol.md §10.2): any member adds or removes their own; everyone reads them.
 import type { Reply, RequestContext } from '../context.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';

@@ -1,4 +1,4 @@
-// Routes of reactions: under the message's chat, and under the message's top-level address (CONTRACT §10).
+// Routes of reactions: under the message's chat, and under the message's top-level address (docs/protocol.md §10.4).
 import type { Route } from '../context.ts';
 import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { text } from '../../openapi/schema.ts';

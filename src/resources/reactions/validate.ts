@@ -1,4 +1,4 @@
-// The {emoji} of a reaction's path (CONTRACT §10): percent-decoded UTF-8, 1 to 32 code points, nothing invisible that could spoof it.
+// The {emoji} of a reaction's path (docs/protocol.md §10.2): percent-decoded UTF-8, 1 to 32 code points, nothing invisible that could spoof it.
 import { invalidField } from '../../http/http-error.ts';
 
 export const EMOJI_RULE = { min: 1, max: 32 };

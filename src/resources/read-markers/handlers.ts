@@ -1,4 +1,4 @@
-// A member's read marker of a chat (CONTRACT §10): read it, or move it forward or back ("mark as unread").
+// A member's read marker of a chat (docs/protocol.md §10.1): read it, or move it forward or back ("mark as unread").
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { invalidField } from '../../http/http-error.ts';
@@ -16,7 +16,7 @@ function markerReply(ctx: RequestContext, row: ReadMarkerRow): Reply {
     { rel: 'chat', href: ctx.href(PATHS.chat, params) },
     { rel: 'messages', href: ctx.href(PATHS.messages, params) },
   ];
-  // The first unread message is the one after the marker: a keyset page from there (CONTRACT §6).
+  // The first unread message is the one after the marker: a keyset page from there (docs/protocol.md §6.6).
   if (row.lastReadId !== null) links.push({ rel: 'unread', href: ctx.href(PATHS.messages, params, `after=${encodeURIComponent(row.lastReadId)}`) });
   return { status: 200, representation: { kind: 'single', type: 'read-marker', enveloped: true, data: publicReadMarker(row), links } };
 }
@@ -48,7 +48,7 @@ function validateMarker(body: Body, chatId: string): string | null {
 
 /**
  * PUT /chats/{id}/read: sets the marker to a message of the chat, forward or back, and recounts. A change
- * appends read.updated for the caller's own streams only (CONTRACT §9); setting it where it is changes nothing.
+ * appends read.updated for the caller's own streams only (docs/protocol.md §9.4); setting it where it is changes nothing.
  */
 export async function putReadMarker(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes);

@@ -1,4 +1,4 @@
-// The edit history of a message (CONTRACT §10): every version of its text, oldest first, the last one current.
+// The edit history of a message (docs/protocol.md §10.3): every version of its text, oldest first, the last one current.
 import type { Reply, RequestContext } from '../context.ts';
 import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicRevision } from '../../representations/public-fields.ts';

@@ -1,4 +1,4 @@
-// GET /search?q=: full-text search over the caller's messages and chats and over logins (CONTRACT §5), paged like any collection.
+// GET /search?q=: full-text search over the caller's messages and chats and over logins (docs/protocol.md §5), paged like any collection.
 import type { Reply, RequestContext } from '../context.ts';
 import { fieldsOf, type CollectionSpec, type FieldSpec } from '../../parsers/query.ts';
 import { parseSearchTerms } from '../../parsers/search-terms.ts';
@@ -49,7 +49,7 @@ async function loadResource(ctx: RequestContext, tx: Repositories, hit: SearchHi
   if (hit.type === 'message') {
     found = mapDefined(await tx.messages.findMessage(hit.id), publicMessage);
   } else if (hit.type === 'chat') {
-    // A chat found is the caller's, read as they read it: with their own marker and count (CONTRACT §10).
+    // A chat found is the caller's, read as they read it: with their own marker and count (docs/protocol.md §10.1).
     const marker = await tx.readMarkers.findMarker(hit.id, ctx.caller!.userId);
     found = mapDefined(await tx.chats.findChat(hit.id), (row) => publicChatForCaller(row, marker ?? NO_MARKER));
   } else {

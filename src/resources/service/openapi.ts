@@ -4,7 +4,7 @@ import type { JsonSchema } from '../../openapi/schema.ts';
 export { buildOpenApiDocument } from '../../openapi/document.ts';
 
 /**
- * The schema of a {"data": {...}} request body (CONTRACT §1), for chats, messages and actions: unknown
+ * The schema of a {"data": {...}} request body (docs/protocol.md §1.4), for chats, messages and actions: unknown
  * fields are refused, as the validators refuse them. `required` lists the fields a whole resource needs
  * (POST, PUT); PATCH leaves it empty.
  */

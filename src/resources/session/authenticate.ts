@@ -51,7 +51,7 @@ export async function authenticate(req: IncomingMessage, services: AppServices, 
     if (session) await sessions.deleteSession(session.id);
     throw unauthenticated('The token is unknown, expired or revoked', true);
   }
-  // A browser origin allowed by --cors-origins may write with the cookie too (CONTRACT §11 CORS).
+  // A browser origin allowed by --cors-origins may write with the cookie too (docs/protocol.md §11.5 CORS).
   if (presented.via === 'cookie' && UNSAFE.has(req.method ?? '') && !isOwnOrigin(req, services)
     && !isAllowedOrigin(services.config.corsOrigins, req.headers.origin)) {
     throw new HttpError('ERR_CSRF', 'A cookie-authenticated change must come from this server\'s own origin (Origin header)');

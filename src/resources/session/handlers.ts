@@ -124,7 +124,7 @@ export async function prolongSession(ctx: RequestContext): Promise<Reply> {
     || ctx.req.headers['transfer-encoding'] !== undefined;
   if (hasBody) rejectUnknownFields(await readJsonBody(ctx, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']), []);
   const session = await currentSession(ctx);
-  // CONTRACT §7: If-Match that does not hold is a 412, and nothing changes.
+  // docs/protocol.md §7.7: If-Match that does not hold is a 412, and nothing changes.
   checkPreconditions(ctx.req.headers, etagOf(publicSession(session)));
   const expiresAt = Math.min(clock.now() + config.sessionTtl * 1000, session.maxExpiresAt);
   await storage.sessions.extendSession(session.id, expiresAt);

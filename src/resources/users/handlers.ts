@@ -1,4 +1,4 @@
-// Registration, reading and updating users (CONTRACT §2, §3).
+// Registration, reading and updating users (docs/protocol.md §2.1, §3.1).
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError, httpErrorOf, invalidField } from '../../http/http-error.ts';
@@ -34,7 +34,7 @@ function loginTaken(login: string): HttpError {
 export const REGISTRATION_TYPES = OWN_ORIGIN_BODY_TYPES;
 
 /**
- * JSON from clients; the landing page's sign-up form sends the same fields form-encoded (CONTRACT §7,
+ * JSON from clients; the landing page's sign-up form sends the same fields form-encoded (docs/protocol.md §7.3,
  * HTML forms), and like the login form only from this server's own origin.
  */
 function readRegistration(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
@@ -42,7 +42,7 @@ function readRegistration(ctx: RequestContext): Promise<{ body: Body; form: bool
 }
 
 /**
- * CONTRACT §11: the address's registration quota is taken before the body is read or any hash runs,
+ * docs/protocol.md §11.1: the address's registration quota is taken before the body is read or any hash runs,
  * so a flood from one address costs nothing past its quota; an attempt that creates no account
  * (a bad body, a taken login, a busy hasher) gives its place back. The sign-up form gets a 303 to the
  * login form, or the landing page again with the message beside its field and the contract's status.
@@ -55,7 +55,7 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
   try {
     read = await readRegistration(ctx);
     const created = await createUser(ctx, read.body);
-    // Registration does not log in (CONTRACT §2): on to the login form (RFC 9110 §15.4.4, 303 See Other).
+    // Registration does not log in (docs/protocol.md §2.1): on to the login form (RFC 9110 §15.4.4, 303 See Other).
     return read.form ? { status: 303, headers: { Location: ctx.href(PATHS.session) } } : created;
   } catch (error) {
     await decision?.undo();
@@ -135,7 +135,7 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   try {
     await storage.transaction(async (tx) => {
       await tx.users.updateUser(next);
-      // A new password ends every other session of the user (CONTRACT §3).
+      // A new password ends every other session of the user (docs/protocol.md §3.1).
       if (changes.password !== undefined) await tx.sessions.deleteOtherSessions(targetId, caller.sessionId);
     });
   } catch (error) {

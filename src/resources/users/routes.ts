@@ -8,7 +8,7 @@ import { PATHS } from '../../paths.ts';
 
 const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] as const;
 
-// The same rules validate.ts enforces (CONTRACT §1).
+// The same rules validate.ts enforces (docs/protocol.md §1.7).
 const REGISTRATION = object({ login: text(LOGIN_RULE), password: text(PASSWORD_RULE) });
 const USER_CHANGES = object({
   id: text(),

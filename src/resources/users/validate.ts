@@ -1,4 +1,4 @@
-// Field rules of a user (CONTRACT §1): login 3-32 of letters, digits . _ -; password 8-1024 characters.
+// Field rules of a user (docs/protocol.md §1.7): login 3-32 of letters, digits . _ -; password 8-1024 characters.
 import { invalidField } from '../../http/http-error.ts';
 import { checkString, rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
 import { isValidId } from '../../storage/ids.ts';

@@ -11,7 +11,7 @@ export interface PostgresMigration {
   sql: string;
 }
 
-/** PostgreSQL 15 or newer (CONTRACT §12): older ones lack what the schema uses (e.g. normalize() in every build, or unaccent as a trusted extension). */
+/** PostgreSQL 15 or newer (docs/protocol.md §12.2): older ones lack what the schema uses (e.g. normalize() in every build, or unaccent as a trusted extension). */
 export const MINIMUM_SERVER_VERSION = 150000;
 
 /** Advisory lock keys of this application: (namespace, what). */

@@ -1,4 +1,4 @@
-// PostgreSQL's spelling of a parsed collection query (CONTRACT §6), with the results of SQLite's: the rules are
+// PostgreSQL's spelling of a parsed collection query (docs/protocol.md §6), with the results of SQLite's: the rules are
 // in storage/query-sql.ts; this says how PostgreSQL gets the same case rules, NULL order and numeric comparisons.
 import { buildQuerySql, type QuerySql, type SqlColumns, type SqlDialect } from '../query-sql.ts';
 import type { ParsedQuery } from '../../parsers/query.ts';

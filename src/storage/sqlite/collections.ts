@@ -28,7 +28,7 @@ export const CHAT_COLUMNS: SqlColumns = {
     ownerId: 'c.owner_id',
     createdAt: 'c.created_at',
     updatedAt: 'c.updated_at',
-    // The caller's own (CONTRACT §10), columns of the caller's membership row in CHAT_FOR_CALLER_SELECT.
+    // The caller's own (docs/protocol.md §10.1), columns of the caller's membership row in CHAT_FOR_CALLER_SELECT.
     lastReadId: 'me.last_read_id',
     unreadCount: 'me.unread_count',
   },

@@ -14,7 +14,7 @@ export const SEARCH_COLUMNS: SqlColumns = {
   },
 };
 
-// The chats the caller is a member of (CONTRACT §4: a user sees only those, and §5: search too).
+// The chats the caller is a member of (docs/protocol.md §4.1: a user sees only those, and §5: search too).
 const CALLER_CHATS = 'SELECT cm.chat_id FROM chat_members cm WHERE cm.user_id = @userId';
 
 // Every branch matches the same @match; the union has the same columns in every branch. The named

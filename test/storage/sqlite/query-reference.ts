@@ -1,4 +1,4 @@
-// Random rows and random queries of CONTRACT §6 for the SQL property test; the shared model renders and answers them.
+// Random rows and random queries of docs/protocol.md §6 for the SQL property test; the shared model renders and answers them.
 import fc from 'fast-check';
 import type { CollectionSpec } from '../../../src/parsers/query.ts';
 import type { SqlColumns } from '../../../src/storage/sqlite/query-sql.ts';
