@@ -30,7 +30,7 @@ export function freezeDeep(value: unknown): void {
 /**
  * A reply is kept when it has a representation (not a problem): marked shared, so http/send.ts renders and tags
  * it once per media type for every request that finds it, and frozen, so that no request can change it for the
- * others (an HTML page's context is added to a copy: page-answers.ts).
+ * others (an HTML page's context is added to a copy: pipeline/decorate-page.ts).
  */
 function keptAsShared(reply: Reply | undefined): boolean {
   const rep = reply?.representation;
