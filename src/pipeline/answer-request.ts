@@ -13,13 +13,18 @@ import { negotiateRepresentation } from './negotiate-representation.ts';
 import { runHandler } from './run-handler.ts';
 import { takeWriteQuota } from './take-write-quota.ts';
 
-/** Each stage fills in `ex` (pipeline/exchange.ts) or throws the error the client gets (pipeline/problem-reply.ts). */
+/**
+ * Each stage fills in `ex` (pipeline/exchange.ts) or throws the error the client gets (pipeline/problem-reply.ts).
+ * A stage with nothing to wait for returns no promise, and is not awaited: each await is a turn of the event loop,
+ * and a GET of /health waits for none (docs/performance.md).
+ */
 export async function answerRequest(ex: Exchange, routes: RouteTable<Route>): Promise<Reply> {
   checkFraming(ex.req); // 1. framing
   const target = locateTarget(ex.req.url ?? '/', ex.services.config.basePath); // 2. the base path
   ex.path = target.path;
   ex.rawQuery = target.rawQuery;
-  await decodeForm(ex); // 3. form decoding: a form post names its method
+  const form = decodeForm(ex); // 3. form decoding: a form post names its method
+  if (form) await form;
   const found = findRoute(routes, ex.method, ex.path, target.fullPath, ex.labels); // 4. routing
   ex.params = found.params;
   ex.route = found.route;
@@ -29,7 +34,9 @@ export async function answerRequest(ex: Exchange, routes: RouteTable<Route>): Pr
   ex.mediaType = chosen.mediaType;
   ex.negotiated = chosen.negotiated;
   ex.represented = true;
-  await authenticateCaller(ex, found.route); // 6. authentication
-  await takeWriteQuota(ex, found.route); // 7. limits
+  const caller = authenticateCaller(ex, found.route); // 6. authentication
+  if (caller) await caller;
+  const quota = takeWriteQuota(ex, found.route); // 7. limits
+  if (quota) await quota;
   return runHandler(ex, found.route, routes); // 8. the handler; 9. render and send: pipeline/handle-request.ts -> http/send.ts
 }

@@ -3,8 +3,12 @@ import { authenticate } from '../resources/session/authenticate.ts';
 import type { Route } from '../resources/context.ts';
 import type { Exchange } from './exchange.ts';
 
-export async function authenticateCaller(ex: Exchange, route: Route): Promise<void> {
-  if (route.auth === 'public') return;
-  ex.caller = await authenticate(ex.req, ex.services, route.auth === 'optional' ? 'optional' : 'required', ex.kept);
+/** A public route reads no caller, and has nothing to wait for. */
+export function authenticateCaller(ex: Exchange, route: Route): Promise<void> | undefined {
+  return route.auth === 'public' ? undefined : findCaller(ex, route.auth === 'optional' ? 'optional' : 'required');
+}
+
+async function findCaller(ex: Exchange, mode: 'optional' | 'required'): Promise<void> {
+  ex.caller = await authenticate(ex.req, ex.services, mode, ex.kept);
   ex.labels.userId = ex.caller?.userId;
 }

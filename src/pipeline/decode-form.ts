@@ -4,10 +4,16 @@
 import { isFormPost, readFormPost } from '../http/form-post.ts';
 import type { Exchange } from './exchange.ts';
 
-/** Reads a form post's fields and takes its method from `_method`; any other request is left as it is. */
-export async function decodeForm(ex: Exchange): Promise<void> {
-  const { services } = ex;
-  if (!isFormPost(ex.req, services.publicOrigin())) return;
-  ex.form = await readFormPost(ex.req, services.config.maxBodyBytes, services.config.basePath);
+/**
+ * Reads a form post's fields and takes its method from `_method`; any other request is left as it is, and
+ * then nothing is returned to wait for (pipeline/answer-request.ts awaits only work: each await is a turn).
+ */
+export function decodeForm(ex: Exchange): Promise<void> | undefined {
+  return isFormPost(ex.req, ex.services.publicOrigin()) ? readForm(ex) : undefined;
+}
+
+async function readForm(ex: Exchange): Promise<void> {
+  const { config } = ex.services;
+  ex.form = await readFormPost(ex.req, config.maxBodyBytes, config.basePath);
   ex.method = ex.form.method;
 }

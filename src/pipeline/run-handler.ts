@@ -5,7 +5,9 @@ import { answerForm } from './answer-form.ts';
 import { withPage } from './decorate-page.ts';
 import type { Exchange } from './exchange.ts';
 
-export async function runHandler(ex: Exchange, route: Route, routes: RouteTable<Route>): Promise<Reply> {
-  if (ex.formRule === undefined) return withPage(ex, await route.handler(ex));
-  return answerForm(ex, ex.formRule, routes, () => route.handler(ex));
+/** A handler that answers at once (a kept reply, /health) is not awaited: each await is a turn of the event loop. */
+export function runHandler(ex: Exchange, route: Route, routes: RouteTable<Route>): Promise<Reply> | Reply {
+  if (ex.formRule !== undefined) return answerForm(ex, ex.formRule, routes, () => route.handler(ex));
+  const reply = route.handler(ex);
+  return reply instanceof Promise ? reply.then((answered) => withPage(ex, answered)) : withPage(ex, reply);
 }

@@ -4,9 +4,16 @@ import type { Exchange } from './exchange.ts';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Every answer of a counted write carries the RateLimit fields, a 429 or an error of the handler too. */
-export async function takeWriteQuota(ex: Exchange, route: Route): Promise<void> {
+/**
+ * Every answer of a counted write carries the RateLimit fields, a 429 or an error of the handler too. A request
+ * that is not counted has nothing to wait for.
+ */
+export function takeWriteQuota(ex: Exchange, route: Route): Promise<void> | undefined {
   const { writeLimit } = ex.services;
-  if (ex.caller === undefined || !UNSAFE_METHODS.has(ex.method) || route.writeLimited === false || !writeLimit.enabled) return;
-  Object.assign(ex.responseHeaders, (await writeLimit.take(ex.caller.userId)).headers);
+  if (ex.caller === undefined || !UNSAFE_METHODS.has(ex.method) || route.writeLimited === false || !writeLimit.enabled) return undefined;
+  return countWrite(ex, ex.caller.userId);
+}
+
+async function countWrite(ex: Exchange, userId: string): Promise<void> {
+  Object.assign(ex.responseHeaders, (await ex.services.writeLimit.take(userId)).headers);
 }
