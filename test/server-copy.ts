@@ -1,10 +1,10 @@
 // The server bundled into one file in a directory any user can enter, for tests that run it as `nobody`: the clone
 // itself may live where nobody cannot go (`mktemp -d` makes 0700), and then it could not even load src/.
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { bundle } from '../scripts/build-binary.ts';
+import { sqliteAddon } from '../scripts/sqlite-addon.ts';
 
 let made: Promise<string> | undefined;
 
@@ -17,13 +17,12 @@ export function serverCopy(): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'chat-server-copy-'));
     chmodSync(dir, 0o755);
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const script = join(dir, 'chat-server.cjs');
-    await bundle(script, 'node_modules');
-    // bindings (better-sqlite3's loader) looks in build/Release of the nearest directory holding a package.json.
-    const addon = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    // better-sqlite3's loader, bundled into lib/, looks for the addon in ../build/Release/ from there.
+    mkdirSync(join(dir, 'lib'));
     mkdirSync(join(dir, 'build', 'Release'), { recursive: true });
-    copyFileSync(addon, join(dir, 'build', 'Release', 'better_sqlite3.node'));
-    writeFileSync(join(dir, 'package.json'), '{"private": true}\n');
+    const script = join(dir, 'lib', 'chat-server.cjs');
+    await bundle(script);
+    copyFileSync(sqliteAddon(), join(dir, 'build', 'Release', 'better_sqlite3.node'));
     return script;
   })();
   return made;
