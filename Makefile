@@ -28,7 +28,7 @@ $(CHROMIUM):
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
 
 # Node 24 runs the TypeScript itself, its types stripped (README.md, Running): serving needs no tsx.
-SERVE := node src/main.ts
+SERVE := NODE_COMPILE_CACHE=$(CURDIR)/.runtime/compile-cache node src/main.ts
 
 run: serve-modules
 	$(SERVE) $(ARGS)
