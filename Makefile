@@ -1,9 +1,23 @@
-# Two commands: `make run` serves the API, `make test` runs every test. Both install what is missing first.
+# Two commands: `make run` serves the API, `make test` runs every test. Both install what is missing first: the
+# Node.js pinned in .node-version, then the npm packages the target needs (README.md, Requirements).
 SHELL := /bin/bash
-NODE_MODULES := node_modules/.package-lock.json
 TESTS = $(shell find test -name '*.test.ts' | sort)
 
-.PHONY: run test typecheck coverage bench binary backup clean
+.PHONY: run test typecheck coverage bench binary backup clean runtime serve-modules all-modules
+
+# Every recipe runs on the project's Node.js: scripts/node-runtime.sh links it as .runtime/bin/node, first on PATH, so
+# node, npm (and the addon it compiles), npx, tsx, c8 and every child a test spawns are that one.
+export PATH := $(CURDIR)/.runtime/bin:$(PATH)
+
+runtime:
+	@scripts/node-runtime.sh
+
+# Serving needs the dependencies only; tests, benchmarks and the executable need the development tools too.
+serve-modules: runtime
+	@scripts/install-modules.sh serve
+
+all-modules: runtime
+	@scripts/install-modules.sh all
 
 # The browser test drives Debian's Chromium (no browser download); install it when missing.
 CHROMIUM := /usr/bin/chromium
@@ -13,14 +27,13 @@ $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
 
-$(NODE_MODULES): package.json package-lock.json
-	npm ci --no-audit --no-fund
-	@touch $@
+# Node 24 runs the TypeScript itself, its types stripped (README.md, Running): serving needs no tsx.
+SERVE := NODE_COMPILE_CACHE=$(CURDIR)/.runtime/compile-cache node src/main.ts
 
-run: $(NODE_MODULES)
-	node --import tsx src/main.ts $(ARGS)
+run: serve-modules
+	$(SERVE) $(ARGS)
 
-typecheck: $(NODE_MODULES)
+typecheck: all-modules
 	npx tsc --noEmit -p .
 
 # The HTTP suite and the PostgreSQL-only tests run on a throwaway PostgreSQL too (scripts/with-postgres.ts starts it,
@@ -32,7 +45,8 @@ NODE_TEST := node --import tsx --test --test-concurrency=2 --test-reporter=spec
 
 # Every test under c8 (SQLite), then the HTTP suite on PostgreSQL; one coverage report and gate (at least 90% of
 # lines) over both runs; prints the totals.
-test: $(NODE_MODULES) $(CHROMIUM) typecheck
+test: all-modules $(CHROMIUM) typecheck
+	@echo "make test: node $$(node --version) ($$(readlink -f .runtime/bin/node))"
 	rm -rf coverage/tmp
 	$(C8_RUN) $(NODE_TEST) $(filter-out $(PG_TESTS),$(TESTS))
 	node --import tsx scripts/with-postgres.ts $(C8_RUN) $(NODE_TEST) $(HTTP_TESTS) $(PG_TESTS)
@@ -40,17 +54,17 @@ test: $(NODE_MODULES) $(CHROMIUM) typecheck
 	  --include 'src/**' --exclude 'src/main.ts'
 
 # One executable file, dist/chat-server: Node.js single executable application with the addon embedded.
-binary: $(NODE_MODULES)
+binary: all-modules
 	node --import tsx scripts/build-binary.ts
 
 # An online copy of the database, safe while the server runs: BACKUP is the new file (default a timestamped
 # name under backups/), DB the database (default DB_PATH, else ./data/chat.db). See docs/operations.md.
 BACKUP ?= backups/chat-$(shell date -u +%Y%m%dT%H%M%SZ).db
 DB ?=
-backup: $(NODE_MODULES)
-	node --import tsx src/main.ts backup '$(BACKUP)' $(if $(DB),--db '$(DB)')
+backup: serve-modules
+	$(SERVE) backup '$(BACKUP)' $(if $(DB),--db '$(DB)')
 
-bench: $(NODE_MODULES)
+bench: all-modules
 	node --import tsx bench/run.ts
 
 clean:

@@ -1,11 +1,12 @@
 // Builds dist/chat-server, a Node.js single executable: the bundled server plus better-sqlite3's addon as an asset.
 import { build } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADDON_ASSET } from '../src/binary/native-addon.ts';
+import { sqliteAddon } from './sqlite-addon.ts';
 import { loadPostgresMigrations } from '../src/storage/postgres/migrate.ts';
 import { loadMigrations } from '../src/storage/sqlite/database.ts';
 
@@ -16,33 +17,25 @@ const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 
-/** The addon better-sqlite3 loads from node_modules, built for this very node. */
-function findAddon(): string {
-  const addon = join(dirname(requireFromRoot.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
-  if (!existsSync(addon)) throw new Error(`${addon} is missing: run npm ci first`);
-  return addon;
-}
-
 /**
- * Bundles src/main.ts into one CommonJS file that needs nothing else of this checkout: migrations inlined. With
- * `addon: 'node_modules'`, better-sqlite3 looks for its addon as usual (bindings, in build/Release under the
- * nearest directory holding a package.json): how test/startup-errors.test.ts runs the server as another user
- * from a copy outside a checkout that user cannot enter. The executable passes its embedded addon instead.
+ * Bundles src/main.ts into one CommonJS file that needs nothing else of this checkout: migrations inlined. The
+ * executable passes better-sqlite3 its embedded addon; run as a plain script, the bundle lets better-sqlite3 look
+ * for its addon as usual, relative to its own code, now the bundle's directory: in ../build/Release/ (how
+ * test/server-copy.ts runs the server as another user, from outside a checkout that user cannot enter).
  */
-export async function bundle(file: string, addon: 'embedded' | 'node_modules' = 'embedded'): Promise<void> {
+export async function bundle(file: string): Promise<void> {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   await build({
     entryPoints: [join(ROOT, 'src', 'main.ts')],
     outfile: file,
     bundle: true,
-    // Node 20's SEA runs one CommonJS script whose require() reaches only the built-in modules.
+    // Node 24's SEA runs one CommonJS script whose require() reaches only the built-in modules.
     platform: 'node',
     format: 'cjs',
     target: `node${process.versions.node.split('.')[0]}`,
-    // better-sqlite3 needs `bindings` only when given no nativeBinding, which the executable always gives.
     // pg is optional and loaded only for a postgres:// --db (await import('pg')): left out of the bundle, the
     // executable runs on SQLite with no pg anywhere, and names the missing driver if given a PostgreSQL URL.
-    external: addon === 'embedded' ? ['bindings', 'pg'] : ['pg'],
+    external: ['pg'],
     define: {
       CHAT_SERVER_VERSION: JSON.stringify(pkg.version),
       CHAT_SERVER_MIGRATIONS: JSON.stringify(loadMigrations()),
@@ -75,7 +68,7 @@ export interface BuiltBinary {
 
 export async function buildBinary(): Promise<BuiltBinary> {
   if (process.platform === 'win32') throw new Error('this script builds for Linux and macOS; see docs/binary.md');
-  const addon = findAddon();
+  const addon = sqliteAddon();
   mkdirSync(dirname(OUTPUT), { recursive: true });
   // Everything is staged in a private directory and renamed into place last, so a build that
   // fails or runs beside another never leaves a half-injected dist/chat-server.

@@ -43,9 +43,9 @@ function residentMiB(pid: number): number {
 }
 
 /** One start: from spawn to the first 200 from /health, then the resident memory once idle. */
-async function sample(command: string, args: string[], cwd: string, tmp: string): Promise<Sample> {
+async function sample(command: string, args: string[], cwd: string, tmp: string, env: Record<string, string>): Promise<Sample> {
   const started = performance.now();
-  const child = spawn(command, [...args, '--port', '0', '--quiet'], { cwd, env: { PATH: process.env['PATH'] ?? '', TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command, [...args, '--port', '0', '--quiet'], { cwd, env: { PATH: process.env['PATH'] ?? '', TMPDIR: tmp, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     let output = '';
     child.stdout.setEncoding('utf8');
@@ -77,13 +77,17 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** A first start that creates the database, then RUNS starts on it, as a service restart would. */
-async function measure(label: string, command: string, args: string[], cwd: string): Promise<string> {
+/**
+ * A first start that creates the database, then RUNS starts on it, as a service restart would. Caches start empty
+ * with the first: tsx's lives in TMPDIR, Node's compile cache (`compileCache`, as make run sets it) in it too.
+ */
+async function measure(label: string, command: string, args: string[], cwd: string, compileCache = false): Promise<string> {
   const tmp = mkdtempSync(join(tmpdir(), 'chat-measure-tmp-'));
+  const env: Record<string, string> = compileCache ? { NODE_COMPILE_CACHE: join(tmp, 'node-compile-cache') } : {};
   try {
-    const first = await sample(command, args, cwd, tmp);
+    const first = await sample(command, args, cwd, tmp, env);
     const samples: Sample[] = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await sample(command, args, cwd, tmp));
+    for (let i = 0; i < RUNS; i++) samples.push(await sample(command, args, cwd, tmp, env));
     const starts = samples.map((s) => s.startMs);
     const cpu = median(samples.map((s) => s.cpuMs));
     return `| ${label} | ${first.startMs.toFixed(0)} ms | ${median(starts).toFixed(0)} ms (${Math.min(...starts).toFixed(0)}–${Math.max(...starts).toFixed(0)}) | ${cpu.toFixed(0)} ms | ${median(samples.map((s) => s.rssMiB)).toFixed(1)} MiB |`;
@@ -102,6 +106,8 @@ try {
   const sourceDb = join(dir, 'source', 'chat.db');
   const rows = [
     await measure('dist/chat-server', join(dir, 'chat-server'), [], dir),
+    await measure('node src/main.ts, compile cache on (make run)', process.execPath, [join(ROOT, 'src', 'main.ts'), '--db', join(dir, 'cached', 'chat.db')], ROOT, true),
+    await measure('node src/main.ts, no compile cache', process.execPath, [join(ROOT, 'src', 'main.ts'), '--db', join(dir, 'stripped', 'chat.db')], ROOT),
     await measure('node --import tsx src/main.ts', process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts'), '--db', sourceDb], ROOT),
   ];
   process.stdout.write([

@@ -249,7 +249,7 @@ export function formatHelp(): string {
       `${spec.help} (env ${spec.env}, default ${defaultText(DEFAULT_CONFIG[spec.key])})`,
     ]),
     ['--help', 'print this help'],
-    ['--version', 'print the version'],
+    ['--version', 'print the version, and the version of Node.js running it'],
   ];
   // One column for the descriptions, two spaces past the longest option.
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;

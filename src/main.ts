@@ -97,7 +97,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (argv.includes('--version')) {
-    process.stdout.write(`${serverVersion()}\n`);
+    // The runtime too: the single executable carries its own Node.js, whose security fixes are the build's (docs/binary.md).
+    process.stdout.write(`${serverVersion()} (Node.js ${process.version})\n`);
     return;
   }
   if (argv[0] === 'backup') {

@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { sqliteAddon } from '../scripts/sqlite-addon.ts';
 import { call } from './http/client.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BINARY = join(ROOT, 'dist', 'chat-server');
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
-const ADDON = join(ROOT, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+const ADDON = sqliteAddon();
 
 /** Why this platform cannot build the executable, or undefined when it can. */
 function cannotBuild(): string | undefined {
@@ -95,7 +96,8 @@ test('the single executable runs alone, keeps its data across a restart and remo
   const tmp = tempDir(t, 'chat-binary-tmp-');
 
   const version = spawnSync(binary, ['--version'], { cwd: dir, encoding: 'utf8' });
-  assert.equal(version.stdout.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  // The server's version and the embedded runtime's: the node that built it, this very one.
+  assert.equal(version.stdout, `${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version} (Node.js ${process.version})\n`);
   const help = spawnSync(binary, ['--help'], { cwd: dir, encoding: 'utf8' });
   assert.match(help.stdout, /^Usage: chat-server/);
   assert.match(help.stdout, /--db <value>/);

@@ -1,30 +1,51 @@
 // The server bundled into one file in a directory any user can enter, for tests that run it as `nobody`: the clone
-// itself may live where nobody cannot go (`mktemp -d` makes 0700), and then it could not even load src/.
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// itself may live where nobody cannot go (`mktemp -d` makes 0700), and then it could not even load src/, nor run
+// the project's Node.js when that is the one make fetched into the clone's .runtime/ (README.md, Requirements).
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { bundle } from '../scripts/build-binary.ts';
+import { sqliteAddon } from '../scripts/sqlite-addon.ts';
 
-let made: Promise<string> | undefined;
+export interface ServerCopy {
+  /** The node to run it with: this process's, or a copy of it when another user could not reach that one. */
+  node: string;
+  script: string;
+}
+
+let made: Promise<ServerCopy> | undefined;
+
+/** True when any user may run `file`: it, and every directory above it, let others (not owner, not group) in. */
+function runnableByOthers(file: string): boolean {
+  if ((statSync(file).mode & 0o001) === 0) return false;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (dir === dirname(dir)) return true;
+  }
+}
 
 /**
- * The path of a self-contained copy of the server (src/main.ts bundled, migrations inlined, better-sqlite3's addon
- * beside it where its loader looks), made once per test process in a world-readable temporary directory.
+ * A self-contained copy of the server (src/main.ts bundled, migrations inlined, better-sqlite3's addon beside it
+ * where its loader looks) and a node that runs it, made once per test process in a world-readable temporary directory.
  */
-export function serverCopy(): Promise<string> {
+export function serverCopy(): Promise<ServerCopy> {
   made ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chat-server-copy-'));
     chmodSync(dir, 0o755);
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const script = join(dir, 'chat-server.cjs');
-    await bundle(script, 'node_modules');
-    // bindings (better-sqlite3's loader) looks in build/Release of the nearest directory holding a package.json.
-    const addon = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    // better-sqlite3's loader, bundled into lib/, looks for the addon in ../build/Release/ from there.
+    mkdirSync(join(dir, 'lib'));
     mkdirSync(join(dir, 'build', 'Release'), { recursive: true });
-    copyFileSync(addon, join(dir, 'build', 'Release', 'better_sqlite3.node'));
-    writeFileSync(join(dir, 'package.json'), '{"private": true}\n');
-    return script;
+    const script = join(dir, 'lib', 'chat-server.cjs');
+    await bundle(script);
+    copyFileSync(sqliteAddon(), join(dir, 'build', 'Release', 'better_sqlite3.node'));
+    let node = realpathSync(process.execPath);
+    if (!runnableByOthers(node)) {
+      copyFileSync(node, join(dir, 'node'));
+      node = join(dir, 'node');
+      chmodSync(node, 0o755);
+    }
+    return { node, script };
   })();
   return made;
 }

@@ -25,10 +25,11 @@ const NOBODY = { uid: 65534, gid: 65534 };
  */
 async function runServer(args: string[], options: { unprivileged?: boolean } = {}): Promise<Exit> {
   const unprivileged = options.unprivileged === true && AS_ROOT;
-  const command = unprivileged ? [await serverCopy()] : ['--import', 'tsx', 'src/main.ts'];
+  const copy = unprivileged ? await serverCopy() : undefined;
+  const command = copy ? [copy.script] : ['--import', 'tsx', 'src/main.ts'];
   // nobody cannot write root's coverage directory (its complaint would be a second line on stderr).
   // Node passes NODE_V8_COVERAGE on to children unless the env sets it, so it is set empty: off.
-  const child = spawn(process.execPath, [...command, '--quiet', ...args], {
+  const child = spawn(copy?.node ?? process.execPath, [...command, '--quiet', ...args], {
     ...(unprivileged ? { ...NOBODY, cwd: tmpdir() } : {}),
     env: unprivileged ? { ...process.env, NODE_V8_COVERAGE: '' } : process.env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,11 +8,17 @@ export class EventWakeUp implements CommitListener {
   /** Set once the hub exists: it reads the store's log, so the store is opened (with this listener) first. */
   private hub: EventHub | undefined;
 
+  private readonly eventsWritten: Counter;
+  private readonly relay: (() => void) | undefined;
+
   /**
    * `eventsWritten` counts what this process appended; `relay` (--workers: src/workers.ts, through the primary)
    * tells the other processes on the same database, whose hubs would otherwise wait for their poll.
    */
-  constructor(private readonly eventsWritten: Counter, private readonly relay: (() => void) | undefined) {}
+  constructor(eventsWritten: Counter, relay: (() => void) | undefined) {
+    this.eventsWritten = eventsWritten;
+    this.relay = relay;
+  }
 
   /**
    * From now on commits wake this hub. Until then nothing is lost: no request has run yet, and the hub starts

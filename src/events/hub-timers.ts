@@ -6,7 +6,11 @@ export class HubTimers {
   private readonly timers: NodeJS.Timeout[] = [];
   private stopped = false;
 
-  constructor(private readonly logError: (error: unknown) => void = logToStderr) {}
+  private readonly logError: (error: unknown) => void;
+
+  constructor(logError: (error: unknown) => void = logToStderr) {
+    this.logError = logError;
+  }
 
   get isStopped(): boolean {
     return this.stopped;

@@ -29,7 +29,10 @@ export class EventHub {
   private readonly replays: Replays;
   private readonly retention: Retention;
 
-  constructor(private readonly options: HubOptions) {
+  private readonly options: HubOptions;
+
+  constructor(options: HubOptions) {
+    this.options = options;
     this.tail = new LogTail(options.startAfter);
     this.timers = new HubTimers(options.logError);
     this.turns = new PumpTurns(() => this.pump(options.log), (work) => this.timers.guard(work));

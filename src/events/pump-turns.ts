@@ -9,11 +9,17 @@ export class PumpTurns {
   /** An attach catching up on its snapshot, if any: no pump runs meanwhile (see whileNoPump). */
   private attaching: Promise<void> | undefined;
 
+  private readonly pump: () => Promise<void>;
+  private readonly guard: (work: Promise<void>) => Promise<void>;
+
   /**
    * `pump` reads the log after the cursor and dispatches what it finds; `guard` catches the failure of a pump
    * that a wake-up started, which has no caller to tell (hub-timers.ts).
    */
-  constructor(private readonly pump: () => Promise<void>, private readonly guard: (work: Promise<void>) => Promise<void>) {}
+  constructor(pump: () => Promise<void>, guard: (work: Promise<void>) => Promise<void>) {
+    this.pump = pump;
+    this.guard = guard;
+  }
 
   /**
    * A commit appended events: read them soon (coalesced). The store's reads never see another request's

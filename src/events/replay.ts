@@ -38,7 +38,11 @@ export interface ReplaySources {
 }
 
 export class Replays {
-  constructor(private readonly hub: ReplaySources) {}
+  private readonly hub: ReplaySources;
+
+  constructor(hub: ReplaySources) {
+    this.hub = hub;
+  }
 
   /** Where a resume id stands: after the newest or below what was pruned, the client must start over. */
   async resumePoint(after: number): Promise<ResumePoint> {

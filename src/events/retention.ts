@@ -7,7 +7,13 @@ const PRUNE_CHUNK = 2000;
 export class Retention {
   private pruning = false;
 
-  constructor(private readonly options: Pick<HubOptions, 'log' | 'now' | 'retentionSeconds'>, private readonly timers: HubTimers) {}
+  private readonly options: Pick<HubOptions, 'log' | 'now' | 'retentionSeconds'>;
+  private readonly timers: HubTimers;
+
+  constructor(options: Pick<HubOptions, 'log' | 'now' | 'retentionSeconds'>, timers: HubTimers) {
+    this.options = options;
+    this.timers = timers;
+  }
 
   /** Prunes events older than the retention, a chunk per turn of the loop so requests go on meanwhile. */
   async prune(): Promise<void> {

@@ -8,7 +8,11 @@ const left = (res: ServerResponse): boolean => res.destroyed && !res.writableFin
 export class ClientPresence {
   private controller: AbortController | undefined;
 
-  constructor(private readonly res: ServerResponse) {}
+  private readonly res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    this.res = res;
+  }
 
   /** Aborts when the client leaves before its answer is finished. Made on first use: most answers never ask. */
   get signal(): AbortSignal {

@@ -11,7 +11,12 @@ const RETRY_MS = 3000;
 export class SseWriter {
   private closed = false;
 
-  constructor(private readonly res: ServerResponse, private readonly maxUnsentBytes = MAX_UNSENT_BYTES) {
+  private readonly res: ServerResponse;
+  private readonly maxUnsentBytes: number;
+
+  constructor(res: ServerResponse, maxUnsentBytes = MAX_UNSENT_BYTES) {
+    this.res = res;
+    this.maxUnsentBytes = maxUnsentBytes;
     res.once('close', () => {
       this.closed = true;
     });

@@ -63,7 +63,15 @@ abstract class LabelledMetric<S> implements Metric {
   abstract readonly type: Metric['type'];
   protected readonly series = new Map<string, { values: string[]; state: S }>();
 
-  constructor(readonly name: string, readonly help: string, readonly labelNames: readonly string[] = []) {}
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly string[];
+
+  constructor(name: string, help: string, labelNames: readonly string[] = []) {
+    this.name = name;
+    this.help = help;
+    this.labelNames = labelNames;
+  }
 
   protected abstract fresh(): S;
 
@@ -114,8 +122,13 @@ export class Gauge extends LabelledMetric<{ value: number }> {
   readonly type = 'gauge';
   protected fresh() { return { value: 0 }; }
 
-  constructor(name: string, help: string, labelNames: readonly string[] = [], private read?: () => number, readonly merge: GaugeMerge = 'sum') {
+  private read?: () => number;
+  readonly merge: GaugeMerge;
+
+  constructor(name: string, help: string, labelNames: readonly string[] = [], read?: () => number, merge: GaugeMerge = 'sum') {
     super(name, help, labelNames);
+    this.read = read;
+    this.merge = merge;
   }
 
   snapshot(): MetricSnapshot {
@@ -162,8 +175,11 @@ interface HistogramState {
 export class Histogram extends LabelledMetric<HistogramState> {
   readonly type = 'histogram';
 
-  constructor(name: string, help: string, labelNames: readonly string[], readonly buckets: readonly number[]) {
+  readonly buckets: readonly number[];
+
+  constructor(name: string, help: string, labelNames: readonly string[], buckets: readonly number[]) {
     super(name, help, labelNames);
+    this.buckets = buckets;
     if (buckets.some((bound, index) => index > 0 && bound <= buckets[index - 1]!)) throw new Error(`${name}: buckets must increase`);
   }
 

@@ -1,5 +1,5 @@
 // The chat server's metrics by name: what the request path, the group commit and the event streams report.
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry, type MetricSnapshot } from './registry.ts';
 
 /** Seconds; from 1 ms to 10 s, where a chat API's answers fall. */
@@ -37,10 +37,10 @@ export class ServerMetrics {
   readonly streamsOpen = this.registry.register(new Gauge('chat_event_streams_open', 'Event streams (GET /events) open now.'));
   readonly eventsWritten = this.registry.register(new Counter('chat_events_written_total', 'Events appended to the event log.'));
   readonly eventsDelivered = this.registry.register(new Counter('chat_events_delivered_total', 'Events sent to event-stream clients (one per stream that received it).'));
-  private loopDelay: IntervalHistogram | undefined;
+  private loopDelay: ELDHistogram | undefined;
 
   constructor() {
-    const lag = (pick: (delay: IntervalHistogram) => number) => () => {
+    const lag = (pick: (delay: ELDHistogram) => number) => () => {
       const delay = this.loopDelay;
       // The histogram reads in nanoseconds; before its first sample it reports NaN or a huge minimum.
       return delay && delay.count > 0 ? pick(delay) / 1e9 : 0;

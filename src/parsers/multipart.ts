@@ -82,11 +82,12 @@ export class MultipartParser {
   private partBytes = 0; // bytes of the current part, the preamble, padding or epilogue
   private failure: unknown;
 
-  constructor(
-    boundary: string,
-    private readonly limits: MultipartLimits,
-    private readonly handlers: MultipartHandlers,
-  ) {
+  private readonly limits: MultipartLimits;
+  private readonly handlers: MultipartHandlers;
+
+  constructor(boundary: string, limits: MultipartLimits, handlers: MultipartHandlers) {
+    this.limits = limits;
+    this.handlers = handlers;
     this.delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
     this.header = Buffer.allocUnsafe(limits.maxHeaderBytes + 2);
     this.partLimit = limits.maxHeaderBytes;

@@ -16,8 +16,15 @@ export interface FieldProblem {
 export class ParseFailure extends Error {
   override name = 'ParseFailure';
 
-  constructor(readonly kind: ParseFailureKind, readonly detail: string, readonly problem?: FieldProblem) {
+  readonly kind: ParseFailureKind;
+  readonly detail: string;
+  readonly problem?: FieldProblem;
+
+  constructor(kind: ParseFailureKind, detail: string, problem?: FieldProblem) {
     super(detail);
+    this.kind = kind;
+    this.detail = detail;
+    this.problem = problem;
   }
 }
 

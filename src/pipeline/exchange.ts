@@ -45,13 +45,18 @@ export class Exchange implements RequestContext {
   formRule: FormRule | undefined = undefined;
   private keptReads: RequestKept | undefined;
 
-  constructor(
-    readonly req: IncomingMessage,
-    readonly requestId: string,
-    readonly services: AppServices,
-    readonly labels: ExchangeLabels,
-    private readonly shared: Shared,
-  ) {
+  readonly req: IncomingMessage;
+  readonly requestId: string;
+  readonly services: AppServices;
+  readonly labels: ExchangeLabels;
+  private readonly shared: Shared;
+
+  constructor(req: IncomingMessage, requestId: string, services: AppServices, labels: ExchangeLabels, shared: Shared) {
+    this.req = req;
+    this.requestId = requestId;
+    this.services = services;
+    this.labels = labels;
+    this.shared = shared;
     this.method = req.method ?? 'GET';
   }
 

@@ -29,7 +29,11 @@ function keptRow(row: object | undefined): boolean {
 
 /** Every read made, nothing kept: writes, and stores without a change stamp. */
 class ReadsMade implements KeptReads {
-  constructor(private readonly store: Repositories) {}
+  private readonly store: Repositories;
+
+  constructor(store: Repositories) {
+    this.store = store;
+  }
 
   findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined> {
     return this.store.sessions.findSessionByTokenHash(tokenHash);
@@ -48,7 +52,15 @@ class ReadsMade implements KeptReads {
 class StampedReads implements KeptReads {
   private stamp: Promise<string | undefined> | undefined;
 
-  constructor(private readonly store: Repositories, private readonly entries: KeptEntries, private readonly changeStamp: ChangeStamp) {}
+  private readonly store: Repositories;
+  private readonly entries: KeptEntries;
+  private readonly changeStamp: ChangeStamp;
+
+  constructor(store: Repositories, entries: KeptEntries, changeStamp: ChangeStamp) {
+    this.store = store;
+    this.entries = entries;
+    this.changeStamp = changeStamp;
+  }
 
   findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined> {
     return this.find('session', tokenHash.toString('latin1'), () => this.store.sessions.findSessionByTokenHash(tokenHash), keptRow);
@@ -79,8 +91,13 @@ export class ReadThrough {
   private entries: KeptEntries | undefined;
   private readonly made: KeptReads;
 
+  private readonly store: Repositories;
+  private readonly changeStamp: ChangeStamp | undefined;
+
   /** `changeStamp` undefined: the store cannot tell whether anything was written, and every read is made. */
-  constructor(private readonly store: Repositories, private readonly changeStamp: ChangeStamp | undefined) {
+  constructor(store: Repositories, changeStamp: ChangeStamp | undefined) {
+    this.store = store;
+    this.changeStamp = changeStamp;
     this.entries = changeStamp === undefined ? undefined : new KeptEntries();
     this.made = new ReadsMade(store);
   }

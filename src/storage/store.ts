@@ -27,8 +27,11 @@ export class DatabaseOpenError extends Error {
  */
 export class StoreConstraintError extends Error {
   override name = 'StoreConstraintError';
-  constructor(readonly constraint: 'unique' | 'foreign-key', message: string, options?: { cause?: unknown }) {
+  readonly constraint: 'unique' | 'foreign-key';
+
+  constructor(constraint: 'unique' | 'foreign-key', message: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.constraint = constraint;
   }
 }
 
@@ -287,7 +290,10 @@ export type WriteRefusal = 'read-only' | 'full';
 export class StoreWriteRefusedError extends Error {
   override name = 'StoreWriteRefusedError';
 
-  constructor(readonly reason: WriteRefusal, message: string, options?: ErrorOptions) {
+  readonly reason: WriteRefusal;
+
+  constructor(reason: WriteRefusal, message: string, options?: ErrorOptions) {
     super(message, options);
+    this.reason = reason;
   }
 }

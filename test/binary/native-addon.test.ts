@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { sqliteAddon } from '../../scripts/sqlite-addon.ts';
 import { loadAddonCopy, loadEmbeddedAddon } from '../../src/binary/native-addon.ts';
 
-const ADDON = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+const ADDON = sqliteAddon();
 
 function tempDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'chat-addon-'));

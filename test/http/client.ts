@@ -41,7 +41,11 @@ export interface CallOptions {
 
 /** A moving clock: tests advance time instead of sleeping. */
 export class TestClock {
-  constructor(public time = Date.UTC(2026, 10, 21, 9, 30)) {}
+  public time: number;
+
+  constructor(time = Date.UTC(2026, 10, 21, 9, 30)) {
+    this.time = time;
+  }
   now(): number {
     return this.time;
   }

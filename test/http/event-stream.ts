@@ -29,7 +29,14 @@ export class EventStream {
   private waiters: (() => void)[] = [];
   private isEnded = false;
 
-  constructor(readonly status: number, readonly headers: IncomingHttpHeaders, private readonly request: ClientRequest, response: IncomingMessage) {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  private readonly request: ClientRequest;
+
+  constructor(status: number, headers: IncomingHttpHeaders, request: ClientRequest, response: IncomingMessage) {
+    this.status = status;
+    this.headers = headers;
+    this.request = request;
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => this.receive(chunk));
     this.ended = new Promise((resolve) => {

@@ -11,12 +11,16 @@ export interface RateDecision {
 }
 
 export class RateLimit {
-  constructor(
-    private readonly policy: { name: string; quota: number; windowSeconds: number },
-    // Counted in this process alone, or in the database when several processes share it (--workers).
-    private readonly store: RateCounterRepository,
-    private readonly clock: Clock,
-  ) {}
+  private readonly policy: { name: string; quota: number; windowSeconds: number };
+  // Counted in this process alone, or in the database when several processes share it (--workers).
+  private readonly store: RateCounterRepository;
+  private readonly clock: Clock;
+
+  constructor(policy: { name: string; quota: number; windowSeconds: number }, store: RateCounterRepository, clock: Clock) {
+    this.policy = policy;
+    this.store = store;
+    this.clock = clock;
+  }
 
   /** Off when the quota is 0. */
   get enabled(): boolean {

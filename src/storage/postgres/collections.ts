@@ -81,7 +81,11 @@ async function listPage<T>(sql: Sql, source: PageSource, query: ParsedQuery): Pr
 }
 
 export class PgCollections implements CollectionRepository {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   listUsers(query: ParsedQuery): Promise<Page<UserRow>> {
     return listPage(this.sql, { select: USER_SELECT, columns: USER_COLUMNS }, query);

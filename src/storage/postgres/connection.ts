@@ -20,8 +20,14 @@ function nameOf(text: string): string | undefined {
 
 /** Runs our SQL (with `?`) on a pool or one connection. */
 export class Sql {
+  private readonly db: Queryable;
+  private readonly refused?: RefusedWrites;
+
   /** `refused` notes a write the database refused (read-only, full), for /health. */
-  constructor(private readonly db: Queryable, private readonly refused?: RefusedWrites) {}
+  constructor(db: Queryable, refused?: RefusedWrites) {
+    this.db = db;
+    this.refused = refused;
+  }
 
   async rows<R>(text: string, values: unknown[] = []): Promise<R[]> {
     return (await this.run<R>(text, values)).rows;

@@ -21,7 +21,13 @@ export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS "chatId", m.author_id A
   + ' m.updated_at AS "updatedAt", m.edited_at AS "editedAt", m.reactions FROM messages m';
 
 export class PgChats implements ChatRepository {
-  constructor(private readonly sql: Sql, private readonly guarded: Guarded) {}
+  private readonly sql: Sql;
+  private readonly guarded: Guarded;
+
+  constructor(sql: Sql, guarded: Guarded) {
+    this.sql = sql;
+    this.guarded = guarded;
+  }
 
   findChat(id: string): Promise<ChatRow | undefined> {
     return this.sql.one(`${CHAT_SELECT} WHERE c.id = ?`, [id]);
@@ -82,7 +88,11 @@ export class PgChats implements ChatRepository {
 }
 
 export class PgMessages implements MessageRepository {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): Promise<void> {
     await this.sql.run('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -125,7 +135,11 @@ export class PgMessages implements MessageRepository {
 const MARKER_SELECT = 'SELECT chat_id AS "chatId", user_id AS "userId", last_read_id AS "lastReadId", unread_count AS "unreadCount" FROM chat_members WHERE chat_id = ? AND user_id = ?';
 
 export class PgReadMarkers implements ReadMarkerRepository {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   findMarker(chatId: string, userId: string): Promise<ReadMarkerRow | undefined> {
     return this.sql.one(MARKER_SELECT, [chatId, userId]);
@@ -143,7 +157,11 @@ export class PgReadMarkers implements ReadMarkerRepository {
 export const REACTION_SELECT = 'SELECT r.message_id AS "messageId", r.emoji, r.user_id AS "userId", r.created_at AS "createdAt" FROM reactions r';
 
 export class PgReactions implements ReactionRepository {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   findReaction(messageId: string, emoji: string, userId: string): Promise<ReactionRow | undefined> {
     return this.sql.one(`${REACTION_SELECT} WHERE r.message_id = ? AND r.emoji = ? AND r.user_id = ?`, [messageId, emoji, userId]);
@@ -167,7 +185,11 @@ export const REVISION_SELECT = 'SELECT v.id, v.text, v."createdAt" FROM ('
   + ' FROM messages m WHERE m.id = ?) v';
 
 export class PgRevisions implements RevisionRepository {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   findRevision(messageId: string, n: number): Promise<RevisionRow | undefined> {
     return this.sql.one(`${REVISION_SELECT} WHERE v.id = ?`, [messageId, messageId, n]);

@@ -18,7 +18,11 @@ export class EventListener {
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: EventListenerOptions) {}
+  private readonly options: EventListenerOptions;
+
+  constructor(options: EventListenerOptions) {
+    this.options = options;
+  }
 
   /** Resolves once listening, or after the first failure (a retry is then scheduled). */
   async start(): Promise<void> {

@@ -14,16 +14,21 @@ export interface TxEvents {
 }
 
 export class PgEventLog implements EventRepository {
+  private readonly sql: Sql;
+  private readonly tx: TxEvents | undefined;
+  private readonly recordEvents: boolean;
+  private readonly inTransaction: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>;
+
   /**
    * `tx` is undefined outside a transaction: then only reads are allowed. `inTransaction` runs a function in a
    * transaction of its own (pruning).
    */
-  constructor(
-    private readonly sql: Sql,
-    private readonly tx: TxEvents | undefined,
-    private readonly recordEvents: boolean,
-    private readonly inTransaction: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>,
-  ) {}
+  constructor(sql: Sql, tx: TxEvents | undefined, recordEvents: boolean, inTransaction: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>) {
+    this.sql = sql;
+    this.tx = tx;
+    this.recordEvents = recordEvents;
+    this.inTransaction = inTransaction;
+  }
 
   /**
    * Identity ids are handed out when a row is inserted, but transactions commit in any order: a reader that saw
@@ -99,7 +104,11 @@ const SWEEP_EVERY = 1000;
 export class PgRateCounters implements RateCounterRepository {
   private hits = 0;
 
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   /** One statement, so servers counting the same key at once both count. */
   async hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {

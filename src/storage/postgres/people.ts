@@ -9,7 +9,13 @@ export type Guarded = <T>(statement: () => Promise<T>) => Promise<T>;
 const USER_COLUMNS = 'id, login, password_hash AS "passwordHash", avatar_id AS "avatarId", created_at AS "createdAt", updated_at AS "updatedAt"';
 
 export class PgUsers implements UserRepository {
-  constructor(private readonly sql: Sql, private readonly guarded: Guarded) {}
+  private readonly sql: Sql;
+  private readonly guarded: Guarded;
+
+  constructor(sql: Sql, guarded: Guarded) {
+    this.sql = sql;
+    this.guarded = guarded;
+  }
 
   async insertUser(user: UserRow): Promise<void> {
     await this.guarded(() => this.sql.run('INSERT INTO users (id, login, password_hash, avatar_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -34,7 +40,11 @@ export class PgUsers implements UserRepository {
 const SESSION_COLUMNS = 'id, token_hash AS "tokenHash", user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt", max_expires_at AS "maxExpiresAt"';
 
 export class PgSessions implements SessionRepository {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async insertSession(session: SessionRow): Promise<void> {
     await this.sql.run('INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at, max_expires_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -75,7 +85,11 @@ export const AVATAR_COLUMNS = 'a.id, a.user_id AS "userId", a.content_type AS "c
   + ' a.x, a.y, a.width, a.height, a.etag, a.created_at AS "createdAt"';
 
 export class PgAvatars implements AvatarRepository {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async insertAvatar(row: AvatarRow & { bytes: Buffer }): Promise<void> {
     await this.sql.run('INSERT INTO avatars (id, user_id, content_type, image_width, image_height, x, y, width, height, bytes, etag, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',

@@ -97,7 +97,12 @@ export class PostgresStore implements Store {
   private readonly kept: ReadThrough;
   private closed = false;
 
-  private constructor(private readonly pool: Pool, url: string, private readonly options: PostgresStoreOptions) {
+  private readonly pool: Pool;
+  private readonly options: PostgresStoreOptions;
+
+  private constructor(pool: Pool, url: string, options: PostgresStoreOptions) {
+    this.pool = pool;
+    this.options = options;
     const sql = new Sql(pool, this.refused);
     // Outside a transaction: the pool's repositories (each statement on any free connection).
     const base = pgRepositories(sql, undefined, this, options.recordEvents ?? true);

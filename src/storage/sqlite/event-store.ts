@@ -20,8 +20,13 @@ export class EventStore {
   /** Events appended since the last commit or rollback: counted once committed, forgotten when rolled back. */
   private pending = 0;
 
+  private readonly db: Db;
+  private readonly recordEvents: boolean;
+
   /** recordEvents false exists only so a benchmark can show what the event write costs a POST (not a flag). */
-  constructor(private readonly db: Db, private readonly recordEvents = true) {
+  constructor(db: Db, recordEvents = true) {
+    this.db = db;
+    this.recordEvents = recordEvents;
     this.insert = db.prepare('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.after = db.prepare(`SELECT ${COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?`);
     // sqlite_sequence remembers the highest id ever given, even when every row was pruned.

@@ -52,7 +52,12 @@ export class GroupCommit {
   private readonly afterCommit: (committed: boolean, writes: number) => void;
   private readonly batchFailure: (error: unknown) => unknown;
 
-  constructor(private readonly db: Db, private readonly gate: Gate, options: GroupCommitOptions = {}) {
+  private readonly db: Db;
+  private readonly gate: Gate;
+
+  constructor(db: Db, gate: Gate, options: GroupCommitOptions = {}) {
+    this.db = db;
+    this.gate = gate;
     this.maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     this.grouped = options.groupCommit ?? true;
     this.afterCommit = options.afterCommit ?? (() => {});

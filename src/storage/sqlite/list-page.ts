@@ -19,7 +19,11 @@ const MAX_CACHED = 1000;
 export class PageRunner {
   private readonly cache = new Map<string, Statement<unknown[]>>();
 
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   private prepare(sql: string): Statement<unknown[]> {
     let statement = this.cache.get(sql);

@@ -66,8 +66,11 @@ export class SqliteStore implements Store {
   private closed = false;
   private readonly refused = new RefusedWrites();
 
+  private readonly path: string;
+
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
-  constructor(private readonly path: string, options: SqliteStoreOptions = {}) {
+  constructor(path: string, options: SqliteStoreOptions = {}) {
+    this.path = path;
     this.db = openDatabase(path, undefined, options);
     this.eventLog = new EventStore(this.db, options.recordEvents ?? true);
     this.commits = options.commits;
