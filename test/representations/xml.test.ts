@@ -305,9 +305,29 @@ test('renderXml: any text in values and attributes gives well-formed XML and rea
   );
 });
 
+/**
+ * Names the oracle (fast-xml-parser) refuses to parse, for its own safety as a JavaScript library ("[SECURITY]
+ * Invalid name"), though they are well-formed XML names: fast-check proposes them on purpose, so the property
+ * leaves them to the test below, which checks them with the validator alone.
+ */
+const ORACLE_REFUSES = new Set(['__proto__', 'prototype', 'constructor']);
+
+test('renderXml: the names a JavaScript parser refuses still give well-formed XML', () => {
+  for (const name of ORACLE_REFUSES) {
+    for (const xml of [
+      renderXml({ kind: 'single', type: name, enveloped: false, data: { [name]: 'v' } }),
+      renderXml({ kind: 'collection', type: name, data: [{ [name]: null }], meta: { total: 1, limit: 1, offset: 0 } }),
+    ]) {
+      assert.equal(XMLValidator.validate(xml), true, xml);
+      assert.ok(xml.includes(`<${name}`) || xml.includes(`_${name}`), xml);
+    }
+  }
+});
+
 test('renderXml: any field name or type name gives well-formed XML', () => {
   fc.assert(
     fc.property(hostileText, hostileText, (name, type) => {
+      fc.pre(!ORACLE_REFUSES.has(name) && !ORACLE_REFUSES.has(type));
       assertWellFormed(renderXml({ kind: 'single', type, enveloped: false, data: { [name]: 'v' } }));
       assertWellFormed(renderXml({ kind: 'collection', type, data: [{ [name]: null }], meta: { total: 1, limit: 1, offset: 0 } }));
     }),
