@@ -4,44 +4,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { EventHub, type EventLog, type Subscriber } from '../../src/events/hub.ts';
 import type { LoggedEvent } from '../../src/events/logged-event.ts';
-import type { EventPurge, EventRecord } from '../../src/storage/rows.ts';
-import { isPurgedBy } from '../../src/events/purge-rule.ts';
-
-/** The log as the stores keep it: appends, reads by id, and the purge of the deleting transaction. */
-class MemoryLog implements EventLog {
-  records: EventRecord[] = [];
-  members = new Map<string, string[]>();
-
-  append(type: string, chatId: string, data: Record<string, unknown>, extra: Partial<EventRecord> = {}): number {
-    const id = (this.records.at(-1)?.id ?? 0) + 1;
-    this.records.push({ id, type, chatId, onlyUserId: null, alsoUserIds: null, subjectId: null, createdAt: 0, data: JSON.stringify(data), ...extra });
-    return id;
-  }
-
-  purge(purge: EventPurge): void {
-    this.records = this.records.filter((record) => !isPurgedBy(purge, record));
-  }
-
-  async readAfter(afterId: number, limit: number): Promise<EventRecord[]> {
-    return this.records.filter((record) => record.id > afterId).slice(0, limit);
-  }
-
-  async readTypesBetween(afterId: number, throughId: number, types: readonly string[]): Promise<EventRecord[]> {
-    return this.records.filter((record) => record.id > afterId && record.id <= throughId && types.includes(record.type));
-  }
-
-  async prunedThrough(): Promise<number> {
-    return 0;
-  }
-
-  async chatIdsOfUser(userId: string): Promise<string[]> {
-    return [...this.members].filter(([, users]) => users.includes(userId)).map(([chatId]) => chatId);
-  }
-
-  async pruneChunk(): Promise<number> {
-    return 0;
-  }
-}
+import { MemoryLog } from './memory-log.ts';
 
 /** startAfter 0: the hub reads the whole log into memory; the newest id: a process started now, replays read the log. */
 function hubOver(t: TestContext, log: MemoryLog, startAfter = 0): EventHub {
@@ -80,7 +43,7 @@ function recorder(userId: string): Subscriber & { got: LoggedEvent[]; drain: () 
 
 for (const where of ['held in memory', 'read from the log'] as const) test(`events a delete removes while a replay waits for its client to drain are not written after (${where})`, async (t) => {
   const log = new MemoryLog();
-  log.members.set('a', ['u']);
+  log.members.set('a', new Set(['u']));
   log.append('chat.created', 'a', { id: 'a', members: ['u'] });
   for (let i = 0; i < 150; i++) log.append('message.created', 'a', { id: `m${i}`, text: `text ${i}` }, { subjectId: `m${i}` });
   const hub = hubOver(t, log, where === 'held in memory' ? 0 : 151);
@@ -111,7 +74,7 @@ test('a replay from an id judges each event by the membership at its moment, not
   log.append('message.created', 'a', { id: 'm3', text: 'after' }, { subjectId: 'm3' });
   log.append('member.removed', 'a', { userId: 'u' }, { alsoUserIds: JSON.stringify(['u']) });
   log.append('member.added', 'a', { userId: 'u' });
-  log.members.set('a', ['owner', 'u']);
+  log.members.set('a', new Set(['owner', 'u']));
   const hub = hubOver(t, log);
   const subscriber = recorder('u');
   subscriber.drain();
@@ -140,7 +103,7 @@ function deleteWhenRead(log: MemoryLog, messageId: string): void {
 
 for (const kind of ['stream', 'long-poll'] as const) test(`a delete another process commits while a replay reads is caught up before events are handed out (${kind})`, async (t) => {
   const log = new MemoryLog();
-  log.members.set('a', ['u']);
+  log.members.set('a', new Set(['u']));
   log.append('chat.created', 'a', { id: 'a', members: ['u'] });
   log.append('message.created', 'a', { id: 'm1', text: 'secret' }, { subjectId: 'm1' });
   const hub = hubOver(t, log, 2);
@@ -158,7 +121,7 @@ for (const kind of ['stream', 'long-poll'] as const) test(`a delete another proc
 
 test('a user added while their stream attaches is followed from the snapshot on: no event of the chat is lost', async (t) => {
   const log = new MemoryLog();
-  log.members.set('a', ['owner']);
+  log.members.set('a', new Set(['owner']));
   log.append('chat.created', 'a', { id: 'a', members: ['owner'] });
   let addedMeanwhile = false;
   // The store's snapshot: the log and the members as they stood when it began, whatever commits meanwhile.
@@ -172,7 +135,7 @@ test('a user added while their stream attaches is followed from the snapshot on:
         addedMeanwhile = true;
         // Another request adds u to the chat and commits while the snapshot reads; the hub is woken.
         log.append('member.added', 'a', { userId: 'u' });
-        log.members.set('a', ['owner', 'u']);
+        log.members.set('a', new Set(['owner', 'u']));
         hub.wake();
         for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
       }

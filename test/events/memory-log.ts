@@ -3,7 +3,8 @@
 import type { TestContext } from 'node:test';
 import { EventHub, type EventLog, type HubOptions, type Subscriber } from '../../src/events/hub.ts';
 import type { LoggedEvent } from '../../src/events/logged-event.ts';
-import type { EventRecord } from '../../src/storage/rows.ts';
+import { isPurgedBy } from '../../src/events/purge-rule.ts';
+import type { EventPurge, EventRecord } from '../../src/storage/rows.ts';
 
 export class MemoryLog implements EventLog {
   records: EventRecord[] = [];
@@ -16,6 +17,11 @@ export class MemoryLog implements EventLog {
     const id = (this.records.at(-1)?.id ?? 0) + 1;
     this.records.push({ id, type, chatId, onlyUserId: null, alsoUserIds: null, subjectId: null, createdAt: 0, data: JSON.stringify(data), ...extra });
     return id;
+  }
+
+  /** The deleting transaction's purge (src/events/purge-rule.ts): what a delete removes from the log. */
+  purge(purge: EventPurge): void {
+    this.records = this.records.filter((record) => !isPurgedBy(purge, record));
   }
 
   created(chatId: string, members: readonly string[]): number {
