@@ -1,7 +1,7 @@
 // The public shape of every resource (docs/protocol.md §1.6, §9.1, §10): the JSON Schemas of the OpenAPI document,
 // and, through Infer, the return types of the serializers in public-fields.ts, so the two cannot drift.
 import {
-  arrayOf, describe, id, ref, tagged, integer, nullable, number, object, oneOfValues, text, timestamp, type Infer, type Schema,
+  arrayOf, boolean, describe, id, ref, tagged, integer, nullable, number, object, oneOfValues, text, timestamp, type Infer, type Schema,
 } from '../openapi/schema.ts';
 import { PATHS } from '../paths.ts';
 import { buildPath } from '../router/compile-pattern.ts';
@@ -48,6 +48,20 @@ export const SESSION = object({
   expiresAt: timestamp('When the session ends unless it is used or prolonged'),
   createdAt: timestamp(),
 }, { description: 'The caller\'s login session.', example: { userId: USER_ID, expiresAt: '2026-11-22T09:30:00.000Z', createdAt: AT } });
+
+/** One of a user's sessions as they (or an admin) list them: never the token or its hash (docs/protocol.md §3.5). */
+export const USER_SESSION = object({
+  id: id(),
+  createdAt: timestamp(),
+  lastUsedAt: timestamp('When a request last used it (written at most once a minute)'),
+  expiresAt: timestamp('When the session ends unless it is used or prolonged'),
+  userAgent: describe(nullable(text({ min: 0, max: 256 })), 'The User-Agent of the login, cut to 256 characters, or null'),
+  address: describe(nullable(text()), 'The client address of the login as the server saw it'),
+  current: boolean('True for the session of the request that reads the list'),
+}, {
+  description: 'One login session of a user.',
+  example: { id: USER_ID, createdAt: AT, lastUsedAt: AT, expiresAt: '2026-11-22T09:30:00.000Z', userAgent: 'curl/8.5.0', address: '203.0.113.7', current: true },
+});
 
 export const NEW_SESSION = object({
   token: text(undefined, { description: 'The bearer token; shown only in this answer' }),
@@ -152,6 +166,27 @@ export const EVENT_BATCH = object({
   meta: object({ lastEventId: text(undefined, { pattern: '^[0-9]+$', description: 'Resume after this id' }) }),
 });
 
+/** One message of an export: as GET answers it, with its earlier texts (docs/protocol.md §3.6). */
+const EXPORTED_MESSAGE = object({
+  ...MESSAGE['properties'] as Record<string, Schema<unknown>>,
+  revisions: describe(arrayOf(ref('Revision', REVISION)), 'Every text it had, the current one last'),
+}, { description: 'A message of the user, with its revisions.' });
+
+/** GET /users/{id}/export: everything the server holds about one user, in one document (docs/protocol.md §3.6). */
+export const EXPORT = object({
+  exportedAt: timestamp(),
+  user: ref('User', USER),
+  avatars: arrayOf(ref('Avatar', AVATAR)),
+  memberships: arrayOf(object({
+    chatId: id(), title: text(), ownerId: id(), owner: boolean('True while the user owns the chat'), addedAt: timestamp(), chat: text(undefined, { description: 'The chat\'s path' }),
+  })),
+  readMarkers: arrayOf(ref('ReadMarker', READ_MARKER)),
+  messages: arrayOf(EXPORTED_MESSAGE),
+  reactions: arrayOf(object({ messageId: id(), chatId: id(), emoji: text({ min: 1, max: 32 }), createdAt: timestamp() })),
+  sessions: arrayOf(ref('UserSession', USER_SESSION)),
+  invites: arrayOf(object({}, { open: true, description: 'An invite the user made, as GET /invites answers it' })),
+}, { description: 'Everything the server holds about one user: a download (Content-Disposition: attachment).' });
+
 export const PAGE_META = object({
   total: integer({ minimum: 0, description: 'Items matching the query, on every page' }),
   limit: integer({ minimum: 0, description: 'The page size used (a larger one asked for is cut to 100)' }),
@@ -182,6 +217,7 @@ export type PublicUser = Infer<typeof USER>;
 export type PublicAvatar = Infer<typeof AVATAR>;
 export type PublicSession = Infer<typeof SESSION>;
 export type PublicNewSession = Infer<typeof NEW_SESSION>;
+export type PublicUserSession = Infer<typeof USER_SESSION>;
 export type PublicChat = Infer<typeof CHAT>;
 export type PublicMember = Infer<typeof MEMBER>;
 export type PublicMessage = Infer<typeof MESSAGE>;
@@ -199,6 +235,8 @@ export const RESOURCES = {
   Avatar: { schema: AVATAR, enveloped: false },
   Session: { schema: SESSION, enveloped: false },
   NewSession: { schema: NEW_SESSION, enveloped: false },
+  UserSession: { schema: USER_SESSION, enveloped: true },
+  Export: { schema: EXPORT, enveloped: false },
   Chat: { schema: CHAT, enveloped: true },
   Member: { schema: MEMBER, enveloped: true },
   Message: { schema: MESSAGE, enveloped: true },

@@ -24,6 +24,14 @@ function readCredentials(ctx: RequestContext): Promise<{ body: Body; form: boole
   return readOwnOriginBody(ctx, 'The login form must be posted from this server\'s own origin (Origin header)');
 }
 
+/** What a session keeps of the client's User-Agent (docs/protocol.md §3.5): at most this many characters. */
+const MAX_USER_AGENT = 256;
+
+function userAgentOf(ctx: RequestContext): string | null {
+  const header = ctx.req.headers['user-agent'];
+  return header === undefined || header === '' ? null : [...header].slice(0, MAX_USER_AGENT).join('');
+}
+
 function badCredentials(): HttpError {
   // The same answer for an unknown login and a wrong password: nothing tells which logins exist.
   return new HttpError('ERR_BAD_CREDENTIALS', 'The login or the password is wrong', { headers: { 'WWW-Authenticate': 'Bearer realm="chat"' } });
@@ -73,6 +81,9 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
     createdAt: now,
     expiresAt: Math.min(now + config.sessionTtl * 1000, maxExpiresAt),
     maxExpiresAt,
+    lastUsedAt: now,
+    userAgent: userAgentOf(ctx),
+    address,
   };
   await storage.transaction(async (tx) => {
     await tx.sessions.deleteExpiredSessions(now);

@@ -14,8 +14,12 @@ interface TableCopy {
 
 // Users first without their current avatar (avatars reference users), set once the avatars are in.
 const TABLES: readonly TableCopy[] = [
-  { table: 'users', columns: [['id', 'text'], ['login', 'text'], ['password_hash', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint']], select: 'SELECT id, login, password_hash, created_at, updated_at FROM users ORDER BY seq' },
-  { table: 'sessions', columns: [['id', 'text'], ['token_hash', 'bytea'], ['user_id', 'text'], ['created_at', 'bigint'], ['expires_at', 'bigint'], ['max_expires_at', 'bigint']], select: 'SELECT id, token_hash, user_id, created_at, expires_at, max_expires_at FROM sessions' },
+  { table: 'users', columns: [['id', 'text'], ['login', 'text'], ['password_hash', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint'], ['erased_at', 'bigint']], select: 'SELECT id, login, password_hash, created_at, updated_at, erased_at FROM users ORDER BY seq' },
+  {
+    table: 'sessions',
+    columns: [['id', 'text'], ['token_hash', 'bytea'], ['user_id', 'text'], ['created_at', 'bigint'], ['expires_at', 'bigint'], ['max_expires_at', 'bigint'], ['last_used_at', 'bigint'], ['user_agent', 'text'], ['address', 'text']],
+    select: 'SELECT id, token_hash, user_id, created_at, expires_at, max_expires_at, last_used_at, user_agent, address FROM sessions',
+  },
   {
     table: 'avatars',
     columns: [['id', 'text'], ['user_id', 'text'], ['content_type', 'text'], ['image_width', 'integer'], ['image_height', 'integer'], ['x', 'double precision'], ['y', 'double precision'], ['width', 'double precision'], ['height', 'double precision'], ['bytes', 'bytea'], ['etag', 'text'], ['created_at', 'bigint']],

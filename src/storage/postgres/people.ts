@@ -23,12 +23,13 @@ export class PgUsers implements UserRepository {
   }
 
   findUserById(id: string): Promise<UserRow | undefined> {
-    return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
+    // An erased account's row (it keeps its messages' author) is nobody's to find: docs/protocol.md §3.7.
+    return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ? AND erased_at IS NULL`, [id]);
   }
 
   /** lower() under "C" folds ASCII letters only, as SQLite's NOCASE; the unique index is on lower(login). */
   findUserByLogin(login: string): Promise<UserRow | undefined> {
-    return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE lower(login) = lower(?)`, [login]);
+    return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE lower(login) = lower(?) AND erased_at IS NULL`, [login]);
   }
 
   async updateUser(user: UserRow): Promise<void> {
@@ -37,7 +38,8 @@ export class PgUsers implements UserRepository {
   }
 }
 
-const SESSION_COLUMNS = 'id, token_hash AS "tokenHash", user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt", max_expires_at AS "maxExpiresAt"';
+export const SESSION_COLUMNS = 's.id, s.token_hash AS "tokenHash", s.user_id AS "userId", s.created_at AS "createdAt", s.expires_at AS "expiresAt", s.max_expires_at AS "maxExpiresAt",'
+  + ' s.last_used_at AS "lastUsedAt", s.user_agent AS "userAgent", s.address';
 
 export class PgSessions implements SessionRepository {
   private readonly sql: Sql;
@@ -47,16 +49,16 @@ export class PgSessions implements SessionRepository {
   }
 
   async insertSession(session: SessionRow): Promise<void> {
-    await this.sql.run('INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at, max_expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [session.id, session.tokenHash, session.userId, session.createdAt, session.expiresAt, session.maxExpiresAt]);
+    await this.sql.run('INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at, max_expires_at, last_used_at, user_agent, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [session.id, session.tokenHash, session.userId, session.createdAt, session.expiresAt, session.maxExpiresAt, session.lastUsedAt, session.userAgent, session.address]);
   }
 
   findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined> {
-    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ?`, [tokenHash]);
+    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.token_hash = ?`, [tokenHash]);
   }
 
   findSessionById(id: string): Promise<SessionRow | undefined> {
-    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]);
+    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`, [id]);
   }
 
   async findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>> {
@@ -66,6 +68,12 @@ export class PgSessions implements SessionRepository {
 
   async extendSession(id: string, expiresAt: number): Promise<void> {
     await this.sql.run('UPDATE sessions SET expires_at = ? WHERE id = ?', [expiresAt, id]);
+  }
+
+  /** One statement writes both rows: the session's expiry and last use, and its user's last sighting. */
+  async recordSessionUse(id: string, userId: string, expiresAt: number, now: number): Promise<void> {
+    await this.sql.run('WITH used AS (UPDATE sessions SET expires_at = ?, last_used_at = ? WHERE id = ? RETURNING user_id)'
+      + ' UPDATE users SET last_seen_at = ? WHERE id = ?', [expiresAt, now, id, now, userId]);
   }
 
   async deleteSession(id: string): Promise<void> {

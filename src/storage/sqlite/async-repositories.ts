@@ -12,6 +12,7 @@ import type { ReadMarkerStore } from './read-marker-store.ts';
 import type { RevisionStore } from './revision-store.ts';
 import type { SessionStore } from './session-store.ts';
 import type { UserStore } from './user-store.ts';
+import type { AccountStore } from './account-store.ts';
 
 /** The synchronous stores, as one transaction or the gate runs them. */
 export interface SyncRepositories {
@@ -25,6 +26,7 @@ export interface SyncRepositories {
   revisions: RevisionStore;
   collections: SqliteCollections;
   events: EventStore;
+  accounts: AccountStore;
 }
 
 export type Method = (...args: unknown[]) => unknown;
@@ -75,5 +77,6 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     // listActions is generic in the interface (it answers the items' own type): checked by hand, the cast stays.
     collections: views.collections as unknown as Repositories['collections'],
     events: views.events,
+    accounts: views.accounts,
   };
 }

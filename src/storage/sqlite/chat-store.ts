@@ -49,7 +49,7 @@ const SQL = {
   removeMembersExcept: 'DELETE FROM chat_members WHERE chat_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))',
   member: `${MEMBER_SELECT} WHERE cm.chat_id = ? AND cm.user_id = ?`,
   members: `${MEMBER_SELECT} WHERE cm.chat_id = ? ORDER BY cm.added_at, cm.user_id`,
-  unknownUsers: 'SELECT j.value AS id FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.value) ORDER BY j.key',
+  unknownUsers: 'SELECT j.value AS id FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.value AND u.erased_at IS NULL) ORDER BY j.key',
 };
 
 export class ChatStore {

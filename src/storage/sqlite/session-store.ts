@@ -2,23 +2,34 @@
 import type { SessionRow } from '../rows.ts';
 import type { Db } from './database.ts';
 
-const COLUMNS = 'id, token_hash AS tokenHash, user_id AS userId, created_at AS createdAt, expires_at AS expiresAt, max_expires_at AS maxExpiresAt';
+export const SESSION_COLUMNS = 's.id, s.token_hash AS tokenHash, s.user_id AS userId, s.created_at AS createdAt, s.expires_at AS expiresAt, s.max_expires_at AS maxExpiresAt,'
+  + ' s.last_used_at AS lastUsedAt, s.user_agent AS userAgent, s.address';
 
 export class SessionStore {
   private readonly insert;
   private readonly byTokenHash;
   private readonly byId;
   private readonly extend;
+  private readonly used;
+  private readonly seen;
   private readonly remove;
   private readonly removeOthers;
   private readonly removeExpired;
   private readonly live;
+  private readonly recordUse;
 
   constructor(db: Db) {
-    this.insert = db.prepare('INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at, max_expires_at) VALUES (@id, @tokenHash, @userId, @createdAt, @expiresAt, @maxExpiresAt)');
-    this.byTokenHash = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE token_hash = ?`);
-    this.byId = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
+    this.insert = db.prepare('INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at, max_expires_at, last_used_at, user_agent, address)'
+      + ' VALUES (@id, @tokenHash, @userId, @createdAt, @expiresAt, @maxExpiresAt, @lastUsedAt, @userAgent, @address)');
+    this.byTokenHash = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE token_hash = ?`);
+    this.byId = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE id = ?`);
     this.extend = db.prepare('UPDATE sessions SET expires_at = ? WHERE id = ?');
+    this.used = db.prepare('UPDATE sessions SET expires_at = ?, last_used_at = ? WHERE id = ?');
+    this.seen = db.prepare('UPDATE users SET last_seen_at = ? WHERE id = ?');
+    this.recordUse = db.transaction((id: string, userId: string, expiresAt: number, now: number) => {
+      this.used.run(expiresAt, now, id);
+      this.seen.run(now, userId);
+    });
     this.remove = db.prepare('DELETE FROM sessions WHERE id = ?');
     this.removeOthers = db.prepare('DELETE FROM sessions WHERE user_id = ? AND id <> ?');
     this.removeExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
@@ -44,6 +55,11 @@ export class SessionStore {
 
   extendSession(id: string, expiresAt: number): void {
     this.extend.run(expiresAt, id);
+  }
+
+  /** Both rows in one transaction (a savepoint when the caller's is open). */
+  recordSessionUse(id: string, userId: string, expiresAt: number, now: number): void {
+    this.recordUse(id, userId, expiresAt, now);
   }
 
   deleteSession(id: string): void {

@@ -7,9 +7,10 @@ const COLUMNS = 'id, login, password_hash AS passwordHash, avatar_id AS avatarId
 
 const SQL = {
   insert: 'INSERT INTO users (id, login, password_hash, avatar_id, created_at, updated_at) VALUES (@id, @login, @passwordHash, @avatarId, @createdAt, @updatedAt)',
-  byId: `SELECT ${COLUMNS} FROM users WHERE id = ?`,
+  // An erased account's row (it keeps its messages' author) is nobody's to find: docs/protocol.md §3.7.
+  byId: `SELECT ${COLUMNS} FROM users WHERE id = ? AND erased_at IS NULL`,
   // Logins compare without regard to ASCII case: the column is COLLATE NOCASE.
-  byLogin: `SELECT ${COLUMNS} FROM users WHERE login = ?`,
+  byLogin: `SELECT ${COLUMNS} FROM users WHERE login = ? AND erased_at IS NULL`,
   update: 'UPDATE users SET login = @login, password_hash = @passwordHash, avatar_id = @avatarId, updated_at = @updatedAt WHERE id = @id',
 };
 
