@@ -75,6 +75,8 @@ export interface PageUser {
   id: string;
   login: string;
   avatar?: Resource;
+  /** An erased account (docs/protocol.md §3.7) whose messages stayed: shown as "deleted user", linked nowhere. */
+  erased?: boolean;
 }
 
 /** A form post that broke a rule: the page shows that form again with what was typed and each error beside its field. */

@@ -13,5 +13,7 @@ import { SEARCH_ROUTES } from './search/routes.ts';
 import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
+import { ACCOUNT_ROUTES } from './account/routes.ts';
+import { USER_SESSION_ROUTES } from './user-sessions/routes.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES, ...EVENT_ROUTES];
+export const ALL_ROUTES: readonly Route[] = [...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...ACCOUNT_ROUTES, ...USER_SESSION_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES, ...EVENT_ROUTES];

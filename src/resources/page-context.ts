@@ -12,6 +12,8 @@ const MAX_NAMED_USERS = 500;
 /** The owner's "Add a member" list: the first users by login who are not members yet. */
 const CANDIDATES_QUERY = 'limit=100&sort=login&order=asc';
 const USER_REFERENCES = ['authorId', 'ownerId', 'userId'];
+/** How a page names the author of messages an erased account left (docs/html.md). */
+const ERASED_LOGIN = 'deleted user';
 
 /** Every user id a resource refers to: its author, owner, members, reacting users; itself for a user or member. */
 function collectUserIds(type: string, item: Resource, into: Set<string>): void {
@@ -89,7 +91,8 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
   const users: Record<string, PageUser> = {};
   for (const id of [...ids].slice(0, MAX_NAMED_USERS)) {
     const row = await storage.users.findUserById(id);
-    if (row) users[id] = await pageUser(ctx, row);
+    // Users are never deleted but by erasure: an id that names nobody wrote what an erased account left behind.
+    users[id] = row ? await pageUser(ctx, row) : { id, login: ERASED_LOGIN, erased: true };
   }
   for (const [id, message] of Object.entries(replied)) if (users[String(message['authorId'])] === undefined) delete replied[id];
   const page: PageContext = {

@@ -10,11 +10,13 @@ import type { SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
 import { readOwnOriginBody } from '../own-origin-body.ts';
 import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
+import { endSessionStreams } from './end-sessions.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
 
 
-function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number): string {
+/** The session cookie's Set-Cookie value; an empty token with max age 0 clears it. */
+export function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number): string {
   const secure = ctx.services.config.secureCookies ? '; Secure' : '';
   return `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure}`;
 }
@@ -146,6 +148,6 @@ export async function logOut(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, etagOf(publicSession(await currentSession(ctx))));
   await ctx.services.storage.sessions.deleteSession(ctx.caller!.sessionId);
   // Its event streams end now; other processes notice at their next session check (within 15 s).
-  ctx.services.events.endSession(ctx.caller!.sessionId);
+  endSessionStreams(ctx.services, [ctx.caller!.sessionId]);
   return { status: 204, headers: { 'Set-Cookie': sessionCookie(ctx, '', 0) } };
 }
