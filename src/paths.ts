@@ -18,6 +18,9 @@ export const PATHS = {
   userSession: '/users/:userId/sessions/:sessionId',
   userExport: '/users/:userId/export',
   search: '/search',
+  // Running the server for a team (docs/protocol.md §13).
+  audit: '/audit',
+  auditEntry: '/audit/:entryId',
   chats: '/chats',
   chat: '/chats/:chatId',
   members: '/chats/:chatId/members',

@@ -148,6 +148,10 @@ test('the last active administrator cannot erase themself; another user cannot e
   const refused = await erase(server, admin, bob, null);
   assert.equal(refused.status, 403);
   assert.equal(refused.body.detail, 'Only the user themself or an administrator may delete the account');
+  // A second admin who erases themself, keeping their messages, leaves a row that counts as no admin.
+  assert.equal((await call(server, 'PATCH', `/users/${bob.userId}`, { token: admin.token, json: { role: 'admin' } })).status, 200);
+  assert.equal((await erase(server, bob, bob, { password: bob.password }, '?keepMessages=true')).status, 204);
+  assert.equal((await erase(server, admin)).status, 409);
 });
 
 test('the "Delete my account" form on one\'s own page: the password beside its field when wrong, else 303 to the start', async (t) => {

@@ -76,7 +76,9 @@ export class PgAccounts implements AccountRepository {
   }
 
   async eraseUserKeepingRow(id: string, erasedAt: number): Promise<void> {
-    await this.sql.run("UPDATE users SET login = ?, password_hash = '', avatar_id = NULL, erased_at = ?, updated_at = ? WHERE id = ?", [erasedLoginOf(id), erasedAt, erasedAt, id]);
+    // No longer an admin or active either, so no count of admins or active users includes it.
+    await this.sql.run("UPDATE users SET login = ?, password_hash = '', avatar_id = NULL, role = 'member', deactivated_at = coalesce(deactivated_at, ?::bigint),"
+      + ' last_seen_at = NULL, erased_at = ?, updated_at = ? WHERE id = ?', [erasedLoginOf(id), erasedAt, erasedAt, erasedAt, id]);
     await this.sql.run('DELETE FROM avatars WHERE user_id = ?', [id]);
     await this.deleteSessionsOfUser(id, null);
   }

@@ -40,7 +40,9 @@ const SQL = {
   setOwner: 'UPDATE chats SET owner_id = ?, updated_at = ? WHERE id = ?',
   removeUser: 'DELETE FROM users WHERE id = ?',
   removeAvatars: 'DELETE FROM avatars WHERE user_id = ?',
-  tombstone: "UPDATE users SET login = ?, password_hash = '', avatar_id = NULL, erased_at = ?, updated_at = ? WHERE id = ?",
+  // No longer an admin or active either, so no count of admins or active users includes it.
+  tombstone: "UPDATE users SET login = ?, password_hash = '', avatar_id = NULL, role = 'member', deactivated_at = coalesce(deactivated_at, @at),"
+    + ' last_seen_at = NULL, erased_at = @at, updated_at = @at WHERE id = @id',
 };
 
 export class AccountStore {
@@ -94,7 +96,7 @@ export class AccountStore {
   }
 
   eraseUserKeepingRow(id: string, erasedAt: number): void {
-    this.sql.tombstone.run(erasedLoginOf(id), erasedAt, erasedAt, id);
+    this.sql.tombstone.run(erasedLoginOf(id), { at: erasedAt, id });
     this.sql.removeAvatars.run(id);
     this.deleteSessionsOfUser(id, null);
   }
