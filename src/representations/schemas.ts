@@ -189,7 +189,6 @@ const EXPORTED_MESSAGE = object({
 
 /** GET /users/{id}/export: everything the server holds about one user, in one document (docs/protocol.md §3.6). */
 export const EXPORT = object({
-  exportedAt: timestamp(),
   user: ref('User', USER),
   avatars: arrayOf(ref('Avatar', AVATAR)),
   memberships: arrayOf(object({

@@ -145,7 +145,6 @@ test(`${RUNS} fuzzed requests and ${FORM_RUNS} form posts: no 5xx, no crash, a p
     const session = await sendJson(server, agent, 'POST', '/session', { login, password: PASSWORD });
     accounts[role] = { login, userId: user.id, token: session.token };
   }
-  const userIds = Object.values(accounts).map((account) => account.userId);
   let relogins = 0;
   const reloggingIn = new Map<string, Promise<void>>();
   const relogin = (role: keyof typeof accounts): Promise<void> => {
@@ -167,9 +166,13 @@ test(`${RUNS} fuzzed requests and ${FORM_RUNS} form posts: no 5xx, no crash, a p
   /** Fresh chats, messages and an avatar for each round, so deletions by earlier rounds do not leave only 404s. */
   const createResources = async (round: number): Promise<IdPools> => {
     for (const role of ['owner', 'member', 'outsider'] as const) {
+      // A fuzzed DELETE /users/{id} by an admin (who needs no password) may have erased the account: sign it up again.
+      if (!(await server.app.services.storage.users.findUserById(accounts[role].userId))) {
+        accounts[role].userId = (await sendJson(server, agent, 'POST', '/users', { login: accounts[role].login, password: PASSWORD })).id;
+      }
       if ((await send(server, agent, 'GET', '/session', { authorization: `Bearer ${accounts[role].token}` })).status !== 200) await relogin(role);
     }
-    const pools: IdPools = { userId: userIds };
+    const pools: IdPools = { userId: Object.values(accounts).map((account) => account.userId) };
     if (hasRoute('POST', '/chats')) {
       pools['chatId'] = [];
       pools['messageId'] = [];

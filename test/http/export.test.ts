@@ -37,7 +37,6 @@ test('the export holds the profile, avatars as links, memberships, messages with
   const sessions = (await call(server, 'GET', `/users/${bob.userId}/sessions`, { token: bob.token })).body.data;
   const image = `/users/${bob.userId}/avatar/${avatar.body.id}/image`;
   assert.deepEqual(res.body, {
-    exportedAt: at(),
     user,
     avatars: [{ ...avatar.body, avatar: image }],
     memberships: [

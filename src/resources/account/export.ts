@@ -25,13 +25,12 @@ function groupByMessage(rows: readonly RevisionOfMessageRow[]): Map<string, Revi
   return groups;
 }
 
-/** The document, read in one snapshot so its parts agree with each other. */
+/** The document, read in one snapshot so its parts agree with each other; the same twice while nothing changed (one ETag). */
 async function buildExport(ctx: RequestContext, tx: Tx, user: UserRow): Promise<Resource> {
   const { accounts } = tx;
   const memberships = await accounts.findMembershipsOfUser(user.id);
   const revisions = groupByMessage(await accounts.findRevisionsOfAuthor(user.id));
   return {
-    exportedAt: isoTime(ctx.services.clock.now()),
     user: publicUser(user),
     avatars: (await accounts.findAvatarsOfUser(user.id))
       .map((avatar) => publicAvatar(avatar, ctx.href(PATHS.avatarImage, { userId: user.id, avatarId: avatar.id }))),
