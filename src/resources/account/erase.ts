@@ -14,7 +14,7 @@ import { sessionCookie } from '../session/handlers.ts';
 import { PASSWORD_RULE } from '../users/validate.ts';
 
 /** `?keepMessages=true|false`, the only parameter; a form's checkbox sends it in the body instead. */
-function keepMessagesOf(ctx: RequestContext, body: Body): boolean {
+function readKeepMessages(ctx: RequestContext, body: Body): boolean {
   let keep = false;
   for (const [name, value] of new URLSearchParams(ctx.rawQuery)) {
     if (name !== 'keepMessages') throw new HttpError('ERR_BAD_QUERY', `${name} is not a parameter of DELETE on a user`, { errors: [{ field: name, message: 'is not a parameter of this route' }] });
@@ -74,7 +74,7 @@ export async function eraseUser(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
   const { user, self } = await findOwnAccount(ctx, 'delete the account');
   const body = await readErasureBody(ctx);
-  const keepMessages = keepMessagesOf(ctx, body);
+  const keepMessages = readKeepMessages(ctx, body);
   if (self) await checkPassword(ctx, body, user.passwordHash);
   const sessionIds = await storage.transaction(async (tx) => {
     const current = await tx.users.findUserById(user.id);

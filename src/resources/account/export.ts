@@ -10,7 +10,7 @@ import { singleReply } from '../single-reply.ts';
 import { PATHS } from '../../paths.ts';
 
 /** Every text the message had: the stored earlier ones, then the current one (numbered as GET .../revisions numbers them). */
-function revisionsOf(message: MessageRow, earlier: readonly RevisionOfMessageRow[]): Resource[] {
+function collectRevisions(message: MessageRow, earlier: readonly RevisionOfMessageRow[]): Resource[] {
   const current = { id: earlier.length + 1, text: message.text, createdAt: message.editedAt ?? message.createdAt };
   return [...earlier, current].map(publicRevision);
 }
@@ -44,7 +44,7 @@ async function buildExport(ctx: RequestContext, tx: Tx, user: UserRow): Promise<
     })),
     readMarkers: memberships.map((membership) => publicReadMarker({ ...membership, userId: user.id })),
     messages: (await accounts.findMessagesOfAuthor(user.id))
-      .map((message) => ({ ...publicMessage(message), revisions: revisionsOf(message, revisions.get(message.id) ?? []) })),
+      .map((message) => ({ ...publicMessage(message), revisions: collectRevisions(message, revisions.get(message.id) ?? []) })),
     reactions: (await accounts.findReactionsOfUser(user.id))
       .map((reaction) => ({ messageId: reaction.messageId, chatId: reaction.chatId, emoji: reaction.emoji, createdAt: isoTime(reaction.createdAt) })),
     sessions: (await accounts.findSessionsOfUser(user.id)).map((session) => publicUserSession(session, ctx.caller!.sessionId)),

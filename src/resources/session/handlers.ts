@@ -29,7 +29,7 @@ function readCredentials(ctx: RequestContext): Promise<{ body: Body; form: boole
 /** What a session keeps of the client's User-Agent (docs/protocol.md §3.5): at most this many characters. */
 const MAX_USER_AGENT = 256;
 
-function userAgentOf(ctx: RequestContext): string | null {
+function readUserAgent(ctx: RequestContext): string | null {
   const header = ctx.req.headers['user-agent'];
   return header === undefined || header === '' ? null : [...header].slice(0, MAX_USER_AGENT).join('');
 }
@@ -84,7 +84,7 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
     expiresAt: Math.min(now + config.sessionTtl * 1000, maxExpiresAt),
     maxExpiresAt,
     lastUsedAt: now,
-    userAgent: userAgentOf(ctx),
+    userAgent: readUserAgent(ctx),
     address,
   };
   await storage.transaction(async (tx) => {

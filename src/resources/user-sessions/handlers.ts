@@ -47,7 +47,7 @@ export async function getUserSession(ctx: RequestContext): Promise<Reply> {
 }
 
 /** The caller's own cookie is cleared when the session they end is the one they came with. */
-function endedReply(ctx: RequestContext, endedIds: readonly string[]): Reply {
+function replyEnded(ctx: RequestContext, endedIds: readonly string[]): Reply {
   const own = ctx.caller!.via === 'cookie' && endedIds.includes(ctx.caller!.sessionId);
   return own ? { status: 204, headers: { 'Set-Cookie': sessionCookie(ctx, '', 0) } } : { status: 204 };
 }
@@ -62,7 +62,7 @@ export async function deleteUserSession(ctx: RequestContext): Promise<Reply> {
     if (!self) await recordAudit(tx, ctx, { action: 'session.end', targetType: 'user', targetId: user.id, detail: { sessionIds: [session.id] } });
   });
   endSessionStreams(ctx.services, [session.id]);
-  return endedReply(ctx, [session.id]);
+  return replyEnded(ctx, [session.id]);
 }
 
 /**

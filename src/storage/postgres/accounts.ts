@@ -20,7 +20,7 @@ const SESSION_LIST_COLUMNS: SqlColumns = {
 };
 
 /** The login an erased account's row keeps: unique, and no sign-up can take it (a space is never part of a login). */
-function erasedLoginOf(id: string): string {
+function makeErasedLogin(id: string): string {
   return `(erased ${id})`;
 }
 
@@ -78,7 +78,7 @@ export class PgAccounts implements AccountRepository {
   async eraseUserKeepingRow(id: string, erasedAt: number): Promise<void> {
     // No longer an admin or active either, so no count of admins or active users includes it.
     await this.sql.run("UPDATE users SET login = ?, password_hash = '', avatar_id = NULL, role = 'member', deactivated_at = coalesce(deactivated_at, ?::bigint),"
-      + ' last_seen_at = NULL, erased_at = ?, updated_at = ? WHERE id = ?', [erasedLoginOf(id), erasedAt, erasedAt, erasedAt, id]);
+      + ' last_seen_at = NULL, erased_at = ?, updated_at = ? WHERE id = ?', [makeErasedLogin(id), erasedAt, erasedAt, erasedAt, id]);
     await this.sql.run('DELETE FROM avatars WHERE user_id = ?', [id]);
     await this.deleteSessionsOfUser(id, null);
   }

@@ -22,7 +22,7 @@ export const SESSION_LIST_COLUMNS: SqlColumns = {
 const SESSION_LIST_SELECT = `SELECT ${SESSION_COLUMNS} FROM (SELECT *, (id = ?) AS is_current FROM sessions) s`;
 
 /** The login an erased account's row keeps: unique, and no sign-up can take it (a space is never part of a login). */
-export function erasedLoginOf(id: string): string {
+function makeErasedLogin(id: string): string {
   return `(erased ${id})`;
 }
 
@@ -96,7 +96,7 @@ export class AccountStore {
   }
 
   eraseUserKeepingRow(id: string, erasedAt: number): void {
-    this.sql.tombstone.run(erasedLoginOf(id), { at: erasedAt, id });
+    this.sql.tombstone.run(makeErasedLogin(id), { at: erasedAt, id });
     this.sql.removeAvatars.run(id);
     this.deleteSessionsOfUser(id, null);
   }
