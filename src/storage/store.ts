@@ -9,6 +9,7 @@ import type {
   AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow,
 } from './rows.ts';
+import type { InviteRow } from './rows.ts';
 import type { KeptReads } from './kept-reads.ts';
 
 export type * from './rows.ts';
@@ -208,6 +209,25 @@ export interface EventRepository {
   pruneChunk(cutoff: number, chunk: number): Promise<number>;
 }
 
+/** Invites (docs/protocol.md §13.2): sign-up codes, kept as their SHA-256 only. */
+export interface InviteRepository {
+  insertInvite(invite: InviteRow): Promise<void>;
+  findInviteById(id: string): Promise<InviteRow | undefined>;
+  findInviteByCodeHash(codeHash: Buffer): Promise<InviteRow | undefined>;
+  /**
+   * Counts one sign-up with the invite if it still holds at `now` (not revoked, not expired, a use left), in one
+   * conditional UPDATE: of two sign-ups racing for its last use exactly one gets true. False when it did not hold.
+   */
+  useInvite(id: string, now: number): Promise<boolean>;
+  /** Sets revokedAt unless it is set already; true when this call revoked it. */
+  revokeInvite(id: string, now: number): Promise<boolean>;
+  /**
+   * A page of invites: every one, or only those `createdBy` made. Fields id, role, createdBy, maxUses, uses,
+   * expiresAt, createdAt, revokedAt.
+   */
+  listInvites(createdBy: string | undefined, query: ParsedQuery): Promise<Page<InviteRow>>;
+}
+
 /** Fixed-window counters (rate limits, failed logins): shared by every process that shares the database. */
 export interface RateCounterRepository {
   /** Counts one hit on `key` and answers the window it fell in; a new window starts when the last one ended. */
@@ -232,6 +252,7 @@ export interface Repositories {
   readonly revisions: RevisionRepository;
   readonly collections: CollectionRepository;
   readonly events: EventRepository;
+  readonly invites: InviteRepository;
 }
 
 /** The repositories bound to one open transaction: valid only until its work's promise settles. */

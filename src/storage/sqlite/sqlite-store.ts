@@ -14,6 +14,7 @@ import { openDatabase, toStoreError, type Db, type OpenOptions } from './databas
 import { EventStore } from './event-store.ts';
 import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { InviteStore } from './invite-store.ts';
 import { MessageStore } from './message-store.ts';
 import { SqliteRateCounters } from './rate-counter-store.ts';
 import { ReactionStore } from './reaction-store.ts';
@@ -48,6 +49,7 @@ export class SqliteStore implements Store {
   readonly revisions: Repositories['revisions'];
   readonly collections: Repositories['collections'];
   readonly events: Repositories['events'];
+  readonly invites: Repositories['invites'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
   private readonly gate = new Gate();
@@ -91,6 +93,7 @@ export class SqliteStore implements Store {
       revisions: new RevisionStore(this.db),
       collections: new SqliteCollections(this.db),
       events: this.eventLog,
+      invites: new InviteStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
     const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
@@ -106,6 +109,7 @@ export class SqliteStore implements Store {
     this.revisions = gated.revisions;
     this.collections = gated.collections;
     this.events = gated.events;
+    this.invites = gated.invites;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));
