@@ -10,9 +10,10 @@ interface FieldError {
 
 /**
  * The sign-up form posts application/x-www-form-urlencoded to POST /users (docs/protocol.md §7.3, HTML forms);
- * a broken rule comes back as this form with the message beside its field.
+ * a broken rule comes back as this form with the message beside its field. The join page's form carries the
+ * invite's code as a hidden field (docs/html.md, Joining).
  */
-function renderSignUpForm(signUp: Resource, basePath: string): string {
+export function renderSignUpForm(signUp: Resource, basePath: string, inviteCode?: string): string {
   const errors = Array.isArray(signUp['errors']) ? (signUp['errors'] as FieldError[]) : [];
   const login = typeof signUp['login'] === 'string' ? ` value="${escapeHtml(signUp['login'])}"` : '';
   const errorOf = (field: string): { attributes: string; html: string } => {
@@ -35,6 +36,7 @@ function renderSignUpForm(signUp: Resource, basePath: string): string {
     refused +
     otherHtml +
     `<form method="post" action="${escapeHtml(`${basePath}${PATHS.users}`)}" enctype="application/x-www-form-urlencoded">\n` +
+    (inviteCode === undefined ? '' : `<input type="hidden" name="inviteCode" value="${escapeHtml(inviteCode)}">\n`) +
     '<p><label for="signup-login">Login (3 to 32 letters, digits, ".", "_" or "-")</label>' +
     `<input id="signup-login" name="login" type="text" autocomplete="username" autocapitalize="none" spellcheck="false"` +
     ` minlength="3" maxlength="32" required${login}${loginError.attributes}>${loginError.html}</p>\n` +
@@ -47,8 +49,9 @@ function renderSignUpForm(signUp: Resource, basePath: string): string {
 
 /** The HTML login form posts application/x-www-form-urlencoded to POST /session (docs/protocol.md §2.2). */
 export function renderLoginForm(data: Resource, action: string): string {
-  const { error, login } = data;
-  const alert = typeof error === 'string' ? `<p class="error" role="alert">${escapeHtml(error)}</p>\n` : '';
+  const { error, login, notice } = data;
+  const alert = typeof error === 'string' ? `<p class="error" role="alert">${escapeHtml(error)}</p>\n`
+    : typeof notice === 'string' ? `<p class="notice" role="status">${escapeHtml(notice)}</p>\n` : '';
   const value = typeof login === 'string' ? ` value="${escapeHtml(login)}"` : '';
   return (
     alert +

@@ -4,7 +4,9 @@ import { escapeHtml } from './escape.ts';
 import { renderChatPage } from './html-chats.ts';
 import { renderCollection } from './html-collection.ts';
 import { displayNameOf, labelOf, renderFields, renderLinks, renderRaw } from './html-fields.ts';
+import { renderAdminPage } from './html-admin.ts';
 import { renderForm } from './html-forms.ts';
+import { renderInvitePage, renderJoinPage } from './html-invites.ts';
 import { renderLanding, renderLoginForm } from './html-landing.ts';
 import { renderMessagePage } from './html-messages.ts';
 import { renderPage, type HtmlOptions } from './html-page.ts';
@@ -36,6 +38,12 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
     const shown = rep.type === 'chat' ? renderChatPage(rep, page)
       : rep.type === 'message' ? renderMessagePage(rep, page)
         : rep.type === 'user' ? renderUserPage(rep, page) : undefined;
+    // Pages of their own, without the fields below (a join page's code is not for showing; the admin page is all people).
+    const own = rep.type === 'join' ? renderJoinPage(rep, page)
+      : rep.type === 'admin' ? renderAdminPage(rep, page) : undefined;
+    if (own) return renderPage(own.heading, own.main, options.basePath, page);
+    const invite = rep.type === 'invite' ? renderInvitePage(rep, page) : undefined;
+    if (invite) return renderPage(invite.heading, `${invite.main}${renderRaw(renderFields(rep.type, rep.data, 0, options.basePath))}`, options.basePath, page);
     if (shown) return renderPage(shown.heading, `${shown.main}${renderRelated(rep.links)}${renderRaw(renderFields(rep.type, rep.data, 0, options.basePath))}`, options.basePath, page);
   }
   const heading = rep.type === 'session' ? 'Your session' : `${labelOf(rep.type)} ${displayNameOf(rep.data)}`.trim();
