@@ -37,7 +37,9 @@ export async function joinPageReply(ctx: RequestContext, code: string, status = 
     };
     return { status, representation: { kind: 'single', type: 'invite-status', enveloped: false, data } };
   }
-  const refused = problem === undefined ? undefined : { status: problem.status, title: problem.title, detail: problem.detail };
+  // For a person: "The invite was revoked", rather than the field the API's problem names.
+  const reason = problem?.errors?.[0] === undefined ? problem?.detail : `The invite ${problem.errors[0].message}.`;
+  const refused = problem === undefined ? undefined : { status: problem.status, title: problem.title, detail: reason };
   const data = {
     code,
     role: invite?.role ?? null,
