@@ -1,9 +1,10 @@
 // GET /admin: the administration page (docs/html.md, Administration): people, invites and the audit log on one page.
 import type { Reply, RequestContext } from '../context.ts';
 import { parseQuery } from '../../parsers/query.ts';
-import { isoTime, publicInvite, publicUser } from '../../representations/public-fields.ts';
+import { isoTime, publicAuditEntry, publicInvite, publicUser } from '../../representations/public-fields.ts';
 import type { Resource } from '../../representations/representation.ts';
 import type { InviteRow, UserRow } from '../../storage/store.ts';
+import { AUDIT_FIELDS } from '../audit/handlers.ts';
 import { INVITE_FIELDS } from '../invites/handlers.ts';
 import { refusalOf } from '../invites/redeem.ts';
 import { requireAdmin } from '../users/roles.ts';
@@ -19,8 +20,7 @@ const STATES = { ERR_INVITE_REVOKED: 'revoked', ERR_INVITE_EXPIRED: 'expired', E
 
 /** A person as the page lists them: the public user with when they were last seen. */
 function personOf(row: UserRow): Resource {
-  const lastSeenAt = (row as { lastSeenAt?: number | null }).lastSeenAt;
-  return { ...publicUser(row), lastSeenAt: typeof lastSeenAt === 'number' ? isoTime(lastSeenAt) : null };
+  return { ...publicUser(row), lastSeenAt: row.lastSeenAt === null ? null : isoTime(row.lastSeenAt) };
 }
 
 /** An invite as the page lists it: its public fields and what a sign-up with it would hear now. */
@@ -36,18 +36,19 @@ function listedInvite(row: InviteRow, now: number): Resource {
 export async function getAdminPage(ctx: RequestContext): Promise<Reply> {
   await requireAdmin(ctx);
   const { storage, clock } = ctx.services;
-  const links = { users: ctx.href(PATHS.users), invites: ctx.href(PATHS.invites), audit: ctx.href('/audit') };
+  const links = { users: ctx.href(PATHS.users), invites: ctx.href(PATHS.invites), audit: ctx.href(PATHS.audit) };
   if (ctx.mediaType !== 'text/html') return { status: 200, representation: { kind: 'single', type: 'admin', enveloped: false, data: links } };
   const now = clock.now();
   const people = await storage.collections.listUsers(parseQuery(`limit=${ADMIN_PAGE_PEOPLE}&sort=login&order=asc`, USER_FIELDS));
   const invites = await storage.invites.listInvites(undefined, parseQuery(`limit=${ADMIN_PAGE_INVITES}&sort=createdAt&order=desc`, INVITE_FIELDS));
+  const audit = await storage.collections.listAudit(parseQuery(`limit=${ADMIN_PAGE_AUDIT}&sort=id&order=desc`, AUDIT_FIELDS));
   const data = {
     people: people.rows.map(personOf),
     peopleTotal: people.total,
     invites: invites.rows.map((row) => listedInvite(row, now)),
     invitesTotal: invites.total,
-    audit: [] as Resource[],
-    auditTotal: 0,
+    audit: audit.rows.map(publicAuditEntry),
+    auditTotal: audit.total,
     links,
   };
   return { status: 200, representation: { kind: 'single', type: 'admin', enveloped: false, data } };

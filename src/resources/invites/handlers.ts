@@ -34,7 +34,7 @@ export function joinUrl(ctx: RequestContext, code: string): string {
 export async function createInvite(ctx: RequestContext): Promise<Reply> {
   const { storage, clock, config } = ctx.services;
   const admin = await isAdmin(ctx);
-  if (!admin && (config as { membersInvite?: boolean }).membersInvite === false) throw new HttpError('ERR_FORBIDDEN', 'Only administrators may invite on this server');
+  if (!admin && !config.membersInvite) throw new HttpError('ERR_FORBIDDEN', 'Only administrators may invite on this server');
   const now = clock.now();
   const wanted = validateNewInvite(await readJsonBody(ctx, config.maxBodyBytes, ['application/json']), now, ctx.form !== undefined);
   if (wanted.role === 'admin' && !admin) {

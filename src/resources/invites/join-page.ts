@@ -10,7 +10,7 @@ import { PATHS } from '../../paths.ts';
 
 /** Why this code cannot make an account now: unknown is 404, revoked, expired and used up 403 with their own code. */
 function refusalProblem(ctx: RequestContext, invite: InviteRow | undefined): HttpError | undefined {
-  if ((ctx.services.config as { registration?: string }).registration === 'closed') {
+  if (ctx.services.config.registration === 'closed') {
     return new HttpError('ERR_FORBIDDEN', 'This server takes no sign-ups: only an administrator creates accounts');
   }
   const refusal = refusalOf(invite, ctx.services.clock.now());

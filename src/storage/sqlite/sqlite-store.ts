@@ -7,6 +7,7 @@ import { MemoryRateCounters } from '../memory-rate-counters.ts';
 import { ReadThrough } from '../read-through.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { asRepositories, asyncRepositories, settle, type SyncRepositories } from './async-repositories.ts';
+import { AuditStore } from './audit-store.ts';
 import { AvatarStore } from './avatar-store.ts';
 import { ChatStore } from './chat-store.ts';
 import { SqliteCollections } from './collections.ts';
@@ -22,6 +23,7 @@ import { ReadMarkerStore } from './read-marker-store.ts';
 import { RevisionStore } from './revision-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
+import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
 export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCommit' | 'batchFailure'> & {
   /** false: no event is written (only for the benchmark of what the event write costs). */
@@ -50,6 +52,7 @@ export class SqliteStore implements Store {
   readonly collections: Repositories['collections'];
   readonly events: Repositories['events'];
   readonly invites: Repositories['invites'];
+  readonly audit: Repositories['audit'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
   private readonly gate = new Gate();
@@ -69,11 +72,16 @@ export class SqliteStore implements Store {
   private readonly refused = new RefusedWrites();
 
   private readonly path: string;
+  readonly notices: readonly string[];
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.path = path;
-    this.db = openDatabase(path, undefined, options);
+    let migrated: number[] = [];
+    this.db = openDatabase(path, undefined, { ...options, migrated: (versions) => (migrated = versions) });
+    this.notices = migrated.includes(ROLES_MIGRATION.sqlite)
+      ? upgradeNotices((this.db.prepare(FIRST_ADMIN_SQL).get() as { login: string } | undefined)?.login)
+      : [];
     this.eventLog = new EventStore(this.db, options.recordEvents ?? true);
     this.commits = options.commits;
     this.control = {
@@ -94,6 +102,7 @@ export class SqliteStore implements Store {
       collections: new SqliteCollections(this.db),
       events: this.eventLog,
       invites: new InviteStore(this.db),
+      audit: new AuditStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
     const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
@@ -110,6 +119,7 @@ export class SqliteStore implements Store {
     this.collections = gated.collections;
     this.events = gated.events;
     this.invites = gated.invites;
+    this.audit = gated.audit;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));
