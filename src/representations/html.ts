@@ -31,6 +31,11 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
   const session = `${options.basePath}${PATHS.session}`;
   const page = rep.page;
   if (rep.type === 'login-form') return renderPage('Log in', renderLoginForm(rep.data, session), options.basePath, page);
+  // A refused sign-up from the join page is answered by the sign-up itself, like the landing page's: without a page context.
+  if (rep.type === 'join') {
+    const shown = renderJoinPage(rep, page ?? { basePath: options.basePath, users: {}, replied: {}, self: `${options.basePath}${PATHS.users}` });
+    return renderPage(shown.heading, shown.main, options.basePath, page);
+  }
   if (rep.type === 'landing') {
     return renderPage('Chat API', renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath, page);
   }
@@ -38,9 +43,8 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
     const shown = rep.type === 'chat' ? renderChatPage(rep, page)
       : rep.type === 'message' ? renderMessagePage(rep, page)
         : rep.type === 'user' ? renderUserPage(rep, page) : undefined;
-    // Pages of their own, without the fields below (a join page's code is not for showing; the admin page is all people).
-    const own = rep.type === 'join' ? renderJoinPage(rep, page)
-      : rep.type === 'admin' ? renderAdminPage(rep, page) : undefined;
+    // A page of its own, without the fields below: the administration page is about people, not one resource.
+    const own = rep.type === 'admin' ? renderAdminPage(rep, page) : undefined;
     if (own) return renderPage(own.heading, own.main, options.basePath, page);
     const invite = rep.type === 'invite' ? renderInvitePage(rep, page) : undefined;
     if (invite) return renderPage(invite.heading, `${invite.main}${renderRaw(renderFields(rep.type, rep.data, 0, options.basePath))}`, options.basePath, page);

@@ -28,7 +28,7 @@ async function cookieOf(server: RunningServer, who: LoggedIn): Promise<string> {
 }
 
 async function newCode(server: RunningServer, admin: LoggedIn, data: Record<string, unknown> = {}): Promise<{ id: string; code: string }> {
-  const res = await call(server, 'POST', '/invites', { token: admin.token, json: { data } });
+  const res = await call(server, 'POST', `${server.app.services.config.basePath}/invites`, { token: admin.token, json: { data } });
   assert.equal(res.status, 201, res.text);
   return res.body.data;
 }
