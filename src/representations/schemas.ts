@@ -208,7 +208,7 @@ export const INVITE = object({
   createdAt: timestamp(),
   revokedAt: describe(nullable(timestamp()), 'When it was revoked (DELETE); null while it holds'),
 }, {
-  description: 'An invite: a code that lets people sign up (docs/protocol.md §13.2).',
+  description: 'An invite: a code that lets people sign up (docs/protocol.md §13.4).',
   example: {
     id: INVITE_ID, code: INVITE_CODE, url: `https://chat.example${buildPath(PATHS.join, { code: INVITE_CODE })}`, maxUses: 1, uses: 0,
     expiresAt: '2026-11-28T09:30:00.000Z', role: 'member', createdBy: USER_ID, createdAt: AT, revokedAt: null,

@@ -174,7 +174,7 @@ export interface Page<T> {
   total: number;
 }
 
-/** An invite (docs/protocol.md §13.2): found by the SHA-256 of its code, never by the code itself. */
+/** An invite (docs/protocol.md §13.4): found by the SHA-256 of its code, never by the code itself. */
 export interface InviteRow {
   id: string;
   /** The SHA-256 of the code: the code itself is shown once, in the answer that made it, and never stored. */

@@ -225,7 +225,7 @@ export interface EventRepository {
   pruneChunk(cutoff: number, chunk: number): Promise<number>;
 }
 
-/** Invites (docs/protocol.md §13.2): sign-up codes, kept as their SHA-256 only. */
+/** Invites (docs/protocol.md §13.4): sign-up codes, kept as their SHA-256 only. */
 export interface InviteRepository {
   insertInvite(invite: InviteRow): Promise<void>;
   findInviteById(id: string): Promise<InviteRow | undefined>;

@@ -13,7 +13,7 @@ const MESSAGES: Record<InviteRefusal, string> = {
 };
 
 /**
- * Why the invite cannot make an account at `now`, or undefined when it can. docs/protocol.md §13.3: unknown first,
+ * Why the invite cannot make an account at `now`, or undefined when it can. docs/protocol.md §13.2: unknown first,
  * then revoked, expired and used up, in that order, so an invite that is several of these names the first.
  */
 export function refusalOf(invite: InviteRow | undefined, now: number): InviteRefusal | undefined {

@@ -28,7 +28,7 @@ async function requireAdminCaller(ctx: RequestContext): Promise<void> {
 }
 
 /**
- * docs/protocol.md §13.3: a code, in any mode, must be usable now (checked here before any hash runs), gives the
+ * docs/protocol.md §13.2: a code, in any mode, must be usable now (checked here before any hash runs), gives the
  * account its role, and has one of its uses taken in the transaction that inserts the user, audited as the new
  * account's act. The check is made again there: another sign-up may have taken the last use meanwhile.
  */
