@@ -42,12 +42,11 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
   if (page !== undefined) {
     const shown = rep.type === 'chat' ? renderChatPage(rep, page)
       : rep.type === 'message' ? renderMessagePage(rep, page)
-        : rep.type === 'user' ? renderUserPage(rep, page) : undefined;
+        : rep.type === 'user' ? renderUserPage(rep, page)
+          : rep.type === 'invite' ? renderInvitePage(rep, page) : undefined;
     // A page of its own, without the fields below: the administration page is about people, not one resource.
     const own = rep.type === 'admin' ? renderAdminPage(rep, page) : undefined;
     if (own) return renderPage(own.heading, own.main, options.basePath, page);
-    const invite = rep.type === 'invite' ? renderInvitePage(rep, page) : undefined;
-    if (invite) return renderPage(invite.heading, `${invite.main}${renderRaw(renderFields(rep.type, rep.data, 0, options.basePath))}`, options.basePath, page);
     if (shown) return renderPage(shown.heading, `${shown.main}${renderRelated(rep.links)}${renderRaw(renderFields(rep.type, rep.data, 0, options.basePath))}`, options.basePath, page);
   }
   const heading = rep.type === 'session' ? 'Your session' : `${labelOf(rep.type)} ${displayNameOf(rep.data)}`.trim();
