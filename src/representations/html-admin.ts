@@ -24,12 +24,12 @@ function personActions(page: PageContext, person: Resource, self: string): strin
   const role = renderForm({
     action, method: 'PATCH', button: admin ? 'Make member' : 'Make admin', id: `role-${userId}`, back: self, inline: true,
     fields: [{ name: 'role', type: 'hidden', value: admin ? 'member' : 'admin' }],
-    buttonAttributes: `aria-label="${admin ? `Make ${login} a member` : `Make ${login} an administrator`}"`,
+    buttonAttributes: `aria-label="${admin ? 'Make member' : 'Make admin'}: ${login}"`,
   }, page);
   const state = renderForm({
     action, method: 'PATCH', button: active ? 'Deactivate' : 'Reactivate', id: `active-${userId}`, back: self, inline: true,
     fields: [{ name: 'active', type: 'hidden', value: active ? 'false' : 'true' }],
-    buttonAttributes: `aria-label="${active ? 'Deactivate' : 'Reactivate'} ${login}"`,
+    buttonAttributes: `aria-label="${active ? 'Deactivate' : 'Reactivate'}: ${login}"`,
   }, page);
   return `${role} ${state}`;
 }

@@ -12,7 +12,9 @@ import { PATHS } from '../paths.ts';
 const MAX_NAMED_USERS = 500;
 /** The owner's "Add a member" list: the first users by login who are not members yet. */
 const CANDIDATES_QUERY = 'limit=100&sort=login&order=asc';
-const USER_REFERENCES = ['authorId', 'ownerId', 'userId', 'createdBy'];
+const USER_REFERENCES = ['authorId', 'ownerId', 'userId', 'createdBy', 'actorId'];
+/** The administration page holds its people, invites and audit entries in lists of its one resource. */
+const ADMIN_LISTS = ['people', 'invites', 'audit'];
 
 /** Every user id a resource refers to: its author, owner, members, reacting users; itself for a user or member. */
 function collectUserIds(type: string, item: Resource, into: Set<string>): void {
@@ -24,6 +26,11 @@ function collectUserIds(type: string, item: Resource, into: Set<string>): void {
     }
   }
   if ((type === 'user' || type === 'result') && typeof item['id'] === 'string' && typeof item['login'] === 'string') into.add(item['id']);
+  if (type === 'admin') {
+    for (const list of ADMIN_LISTS) {
+      for (const entry of Array.isArray(item[list]) ? (item[list] as Resource[]) : []) collectUserIds(list === 'people' ? 'user' : list, entry, into);
+    }
+  }
 }
 
 async function pageUser(ctx: RequestContext, row: UserRow): Promise<PageUser> {
