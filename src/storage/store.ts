@@ -9,11 +9,12 @@ import type {
   AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow,
 } from './rows.ts';
-import type { InviteRow } from './rows.ts';
+import type { InviteRepository } from './invite-repository.ts';
 import type { KeptReads } from './kept-reads.ts';
 
 export type * from './rows.ts';
 export type { KeptReads, KeptValueKind } from './kept-reads.ts';
+export type { InviteRepository } from './invite-repository.ts';
 export { NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
@@ -223,25 +224,6 @@ export interface EventRepository {
   chatIdsOfUser(userId: string): Promise<string[]>;
   /** Deletes at most `chunk` of the oldest events created before cutoff, in its own transaction; answers how many. */
   pruneChunk(cutoff: number, chunk: number): Promise<number>;
-}
-
-/** Invites (docs/protocol.md §13.4): sign-up codes, kept as their SHA-256 only. */
-export interface InviteRepository {
-  insertInvite(invite: InviteRow): Promise<void>;
-  findInviteById(id: string): Promise<InviteRow | undefined>;
-  findInviteByCodeHash(codeHash: Buffer): Promise<InviteRow | undefined>;
-  /**
-   * Counts one sign-up with the invite if it still holds at `now` (not revoked, not expired, a use left), in one
-   * conditional UPDATE: of two sign-ups racing for its last use exactly one gets true. False when it did not hold.
-   */
-  useInvite(id: string, now: number): Promise<boolean>;
-  /** Sets revokedAt unless it is set already; true when this call revoked it. */
-  revokeInvite(id: string, now: number): Promise<boolean>;
-  /**
-   * A page of invites: every one, or only those `createdBy` made. Fields id, role, createdBy, maxUses, uses,
-   * expiresAt, createdAt, revokedAt.
-   */
-  listInvites(createdBy: string | undefined, query: ParsedQuery): Promise<Page<InviteRow>>;
 }
 
 /** Fixed-window counters (rate limits, failed logins): shared by every process that shares the database. */
