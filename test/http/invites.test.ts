@@ -138,7 +138,10 @@ test('DELETE revokes: 204 (again 204), the code stops working, the invite stays 
   const { server, admin } = await team(t, { clock });
   const made = (await invite(server, admin, { maxUses: 5 })).body.data;
   clock.advance(1000);
-  const first = await call(server, 'DELETE', `/invites/${made.id}`, { token: admin.token });
+  const stale = await call(server, 'DELETE', `/invites/${made.id}`, { token: admin.token, headers: { 'if-match': '"not-the-tag"' } });
+  assert.deepEqual([stale.status, stale.body.code], [412, 'ERR_PRECONDITION_FAILED']);
+  const etag = String((await call(server, 'GET', `/invites/${made.id}`, { token: admin.token })).headers['etag']);
+  const first = await call(server, 'DELETE', `/invites/${made.id}`, { token: admin.token, headers: { 'if-match': etag } });
   assert.deepEqual([first.status, first.text], [204, '']);
   clock.advance(1000);
   assert.equal((await call(server, 'DELETE', `/invites/${made.id}`, { token: admin.token })).status, 204);

@@ -1,5 +1,6 @@
 // Invites (docs/protocol.md §13.4): create one (its code shown once), list, read and revoke them.
 import type { Reply, RequestContext } from '../context.ts';
+import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
@@ -84,6 +85,8 @@ export async function getInvite(ctx: RequestContext): Promise<Reply> {
 export async function revokeInvite(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
   const invite = await findVisibleInvite(ctx);
+  // docs/protocol.md §7.7: If-Match with the invite's ETag, as GET answered it, or 412 and nothing revoked.
+  checkPreconditions(ctx.req.headers, etagOf(publicInvite(invite)));
   await storage.transaction(async (tx) => {
     if (await tx.invites.revokeInvite(invite.id, clock.now())) {
       await recordAudit(tx, ctx, { action: 'invite.revoke', targetType: 'invite', targetId: invite.id, detail: { createdBy: invite.createdBy } });
