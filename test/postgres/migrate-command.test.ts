@@ -52,7 +52,7 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   const database = await createTestDatabase();
   t.after(() => database.drop());
   const clock = new TestClock();
-  const options = { scryptN: 1024, writeRate: 0, registerRate: 0, clock };
+  const options = { scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open' as const, clock };
 
   const before = await startServer({ ...options, db: file });
   const ann = await registerAndLogIn(before, 'ann');
