@@ -9,6 +9,7 @@ import { newId } from '../../storage/ids.ts';
 import type { SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
 import { readOwnOriginBody } from '../own-origin-body.ts';
+import { appendSessionsEnded } from './sessions-ended.ts';
 import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
@@ -133,8 +134,11 @@ export async function prolongSession(ctx: RequestContext): Promise<Reply> {
 
 export async function logOut(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, etagOf(publicSession(await currentSession(ctx))));
-  await ctx.services.storage.sessions.deleteSession(ctx.caller!.sessionId);
-  // Its event streams end now; other processes notice at their next session check (within 15 s).
-  ctx.services.events.endSession(ctx.caller!.sessionId);
+  const { userId, sessionId } = ctx.caller!;
+  // Its event streams end now, on every process: each one's hub reads the session.ended (sessions-ended.ts).
+  await ctx.services.storage.transaction(async (tx) => {
+    await tx.sessions.deleteSession(sessionId);
+    await appendSessionsEnded(tx, userId, [sessionId], ctx.services.clock.now());
+  });
   return { status: 204, headers: { 'Set-Cookie': sessionCookie(ctx, '', 0) } };
 }

@@ -76,6 +76,10 @@ export class PgSessions implements SessionRepository {
     return this.sql.count('DELETE FROM sessions WHERE user_id = ? AND id <> ?', [userId, keepId]);
   }
 
+  async deleteUserSessions(userId: string): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>('DELETE FROM sessions WHERE user_id = ? RETURNING id', [userId])).map((row) => row.id);
+  }
+
   deleteExpiredSessions(now: number): Promise<number> {
     return this.sql.count('DELETE FROM sessions WHERE expires_at <= ?', [now]);
   }

@@ -11,6 +11,7 @@ export class SessionStore {
   private readonly extend;
   private readonly remove;
   private readonly removeOthers;
+  private readonly removeAll;
   private readonly removeExpired;
   private readonly live;
 
@@ -21,6 +22,7 @@ export class SessionStore {
     this.extend = db.prepare('UPDATE sessions SET expires_at = ? WHERE id = ?');
     this.remove = db.prepare('DELETE FROM sessions WHERE id = ?');
     this.removeOthers = db.prepare('DELETE FROM sessions WHERE user_id = ? AND id <> ?');
+    this.removeAll = db.prepare('DELETE FROM sessions WHERE user_id = ? RETURNING id').pluck();
     this.removeExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
     this.live = db.prepare('SELECT s.id FROM json_each(?) j JOIN sessions s ON s.id = j.value WHERE s.expires_at > ? AND s.max_expires_at > ?').pluck();
   }
@@ -53,6 +55,11 @@ export class SessionStore {
   /** Ends every session of a user but one (after a password change). */
   deleteOtherSessions(userId: string, keepId: string): number {
     return this.removeOthers.run(userId, keepId).changes;
+  }
+
+  /** Ends every session of a user (deactivation); answers the ids of those that went. */
+  deleteUserSessions(userId: string): string[] {
+    return this.removeAll.all(userId) as string[];
   }
 
   deleteExpiredSessions(now: number): number {
