@@ -33,7 +33,7 @@ async function before(tree: string): Promise<{ post(): Promise<unknown>; page():
   const { parseQuery } = await import(join(tree, 'src/parsers/query.ts')) as any;
   const { historyPage, MESSAGE_FIELDS } = await import(join(tree, 'src/resources/messages/history.ts')) as any;
   const s = new Storage(':memory:', { synchronous: 'OFF' });
-  s.users.insertUser({ id: 'u1', login: 'one', passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
+  s.users.insertUser({ id: 'u1', login: 'one', passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
   s.sessions.insertSession({ id: 's1', tokenHash: HASH, userId: 'u1', createdAt: 1, expiresAt: 9e15, maxExpiresAt: 9e15 });
   s.chats.insertChat({ id: 'c1', title: 't', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
   s.chats.addMember('c1', 'u1', 1);
@@ -64,7 +64,7 @@ async function after(): Promise<{ post(): Promise<unknown>; page(): Promise<unkn
   const { parseQuery } = await import('../src/parsers/query.ts');
   const { historyPage, MESSAGE_FIELDS } = await import('../src/resources/messages/history.ts');
   const s = new SqliteStore(':memory:', { synchronous: 'OFF' });
-  await s.users.insertUser({ id: 'u1', login: 'one', passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
+  await s.users.insertUser({ id: 'u1', login: 'one', passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
   await s.sessions.insertSession({ id: 's1', tokenHash: HASH, userId: 'u1', createdAt: 1, expiresAt: 9e15, maxExpiresAt: 9e15 });
   await s.chats.insertChat({ id: 'c1', title: 't', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
   await s.chats.addMember('c1', 'u1', 1);

@@ -37,9 +37,15 @@ export interface Config {
   publicUrl: string;
   /** PostgreSQL connections per server process (--db-pool); SQLite has no pool. */
   dbPool: number;
+  /** Who may sign up (docs/protocol.md §13): anyone, people with an invite, or only those an admin creates. */
+  registration: Registration;
+  /** Members may invite too (never to a role above their own); off: only admins invite. */
+  membersInvite: boolean;
 }
 
-type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers' | 'rate' | 'url' | 'origins' | 'log-format';
+export type Registration = 'open' | 'invite' | 'closed';
+
+type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers' | 'rate' | 'url' | 'origins' | 'log-format' | 'registration';
 
 interface OptionSpec {
   key: keyof Config;
@@ -86,6 +92,8 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   // '' means the listen address (http://host:port).
   publicUrl: '',
   dbPool: 10,
+  registration: 'invite',
+  membersInvite: true,
 });
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -120,6 +128,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'trustProxy', flag: '--trust-proxy', env: 'TRUST_PROXY', kind: 'flag', help: 'take the client address from the last X-Forwarded-For entry (behind one reverse proxy)' },
   { key: 'hashQueue', flag: '--hash-queue', env: 'HASH_QUEUE', kind: 'count', help: 'password hashes that may wait for a free hasher (more: 503); one client address may hold a quarter (more: 429)' },
   { key: 'maxAvatarPixels', flag: '--max-avatar-pixels', env: 'MAX_AVATAR_PIXELS', kind: 'count', help: 'largest avatar image, width x height in pixels' },
+  { key: 'registration', flag: '--registration', env: 'REGISTRATION', kind: 'registration', help: 'who may sign up: open (anyone), invite (with an invite code; the first account needs none) or closed (only admins create accounts)' },
+  { key: 'membersInvite', flag: '--members-invite', env: 'MEMBERS_INVITE', kind: 'flag', help: 'members may create invites too, never to a role above their own (--members-invite=false: admins only)' },
   { key: 'publicUrl', flag: '--public-url', env: 'PUBLIC_URL', kind: 'url', help: 'origin browsers use, e.g. https://chat.example (default: the listen address)' },
 ];
 
@@ -176,6 +186,9 @@ function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof
       return raw;
     case 'log-format':
       if (raw !== 'text' && raw !== 'json') fail('text or json');
+      return raw;
+    case 'registration':
+      if (raw !== 'open' && raw !== 'invite' && raw !== 'closed') fail('open, invite or closed');
       return raw;
     case 'origins': {
       if (raw.trim() === '') return [];
@@ -256,6 +269,7 @@ export function formatHelp(): string {
   return [
     'Usage: chat-server [options]',
     '       chat-server backup <file> [--db <path>]   an online copy of the database (see docs/operations.md)',
+    '       chat-server admin promote|demote <login> [--db <path or URL>]   change a role on the database directly (recovery)',
     '       chat-server migrate --from <sqlite file> --to <postgres url>   copy a SQLite database into a new PostgreSQL one (see docs/postgres.md)',
     '',
     'Options:',

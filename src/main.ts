@@ -1,4 +1,5 @@
 // The only file with side effects: read the configuration, open the database, listen, stop on a signal.
+import { runAdminCommand } from './admin-command.ts';
 import { runBackupCommand } from './backup-command.ts';
 import { runMigrateCommand } from './migrate-command.ts';
 import { redactDatabase } from './storage/database-url.ts';
@@ -80,6 +81,7 @@ async function runPrimary(config: Config): Promise<void> {
       },
       log: (line) => process.stderr.write(`${line}\n`),
       failed: exitMisconfigured,
+      notice: (line) => process.stdout.write(`chat-server: ${line}\n`),
     });
   } catch (error) {
     exitOnStartupError(error);
@@ -105,6 +107,10 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await runBackupCommand(argv.slice(1), process.env);
     return;
   }
+  if (argv[0] === 'admin') {
+    process.exitCode = await runAdminCommand(argv.slice(1), process.env);
+    return;
+  }
   if (argv[0] === 'migrate') {
     process.exitCode = await runMigrateCommand(argv.slice(1));
     return;
@@ -118,6 +124,7 @@ async function main(argv: string[]): Promise<void> {
     exitOnStartupError(error);
   }
   process.stdout.write(`chat-server listening on ${describeAddress(`${running.url}${config.basePath}`, `database ${redactDatabase(config.db)}`)}\n`);
+  for (const notice of running.app.services.storage.notices) process.stdout.write(`chat-server: ${notice}\n`);
   if (running.metricsUrl) process.stdout.write(`chat-server metrics on ${running.metricsUrl}\n`);
   stopOn(['SIGTERM', 'SIGINT'], (signal) => {
     process.stdout.write(`chat-server: ${signal}, finishing requests in flight\n`);

@@ -14,6 +14,9 @@ export const PATHS = {
   avatarImage: '/users/:userId/avatar/:avatarId/image',
   session: '/session',
   search: '/search',
+  // Running the server for a team (docs/protocol.md §13).
+  audit: '/audit',
+  auditEntry: '/audit/:entryId',
   chats: '/chats',
   chat: '/chats/:chatId',
   members: '/chats/:chatId/members',

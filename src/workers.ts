@@ -43,6 +43,8 @@ export interface PrimaryHooks {
   log(line: string): void;
   /** Start-up failed (a worker could not listen): the message, then the primary exits 2. */
   failed(message: string): void;
+  /** What opening the database did that the operator should hear of (Store.notices). */
+  notice(message: string): void;
 }
 
 export interface Primary {
@@ -54,7 +56,9 @@ export async function startPrimary(config: Config, hooks: PrimaryHooks): Promise
   // Connections are handed to the workers in turn by the primary (node:cluster's round-robin, the default on
   // Linux): with SCHED_NONE one busy worker accepts nearly every keep-alive connection and the other idles.
   // Migrations run once, here, before any worker opens the file.
-  await (await openStore({ db: config.db })).close();
+  const migrated = await openStore({ db: config.db });
+  await migrated.close();
+  for (const notice of migrated.notices) hooks.notice(notice);
   const env = { [CONFIG_ENV]: JSON.stringify(config) };
   const listened = new Set<number>();
   const crashes: number[] = [];

@@ -56,6 +56,10 @@ export function number(extra: JsonSchema = {}): Schema<number> {
   return { type: 'number', ...extra };
 }
 
+export function boolean(description?: string): Schema<boolean> {
+  return { type: 'boolean', ...(description ? { description } : {}) };
+}
+
 export function oneOfValues<const V extends string>(values: readonly V[], description?: string): Schema<V> {
   return { type: 'string', enum: [...values], ...(description ? { description } : {}) };
 }

@@ -1,14 +1,24 @@
 // Row -> public fields: the one place that picks what a client sees of each stored row. The return types
 // come from the schemas of the OpenAPI document (schemas.ts): a field added to one and not the other fails tsc.
-import type { AvatarRow, ChatRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
+import type { AuditRow, AvatarRow, ChatRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
 import { isoTime } from './iso-time.ts';
-import type { PublicAction, PublicAvatar, PublicChat, PublicMember, PublicMessage, PublicSession, PublicUser } from './schemas.ts';
+import type { PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicMember, PublicMessage, PublicSession, PublicUser } from './schemas.ts';
 
 export { isoTime };
 
 /** Never the password hash. */
 export function publicUser(row: UserRow): PublicUser {
-  return { id: row.id, login: row.login, avatar: row.avatarId, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+  return {
+    id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null,
+    createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt),
+  };
+}
+
+export function publicAuditEntry(row: AuditRow): PublicAuditEntry {
+  return {
+    id: row.id, at: isoTime(row.at), actorId: row.actorId, action: row.action,
+    targetType: row.targetType as PublicAuditEntry['targetType'], targetId: row.targetId, detail: row.detail,
+  };
 }
 
 /** `avatar` is the path of the image bytes, built by the caller (under the base path); never the bytes or the stored ETag. */

@@ -1,7 +1,7 @@
 // The public shape of every resource (docs/protocol.md §1.6, §9.1, §10): the JSON Schemas of the OpenAPI document,
 // and, through Infer, the return types of the serializers in public-fields.ts, so the two cannot drift.
 import {
-  arrayOf, describe, id, ref, tagged, integer, nullable, number, object, oneOfValues, text, timestamp, type Infer, type Schema,
+  arrayOf, boolean, describe, id, ref, tagged, integer, nullable, number, object, oneOfValues, text, timestamp, type Infer, type Schema,
 } from '../openapi/schema.ts';
 import { PATHS } from '../paths.ts';
 import { buildPath } from '../router/compile-pattern.ts';
@@ -16,11 +16,26 @@ export const USER = object({
   id: id(),
   login: text(undefined, { description: '3-32 letters, digits, ".", "_" or "-"; unique without regard to case' }),
   avatar: describe(nullable(id()), 'The id of the current avatar, or null'),
+  role: oneOfValues(['admin', 'member'], 'An admin runs the server for the team (docs/protocol.md §13)'),
+  active: boolean('False once an admin deactivated the account: it cannot sign in'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 }, {
   description: 'A user. Never carries a password or any hash.',
-  example: { id: USER_ID, login: 'alice', avatar: null, createdAt: AT, updatedAt: AT },
+  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, createdAt: AT, updatedAt: AT },
+});
+
+export const AUDIT_ENTRY = object({
+  id: id(),
+  at: timestamp(),
+  actorId: describe(nullable(id()), 'Who acted; null for the server itself (chat-server admin) or a user since erased'),
+  action: text(undefined, { description: '<noun>.<verb>: user.promote, user.demote, invite.create, message.delete, ...' }),
+  targetType: oneOfValues(['user', 'invite', 'chat', 'message', 'member', 'session']),
+  targetId: id(),
+  detail: nullable(object({}, { open: true, description: 'What else the entry says: a chat id, an author, a role' })),
+}, {
+  description: 'One entry of the audit log: what an admin did, or a role, invite or account change.',
+  example: { id: MESSAGE_ID, at: AT, actorId: USER_ID, action: 'user.promote', targetType: 'user', targetId: USER_ID, detail: { role: 'admin' } },
 });
 
 export const AVATAR = object({
@@ -180,6 +195,7 @@ export const SEARCH_RESULT = {
 };
 
 export type PublicUser = Infer<typeof USER>;
+export type PublicAuditEntry = Infer<typeof AUDIT_ENTRY>;
 export type PublicAvatar = Infer<typeof AVATAR>;
 export type PublicSession = Infer<typeof SESSION>;
 export type PublicNewSession = Infer<typeof NEW_SESSION>;
@@ -197,6 +213,7 @@ export interface ResourceKind {
 /** Every resource by its component name in the OpenAPI document. */
 export const RESOURCES = {
   User: { schema: USER, enveloped: false },
+  AuditEntry: { schema: AUDIT_ENTRY, enveloped: true },
   Avatar: { schema: AVATAR, enveloped: false },
   Session: { schema: SESSION, enveloped: false },
   NewSession: { schema: NEW_SESSION, enveloped: false },

@@ -1,6 +1,7 @@
 // The whole route table, in order: each resource folder contributes its routes.
 import type { Route } from './context.ts';
 import { ACTION_ROUTES } from './actions/routes.ts';
+import { AUDIT_ROUTES } from './audit/routes.ts';
 import { AVATAR_ROUTES } from './avatars/routes.ts';
 import { CHAT_ROUTES } from './chats/routes.ts';
 import { EVENT_ROUTES } from './events/routes.ts';
@@ -14,4 +15,9 @@ import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
 
-export const ALL_ROUTES: readonly Route[] = [...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES, ...EVENT_ROUTES];
+export const ALL_ROUTES: readonly Route[] = [
+  ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
+  ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES,
+  ...EVENT_ROUTES,
+  ...AUDIT_ROUTES,
+];

@@ -15,6 +15,14 @@ export interface CollectionOptions<T> {
   reserved?: readonly string[];
   /** The page of one item, built with ctx.href, for the HTML list; undefined leaves the id as text. */
   itemHref?: (item: Resource) => string | undefined;
+  /** The order when the query names none (`-id`: newest first, ids being time-ordered); the id field's otherwise. */
+  defaultSort?: string;
+}
+
+/** The client's query, with `sort=<defaultSort>` in front when it sorts by nothing itself. */
+function withDefaultSort(rawQuery: string, defaultSort: string | undefined): string {
+  if (defaultSort === undefined || /(^|&)sort(%5B%5D|\[\])?=/i.test(rawQuery)) return rawQuery;
+  return rawQuery === '' ? `sort=${defaultSort}` : `sort=${defaultSort}&${rawQuery}`;
 }
 
 /**
@@ -48,7 +56,7 @@ export function parseCollectionQuery(ctx: RequestContext, spec: CollectionSpec, 
 }
 
 export async function collectionReply<T>(ctx: RequestContext, options: CollectionOptions<T>): Promise<Reply> {
-  const query = parseCollectionQuery(ctx, options.spec, options.reserved);
+  const query = parseQuery(withDefaultSort(ctx.rawQuery, options.defaultSort), options.spec, { reserved: options.reserved ?? [] });
   const { rows, total } = await options.list(query);
   return {
     status: 200,

@@ -1,10 +1,18 @@
 // The rows storage answers and takes, shared by every backend: plain data, camelCase, times as epoch milliseconds.
 
+export type Role = 'admin' | 'member';
+
 export interface UserRow {
   id: string;
   login: string;
   passwordHash: string;
   avatarId: string | null;
+  /** docs/protocol.md §13: an admin runs the server for the team; the first account is one. */
+  role: Role;
+  /** When an admin deactivated the account; null while it is active. */
+  deactivatedAt: number | null;
+  /** When the user last used a session (written at most once a minute); null until then. */
+  lastSeenAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -171,4 +179,18 @@ export interface EventPurge {
 export interface Page<T> {
   rows: T[];
   total: number;
+}
+
+/** One entry of the audit log (docs/protocol.md §13): who did what to which resource, and when. */
+export interface AuditRow {
+  id: string;
+  at: number;
+  /** The user who acted; null when it was the server itself (`chat-server admin`) or the user is gone. */
+  actorId: string | null;
+  /** `<noun>.<verb>`: user.promote, invite.create, message.delete, ... */
+  action: string;
+  targetType: string;
+  targetId: string;
+  /** What else the entry says (a chat id, an author, a role), or null. */
+  detail: Record<string, unknown> | null;
 }

@@ -7,7 +7,7 @@
 import type { ParsedQuery } from '../parsers/query.ts';
 import type {
   AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
-  ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow,
+  ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow,
 } from './rows.ts';
 import type { KeptReads } from './kept-reads.ts';
 
@@ -51,6 +51,20 @@ export interface UserRepository {
   findUserByLogin(login: string): Promise<UserRow | undefined>;
   /** Rejects with a unique StoreConstraintError when the new login is taken. */
   updateUser(user: UserRow): Promise<void>;
+  /** True when the database holds no user yet (the next sign-up is the first account, an admin). */
+  hasNoUsers(): Promise<boolean>;
+  /**
+   * Inserts the first account only while there is none, atomically on every backend (only through a Tx): true
+   * when it was inserted, false when another account came first.
+   */
+  insertFirstUser(user: UserRow): Promise<boolean>;
+  /** Admins whose account is active: the last one may not be demoted, deactivated or erased. */
+  countActiveAdmins(): Promise<number>;
+}
+
+export interface AuditRepository {
+  /** Written in the transaction of the change it records. */
+  appendAudit(entry: AuditRow): Promise<void>;
 }
 
 export interface SessionRepository {
@@ -169,8 +183,10 @@ export interface MessageBounds {
  * key's direction, so pages are stable. meta.total counts the scope with the filters, without limit/offset.
  */
 export interface CollectionRepository {
-  /** Fields id, login, avatar, createdAt, updatedAt. */
+  /** Fields id, login, avatar, role, createdAt, updatedAt, lastSeenAt. */
   listUsers(query: ParsedQuery): Promise<Page<UserRow>>;
+  /** The audit log. Fields id, at, actorId, action, targetType, targetId. */
+  listAudit(query: ParsedQuery): Promise<Page<AuditRow>>;
   /** The chats `userId` is a member of. Fields id, title, ownerId, members (id-list), createdAt, updatedAt, lastReadId, unreadCount. */
   listChatsOfMember(userId: string, query: ParsedQuery): Promise<Page<ChatForCallerRow>>;
   /** Fields id (= userId), userId (the id field), login, addedAt. */
@@ -238,6 +254,7 @@ export interface Repositories {
   readonly revisions: RevisionRepository;
   readonly collections: CollectionRepository;
   readonly events: EventRepository;
+  readonly audit: AuditRepository;
 }
 
 /** The repositories bound to one open transaction: valid only until its work's promise settles. */
@@ -260,6 +277,8 @@ export interface Store extends Repositories {
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Finishes queued writes, then closes; later calls reject. */
   close(): Promise<void>;
+  /** What opening the database did that its operator should hear of (an upgrade that made an admin): printed at start. */
+  readonly notices: readonly string[];
   /**
    * One request's reads, kept between requests while the database is unchanged (storage/read-through.ts): `safe`
    * for GET and HEAD, the only ones that keep or find anything. A store that cannot tell whether anything was

@@ -16,7 +16,7 @@ export interface ServerProcess {
 
 /** Starts `node --import tsx src/main.ts --port 0 ...args` and resolves once it printed "listening on <url>". */
 export async function spawnServer(args: readonly string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--host', '127.0.0.1', '--write-rate', '0', '--register-rate', '0', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--host', '127.0.0.1', '--write-rate', '0', '--register-rate', '0', '--registration', 'open', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = once(child, 'exit').then(() => undefined);

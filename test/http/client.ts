@@ -58,12 +58,12 @@ export class TestClock {
  * The one place tests start a server, so that which database backs the suite is chosen here, not in each test:
  * a fresh in-memory SQLite database unless TEST_DATABASE_URL names another backend's database (a test that
  * passes its own `db`, a SQLite file it inspects, keeps it). Rate limits are off unless a test is about them
- * (it passes writeRate / registerRate / loginRate).
+ * (it passes writeRate / registerRate / loginRate). Sign-up is open unless a test is about sign-up modes (it passes registration).
  */
 export async function startTestServer(options: StartOptions = {}): Promise<RunningServer> {
   // PostgreSQL (scripts/with-postgres.ts): every server gets an empty database of its own, dropped after it closed.
   const database = options.db === undefined && process.env['TEST_DATABASE_URL'] ? await createTestDatabase() : undefined;
-  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, loginRate: 0, ...(database ? { db: database.url } : {}), ...options });
+  const server = await startServer({ scryptN: 1024, writeRate: 0, registerRate: 0, loginRate: 0, registration: 'open', ...(database ? { db: database.url } : {}), ...options });
   if (database) {
     const close = server.close;
     server.close = async () => {

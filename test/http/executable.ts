@@ -28,7 +28,7 @@ function collect(stream: Readable): (done: (text: string) => boolean) => Promise
 
 /** Starts the server with `args` (port 0, :memory:, fast hashing) and resolves once it listens. */
 export async function startExecutable(t: TestContext, args: string[]): Promise<Executable> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', '0', '--db', ':memory:', '--scrypt-n', '1024', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', '0', '--db', ':memory:', '--scrypt-n', '1024', '--registration', 'open', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   t.after(() => child.kill('SIGKILL'));
   const waitForStdout = collect(child.stdout);
   const waitForStderr = collect(child.stderr);

@@ -15,7 +15,7 @@ async function startExecutable(t: import('node:test').TestContext, signal: 'SIGT
   const dir = mkdtempSync(join(tmpdir(), 'chat-life-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, 'data', 'chat.db');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', '0', '--db', db, '--scrypt-n', '1024', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--port', '0', '--db', db, '--scrypt-n', '1024', '--quiet', '--registration', 'open'], { stdio: ['ignore', 'pipe', 'inherit'] });
   t.after(() => child.kill('SIGKILL'));
   let output = '';
   child.stdout.setEncoding('utf8');

@@ -45,6 +45,8 @@ const EXPECTED_TYPE: Record<string, string> = {
   '/chats/:chatId/messages/:messageId/revisions/:revisionId': 'revision',
   '/messages/:messageId/revisions': 'revision',
   '/messages/:messageId/revisions/:revisionId': 'revision',
+  '/audit': 'auditEntry',
+  '/audit/:entryId': 'auditEntry',
 };
 
 /** Independent of the renderer's escapeHtml: what a user string must look like inside the page. */
@@ -176,6 +178,15 @@ async function buildFixture(): Promise<Fixture> {
       avatars.push(await created(post(`/users/${owner.userId}/avatar`, { avatar: PNG_BASE64, x: 0, y: 0, width: 1, height: 1 }), 'avatar'));
     }
     params['avatarId'] = avatars[0].id;
+  }
+  if (hasRoute('GET', '/audit')) {
+    // The owner signed up first, so is the admin: three role changes make three entries.
+    for (const [user, role] of [[others[0]!, 'admin'], [others[1]!, 'admin'], [others[1]!, 'member']] as const) {
+      const res = await call(server, 'PATCH', `/users/${user.userId}`, { token: owner.token, json: { role } });
+      assert.equal(res.status, 200, `role: ${res.text}`);
+    }
+    const log = await call(server, 'GET', '/audit', { token: owner.token });
+    params['entryId'] = log.body.data[0].id;
   }
   return { server, owner, params };
 }

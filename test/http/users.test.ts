@@ -14,7 +14,7 @@ test('registration answers 201, Location and the user without any secret; it doe
   assert.equal(res.headers['set-cookie'], undefined);
   assert.match(res.body.id, /^[0-9A-Z]{26}$/);
   const at = new Date(clock.time).toISOString();
-  assert.deepEqual(res.body, { id: res.body.id, login: 'Alice.B-1_', avatar: null, createdAt: at, updatedAt: at });
+  assert.deepEqual(res.body, { id: res.body.id, login: 'Alice.B-1_', avatar: null, role: 'admin', active: true, createdAt: at, updatedAt: at });
   assert.match(res.body.createdAt, ISO);
 });
 
@@ -94,8 +94,10 @@ test('PATCH /users and PATCH /users/{id} update the caller; another user is 403'
   const badId = await call(server, 'PATCH', '/users', { token: bob.token, json: { id: alice.userId } });
   assert.equal(badId.status, 400);
   assert.equal(badId.body.errors[0].field, 'id');
-  const unknown = await call(server, 'PATCH', '/users', { token: bob.token, json: { role: 'admin' } });
-  assert.equal(unknown.body.errors[0].field, 'role');
+  const unknown = await call(server, 'PATCH', '/users', { token: bob.token, json: { nickname: 'b' } });
+  assert.equal(unknown.body.errors[0].field, 'nickname');
+  // A member cannot make themself an admin (docs/protocol.md §3.4).
+  assert.equal((await call(server, 'PATCH', '/users', { token: bob.token, json: { role: 'admin' } })).status, 403);
   const foreignAvatar = await call(server, 'PATCH', '/users', { token: bob.token, json: { avatar: 'NOSUCHAVATAR' } });
   assert.equal(foreignAvatar.status, 400);
   assert.equal(foreignAvatar.body.errors[0].field, 'avatar');

@@ -18,7 +18,7 @@ async function openStore(t: import('node:test').TestContext): Promise<PostgresSt
   return store;
 }
 
-const user = (id: string, login: string) => ({ id, login, passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
+const user = (id: string, login: string) => ({ id, login, passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
 
 test('logins are unique and found without regard to ASCII case; a taken one is a unique StoreConstraintError', async (t) => {
   const store = await openStore(t);

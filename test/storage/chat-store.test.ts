@@ -7,7 +7,7 @@ import { isForeignKeyViolation } from '../../src/storage/store.ts';
 async function openStorage(t: TestContext, userIds: string[]): Promise<SqliteStore> {
   const storage = new SqliteStore(':memory:');
   t.after(() => storage.close());
-  for (const id of userIds) await storage.users.insertUser({ id, login: `login-${id}`, passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
+  for (const id of userIds) await storage.users.insertUser({ id, login: `login-${id}`, passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
   return storage;
 }
 

@@ -8,7 +8,7 @@ import type { MessageRow } from '../../src/storage/store.ts';
 async function openStorage(t: TestContext): Promise<SqliteStore> {
   const storage = new SqliteStore(':memory:');
   t.after(() => storage.close());
-  await storage.users.insertUser({ id: 'u1', login: 'one', passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
+  await storage.users.insertUser({ id: 'u1', login: 'one', passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
   for (const id of ['c1', 'c2']) {
     await storage.chats.insertChat({ id, title: id, ownerId: 'u1', createdAt: 1, updatedAt: 1 });
     await storage.chats.addMember(id, 'u1', 1);

@@ -27,7 +27,7 @@ test('after any sequence of posts, deletes, marker moves, delete-all and re-join
     try {
       let now = 1;
       let sequence = 0;
-      for (const user of USERS) await storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
+      for (const user of USERS) await storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
       await storage.chats.insertChat({ id: 'c', title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
       for (const user of USERS) await storage.chats.addMember('c', user, 1);
       const ids = (): string[] => (storage.db.prepare("SELECT id FROM messages WHERE chat_id = 'c' ORDER BY id").pluck().all() as string[]);
@@ -70,7 +70,7 @@ test('after any sequence of posts, deletes, marker moves, delete-all and re-join
 test('a new member\'s marker starts on the newest message; a member\'s own post moves theirs', async () => {
   const storage = new SqliteStore(':memory:');
   try {
-    for (const user of USERS) await storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, createdAt: 1, updatedAt: 1 });
+    for (const user of USERS) await storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
     await storage.chats.insertChat({ id: 'c', title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
     await storage.chats.addMember('c', 'ua', 1);
     assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: null, unreadCount: 0 });

@@ -6,18 +6,21 @@ import { readJsonBody } from '../../http/json-body.ts';
 import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicUser } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
-import { isUniqueViolation, type UserRow } from '../../storage/store.ts';
+import { isUniqueViolation, type Role, type Tx, type UserRow } from '../../storage/store.ts';
 import type { Body } from '../../parsers/body-fields.ts';
 import { collectionReply } from '../collection.ts';
 import { OWN_ORIGIN_BODY_TYPES, readOwnOriginBody } from '../own-origin-body.ts';
 import { indexReply } from '../service/index-page.ts';
-import { validateRegistration, validateUserChanges } from './validate.ts';
+import { changesOwnProfile, validateRegistration, validateUserChanges } from './validate.ts';
+import { checkSignUp } from './sign-up-rules.ts';
+import { requireAdmin } from './roles.ts';
+import { recordAudit } from '../audit/record.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
 
 
 export const USER_FIELDS: CollectionSpec = {
-  fields: fieldsOf({ id: 'id', login: 'string', avatar: 'id', createdAt: 'timestamp', updatedAt: 'timestamp' }),
+  fields: fieldsOf({ id: 'id', login: 'string', avatar: 'id', role: 'string', createdAt: 'timestamp', updatedAt: 'timestamp' }),
 };
 
 function userReply(ctx: RequestContext, row: UserRow, status = 200, headers: Record<string, string> = {}): Reply {
@@ -70,15 +73,30 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
 
 async function createUser(ctx: RequestContext, body: Body): Promise<Reply> {
   const { storage, hasher, clock } = ctx.services;
-  const { login, password } = validateRegistration(body);
+  const { login, password, inviteCode } = validateRegistration(body);
   // Refuse a taken login before spending a hash on it; the unique index still decides races.
   if (await storage.users.findUserByLogin(login)) throw loginTaken(login);
+  // The first account of an empty database needs no invite and is an admin (docs/protocol.md §13).
+  const first = await storage.users.hasNoUsers();
+  const grant = first ? undefined : await checkSignUp(ctx, inviteCode);
   // Registrations hash within their own budget, so a flood of sign-ups cannot starve sign-in.
   const passwordHash = await hasher.hash(password, { priority: 'background', signal: ctx.signal });
   const now = clock.now();
-  const row: UserRow = { id: newId(now), login, passwordHash, avatarId: null, createdAt: now, updatedAt: now };
+  const row: UserRow = {
+    id: newId(now), login, passwordHash, avatarId: null, role: 'member', deactivatedAt: null, lastSeenAt: null, createdAt: now, updatedAt: now,
+  };
   try {
-    await storage.users.insertUser(row);
+    if (!first || !(await storage.transaction((tx) => tx.users.insertFirstUser({ ...row, role: 'admin' })))) {
+      // Another sign-up took the first place meanwhile: this one is an ordinary sign-up after all.
+      const granted = grant ?? await checkSignUp(ctx, inviteCode);
+      row.role = granted.role;
+      await storage.transaction(async (tx) => {
+        await tx.users.insertUser(row);
+        await granted.redeem?.(tx, row);
+      });
+    } else {
+      row.role = 'admin';
+    }
   } catch (error) {
     if (isUniqueViolation(error)) throw loginTaken(login);
     throw error;
@@ -106,15 +124,20 @@ export async function getUser(ctx: RequestContext): Promise<Reply> {
   return userReply(ctx, await findUserOr404(ctx, ctx.params['userId']!));
 }
 
-/** PATCH /users and PATCH /users/{id}: the caller changes themself; anyone else is 403. */
+/**
+ * PATCH /users and PATCH /users/{id}: the caller changes their own login, password and avatar; an admin changes
+ * anyone's role (docs/protocol.md §13). Anything else is 403.
+ */
 export async function updateUser(ctx: RequestContext): Promise<Reply> {
   const { storage, hasher, clock, config } = ctx.services;
   const caller = ctx.caller!;
   const targetId = ctx.params['userId'] ?? caller.userId;
   const current = await findUserOr404(ctx, targetId);
-  if (targetId !== caller.userId) throw new HttpError('ERR_FORBIDDEN', 'You may change only your own user');
+  const self = targetId === caller.userId;
   const body = await readJsonBody(ctx, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']);
   const changes = validateUserChanges(body);
+  if (!self && (changesOwnProfile(changes) || changes.role === undefined)) throw new HttpError('ERR_FORBIDDEN', 'You may change only your own user');
+  if (changes.role !== undefined) await requireAdmin(ctx);
   if (body['id'] !== undefined && body['id'] !== targetId) throw invalidField('id', 'must equal the id in the path');
   checkPreconditions(ctx.req.headers, etagOf(publicUser(current)));
   const next: UserRow = { ...current };
@@ -131,9 +154,11 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
     }
     next.avatarId = changes.avatar;
   }
+  if (changes.role !== undefined) next.role = changes.role;
   next.updatedAt = clock.now();
   try {
     await storage.transaction(async (tx) => {
+      if (current.role !== next.role) await changeRole(tx, ctx, current, next.role);
       await tx.users.updateUser(next);
       // A new password ends every other session of the user (docs/protocol.md §3.1).
       if (changes.password !== undefined) await tx.sessions.deleteOtherSessions(targetId, caller.sessionId);
@@ -143,4 +168,13 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
     throw error;
   }
   return userReply(ctx, next);
+}
+
+/** A demotion keeps at least one active admin (409 otherwise); either change is audited. */
+async function changeRole(tx: Tx, ctx: RequestContext, current: UserRow, role: Role): Promise<void> {
+  if (current.role === 'admin' && current.deactivatedAt === null && (await tx.users.countActiveAdmins()) <= 1) {
+    throw new HttpError('ERR_LAST_ADMIN', 'The last active admin cannot be demoted: promote another user first',
+      { errors: [{ field: 'role', message: 'would leave no active admin' }] });
+  }
+  await recordAudit(tx, ctx, { action: role === 'admin' ? 'user.promote' : 'user.demote', targetType: 'user', targetId: current.id, detail: { role } });
 }

@@ -2,13 +2,18 @@
 import { invalidField } from '../../http/http-error.ts';
 import { checkString, rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
 import { isValidId } from '../../storage/ids.ts';
+import type { Role } from '../../storage/store.ts';
 
 export const LOGIN_RULE = { min: 3, max: 32, pattern: /^[A-Za-z0-9._-]+$/, patternMessage: 'may hold only letters, digits, ".", "_" and "-"' };
 export const PASSWORD_RULE = { min: 8, max: 1024 };
 
-export function validateRegistration(body: Body): { login: string; password: string } {
-  rejectUnknownFields(body, ['login', 'password']);
-  return { login: requireString(body, 'login', LOGIN_RULE), password: requireString(body, 'password', PASSWORD_RULE) };
+/** An invite code is what POST /invites handed out: base64url text, checked against the stored hashes. */
+export const INVITE_CODE_RULE = { min: 1, max: 256 };
+
+export function validateRegistration(body: Body): { login: string; password: string; inviteCode: string | undefined } {
+  rejectUnknownFields(body, ['login', 'password', 'inviteCode']);
+  const inviteCode = body['inviteCode'] === undefined || body['inviteCode'] === '' ? undefined : checkString(body['inviteCode'], 'inviteCode', INVITE_CODE_RULE);
+  return { login: requireString(body, 'login', LOGIN_RULE), password: requireString(body, 'password', PASSWORD_RULE), inviteCode };
 }
 
 export interface UserChanges {
@@ -16,10 +21,19 @@ export interface UserChanges {
   password?: string;
   currentPassword?: string;
   avatar?: string | null;
+  /** Only an admin changes a role (docs/protocol.md §13). */
+  role?: Role;
+}
+
+const ROLES: readonly Role[] = ['admin', 'member'];
+
+/** The fields a user changes only on themself. */
+export function changesOwnProfile(changes: UserChanges): boolean {
+  return changes.login !== undefined || changes.password !== undefined || changes.avatar !== undefined;
 }
 
 export function validateUserChanges(body: Body): UserChanges {
-  rejectUnknownFields(body, ['login', 'password', 'currentPassword', 'avatar', 'id']);
+  rejectUnknownFields(body, ['login', 'password', 'currentPassword', 'avatar', 'id', 'role']);
   const changes: UserChanges = {};
   if (body['login'] !== undefined) changes.login = checkString(body['login'], 'login', LOGIN_RULE);
   if (body['password'] !== undefined) {
@@ -31,6 +45,10 @@ export function validateUserChanges(body: Body): UserChanges {
     const avatar = body['avatar'];
     if (avatar !== null && !isValidId(avatar)) throw invalidField('avatar', 'must be the id of one of your avatars, or null');
     changes.avatar = avatar as string | null;
+  }
+  if (body['role'] !== undefined) {
+    if (!ROLES.includes(body['role'] as Role)) throw invalidField('role', 'must be "admin" or "member"');
+    changes.role = body['role'] as Role;
   }
   return changes;
 }

@@ -1,7 +1,7 @@
 // Every collection as PostgreSQL reads it: its SELECT, the caller's scope and its API fields' columns; one page runner.
 import type { ParsedQuery } from '../../parsers/query.ts';
 import type {
-  ActionItem, AvatarRow, ChatForCallerRow, CollectionRepository, MemberRow, MessageBounds, MessageRow, Page, ReactionRow,
+  ActionItem, AuditRow, AvatarRow, ChatForCallerRow, CollectionRepository, MemberRow, MessageBounds, MessageRow, Page, ReactionRow,
   RevisionRow, SearchHit, UserRow,
 } from '../store.ts';
 import type { Sql } from './connection.ts';
@@ -10,15 +10,23 @@ import { AVATAR_COLUMNS } from './people.ts';
 import type { SqlColumns } from '../query-sql.ts';
 import { buildPageSql, type PageSource } from '../page-sql.ts';
 import { historySource } from '../history-source.ts';
+import { auditFromRecord, type AuditRecord } from '../audit-record.ts';
 import { buildPgQuerySql } from './query-sql.ts';
 
 const CASELESS_LOGIN: ReadonlySet<string> = new Set(['login']);
 
-const USER_SELECT = 'SELECT u.id, u.login, u.password_hash AS "passwordHash", u.avatar_id AS "avatarId", u.created_at AS "createdAt", u.updated_at AS "updatedAt" FROM users u';
+const USER_SELECT = 'SELECT u.id, u.login, u.password_hash AS "passwordHash", u.avatar_id AS "avatarId", u.role, u.deactivated_at AS "deactivatedAt", '
+  + 'u.last_seen_at AS "lastSeenAt", u.created_at AS "createdAt", u.updated_at AS "updatedAt" FROM users u';
 const USER_COLUMNS: SqlColumns = {
   idField: 'id',
-  columns: { id: 'u.id', login: 'u.login', avatar: 'u.avatar_id', createdAt: 'u.created_at', updatedAt: 'u.updated_at' },
+  columns: { id: 'u.id', login: 'u.login', avatar: 'u.avatar_id', role: 'u.role', createdAt: 'u.created_at', updatedAt: 'u.updated_at', lastSeenAt: 'u.last_seen_at' },
   caseless: CASELESS_LOGIN,
+};
+
+const AUDIT_SELECT = 'SELECT a.id, a.at, a.actor_id AS "actorId", a.action, a.target_type AS "targetType", a.target_id AS "targetId", a.detail FROM audit_log a';
+const AUDIT_COLUMNS: SqlColumns = {
+  idField: 'id',
+  columns: { id: 'a.id', at: 'a.at', actorId: 'a.actor_id', action: 'a.action', targetType: 'a.target_type', targetId: 'a.target_id' },
 };
 
 const CHAT_COLUMNS: SqlColumns = {
@@ -89,6 +97,11 @@ export class PgCollections implements CollectionRepository {
 
   listUsers(query: ParsedQuery): Promise<Page<UserRow>> {
     return listPage(this.sql, { select: USER_SELECT, columns: USER_COLUMNS }, query);
+  }
+
+  async listAudit(query: ParsedQuery): Promise<Page<AuditRow>> {
+    const page = await listPage<AuditRecord>(this.sql, { select: AUDIT_SELECT, columns: AUDIT_COLUMNS }, query);
+    return { rows: page.rows.map(auditFromRecord), total: page.total };
   }
 
   listChatsOfMember(userId: string, query: ParsedQuery): Promise<Page<ChatForCallerRow>> {

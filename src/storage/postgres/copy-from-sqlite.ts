@@ -14,7 +14,11 @@ interface TableCopy {
 
 // Users first without their current avatar (avatars reference users), set once the avatars are in.
 const TABLES: readonly TableCopy[] = [
-  { table: 'users', columns: [['id', 'text'], ['login', 'text'], ['password_hash', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint']], select: 'SELECT id, login, password_hash, created_at, updated_at FROM users ORDER BY seq' },
+  {
+    table: 'users',
+    columns: [['id', 'text'], ['login', 'text'], ['password_hash', 'text'], ['role', 'text'], ['deactivated_at', 'bigint'], ['last_seen_at', 'bigint'], ['created_at', 'bigint'], ['updated_at', 'bigint']],
+    select: 'SELECT id, login, password_hash, role, deactivated_at, last_seen_at, created_at, updated_at FROM users ORDER BY seq',
+  },
   { table: 'sessions', columns: [['id', 'text'], ['token_hash', 'bytea'], ['user_id', 'text'], ['created_at', 'bigint'], ['expires_at', 'bigint'], ['max_expires_at', 'bigint']], select: 'SELECT id, token_hash, user_id, created_at, expires_at, max_expires_at FROM sessions' },
   {
     table: 'avatars',
@@ -40,6 +44,11 @@ const TABLES: readonly TableCopy[] = [
     table: 'events',
     columns: [['id', 'bigint'], ['type', 'text'], ['chat_id', 'text'], ['only_user_id', 'text'], ['also_user_ids', 'text'], ['subject_id', 'text'], ['created_at', 'bigint'], ['data', 'text']],
     select: 'SELECT id, type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data FROM events ORDER BY id',
+  },
+  {
+    table: 'audit_log',
+    columns: [['seq', 'bigint'], ['id', 'text'], ['at', 'bigint'], ['actor_id', 'text'], ['action', 'text'], ['target_type', 'text'], ['target_id', 'text'], ['detail', 'text']],
+    select: 'SELECT seq, id, at, actor_id, action, target_type, target_id, detail FROM audit_log ORDER BY seq',
   },
 ];
 
@@ -102,6 +111,7 @@ export async function copySqliteToPostgres(source: Db, target: Queryable): Promi
       await moveSequence(target, 'events', 'id', Math.max(newest, pruned));
       await moveSequence(target, 'messages', 'seq', 0);
       await moveSequence(target, 'reactions', 'seq', 0);
+      await moveSequence(target, 'audit_log', 'seq', 0);
     } finally {
       source.exec('COMMIT');
     }

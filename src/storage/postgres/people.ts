@@ -6,7 +6,13 @@ import type { Sql } from './connection.ts';
  * transaction survives the error (PostgreSQL aborts the whole transaction otherwise, SQLite only the statement). */
 export type Guarded = <T>(statement: () => Promise<T>) => Promise<T>;
 
-const USER_COLUMNS = 'id, login, password_hash AS "passwordHash", avatar_id AS "avatarId", created_at AS "createdAt", updated_at AS "updatedAt"';
+const USER_COLUMNS = 'id, login, password_hash AS "passwordHash", avatar_id AS "avatarId", role, deactivated_at AS "deactivatedAt", '
+  + 'last_seen_at AS "lastSeenAt", created_at AS "createdAt", updated_at AS "updatedAt"';
+const INSERT_USER = 'INSERT INTO users (id, login, password_hash, avatar_id, role, deactivated_at, last_seen_at, created_at, updated_at)';
+
+function userValues(user: UserRow): unknown[] {
+  return [user.id, user.login, user.passwordHash, user.avatarId, user.role, user.deactivatedAt, user.lastSeenAt, user.createdAt, user.updatedAt];
+}
 
 export class PgUsers implements UserRepository {
   private readonly sql: Sql;
@@ -18,8 +24,28 @@ export class PgUsers implements UserRepository {
   }
 
   async insertUser(user: UserRow): Promise<void> {
-    await this.guarded(() => this.sql.run('INSERT INTO users (id, login, password_hash, avatar_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [user.id, user.login, user.passwordHash, user.avatarId, user.createdAt, user.updatedAt]));
+    await this.guarded(() => this.sql.run(`${INSERT_USER} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, userValues(user)));
+  }
+
+  async hasNoUsers(): Promise<boolean> {
+    return (await this.sql.one('SELECT 1 AS found FROM users LIMIT 1')) === undefined;
+  }
+
+  /**
+   * Only in a transaction: the table lock (which plain reads and writes of other tables pass) makes two first
+   * sign-ups on several servers take turns, so the second sees the first and inserts nothing.
+   */
+  async insertFirstUser(user: UserRow): Promise<boolean> {
+    await this.sql.run('LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE');
+    if (!(await this.hasNoUsers())) return false;
+    await this.insertUser(user);
+    return true;
+  }
+
+  async countActiveAdmins(): Promise<number> {
+    // FOR UPDATE: two transactions demoting the last two admins take turns, and the second counts one.
+    const row = await this.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM (SELECT 1 FROM users WHERE role = 'admin' AND deactivated_at IS NULL FOR UPDATE) a");
+    return row!.n;
   }
 
   findUserById(id: string): Promise<UserRow | undefined> {
@@ -32,8 +58,9 @@ export class PgUsers implements UserRepository {
   }
 
   async updateUser(user: UserRow): Promise<void> {
-    await this.guarded(() => this.sql.run('UPDATE users SET login = ?, password_hash = ?, avatar_id = ?, updated_at = ? WHERE id = ?',
-      [user.login, user.passwordHash, user.avatarId, user.updatedAt, user.id]));
+    await this.guarded(() => this.sql.run('UPDATE users SET login = ?, password_hash = ?, avatar_id = ?, role = ?, deactivated_at = ?, '
+      + 'last_seen_at = ?, updated_at = ? WHERE id = ?',
+      [user.login, user.passwordHash, user.avatarId, user.role, user.deactivatedAt, user.lastSeenAt, user.updatedAt, user.id]));
   }
 }
 

@@ -12,6 +12,8 @@ import { EventListener } from './event-listener.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
+import { PgAudit } from './audit-log.ts';
+import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
 export interface PostgresStoreOptions {
   /** Connections in the pool (--db-pool). */
@@ -63,6 +65,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     revisions: new PgRevisions(sql),
     collections: new PgCollections(sql),
     events: new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client)))),
+    audit: new PgAudit(sql),
   };
 }
 
@@ -90,6 +93,7 @@ export class PostgresStore implements Store {
   readonly revisions;
   readonly collections;
   readonly events;
+  readonly audit;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
@@ -99,15 +103,17 @@ export class PostgresStore implements Store {
 
   private readonly pool: Pool;
   private readonly options: PostgresStoreOptions;
+  readonly notices: readonly string[];
 
-  private constructor(pool: Pool, url: string, options: PostgresStoreOptions) {
+  private constructor(pool: Pool, url: string, options: PostgresStoreOptions, notices: readonly string[]) {
     this.pool = pool;
+    this.notices = notices;
     this.options = options;
     const sql = new Sql(pool, this.refused);
     // Outside a transaction: the pool's repositories (each statement on any free connection).
     const base = pgRepositories(sql, undefined, this, options.recordEvents ?? true);
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
-    ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events } = base);
+    ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });
@@ -116,11 +122,14 @@ export class PostgresStore implements Store {
   /** Connects, checks the server (15 or newer), migrates once, starts listening. Rejects with a DatabaseOpenError. */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const pool = await createPool(url, options.poolSize ?? DEFAULT_POOL_SIZE);
+    let notices: string[] = [];
     try {
       const client = await pool.connect();
       try {
         await checkServerVersion(client);
-        await migratePostgres(client);
+        if ((await migratePostgres(client)).includes(ROLES_MIGRATION.postgres)) {
+          notices = upgradeNotices((await client.query<{ login: string }>(FIRST_ADMIN_SQL)).rows[0]?.login);
+        }
         await proveWritable(client);
       } finally {
         client.release();
@@ -130,7 +139,7 @@ export class PostgresStore implements Store {
       if (error instanceof DatabaseOpenError) throw new DatabaseOpenError(`cannot use the database: ${error.message}`);
       throw new DatabaseOpenError(describeConnectFailure(url, error));
     }
-    const store = new PostgresStore(pool, url, options);
+    const store = new PostgresStore(pool, url, options, notices);
     await store.hints?.start();
     return store;
   }

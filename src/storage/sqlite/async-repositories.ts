@@ -1,6 +1,7 @@
 // The async face of SQLite's synchronous stores: each method run through the gate, or directly inside a transaction.
 import type { Repositories } from '../store.ts';
 import type { RefusedWrites } from '../refused-writes.ts';
+import type { AuditStore } from './audit-store.ts';
 import type { AvatarStore } from './avatar-store.ts';
 import type { ChatStore } from './chat-store.ts';
 import type { SqliteCollections } from './collections.ts';
@@ -25,6 +26,7 @@ export interface SyncRepositories {
   revisions: RevisionStore;
   collections: SqliteCollections;
   events: EventStore;
+  audit: AuditStore;
 }
 
 export type Method = (...args: unknown[]) => unknown;
@@ -75,5 +77,6 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     // listActions is generic in the interface (it answers the items' own type): checked by hand, the cast stays.
     collections: views.collections as unknown as Repositories['collections'],
     events: views.events,
+    audit: views.audit,
   };
 }

@@ -1,6 +1,6 @@
 // Every collection as SQLite reads it: its SELECT, its caller's scope and how its API fields are spelled in SQL.
 import type { ParsedQuery } from '../../parsers/query.ts';
-import type { AvatarRow, ChatForCallerRow, MemberRow, MessageRow, Page, ReactionRow, RevisionRow, SearchHit, UserRow } from '../rows.ts';
+import type { AuditRow, AvatarRow, ChatForCallerRow, MemberRow, MessageRow, Page, ReactionRow, RevisionRow, SearchHit, UserRow } from '../rows.ts';
 import type { ActionItem, MessageBounds } from '../store.ts';
 import { AVATAR_IS_CURRENT, AVATAR_LIST_SELECT } from './avatar-store.ts';
 import { CHAT_FOR_CALLER_SELECT, chatFromRecord, MEMBER_SELECT, type ChatRecord } from './chat-store.ts';
@@ -8,16 +8,25 @@ import type { Db } from './database.ts';
 import { PageRunner, type PageSource } from './list-page.ts';
 import { MESSAGE_SELECT } from './message-store.ts';
 import { historySource as sharedHistorySource } from '../history-source.ts';
+import { auditFromRecord, type AuditRecord } from '../audit-record.ts';
 import type { SqlColumns } from './query-sql.ts';
 import { REACTION_SELECT } from './reaction-store.ts';
 import { REVISION_SELECT, REVISION_SELECT_PARAMS } from './revision-store.ts';
 import { searchSource } from './search-store.ts';
 
-const USER_SELECT = 'SELECT u.id, u.login, u.password_hash AS passwordHash, u.avatar_id AS avatarId, u.created_at AS createdAt, u.updated_at AS updatedAt FROM users u';
+const USER_SELECT = 'SELECT u.id, u.login, u.password_hash AS passwordHash, u.avatar_id AS avatarId, u.role, u.deactivated_at AS deactivatedAt, '
+  + 'u.last_seen_at AS lastSeenAt, u.created_at AS createdAt, u.updated_at AS updatedAt FROM users u';
 
 export const USER_COLUMNS: SqlColumns = {
   idField: 'id',
-  columns: { id: 'u.id', login: 'u.login', avatar: 'u.avatar_id', createdAt: 'u.created_at', updatedAt: 'u.updated_at' },
+  columns: { id: 'u.id', login: 'u.login', avatar: 'u.avatar_id', role: 'u.role', createdAt: 'u.created_at', updatedAt: 'u.updated_at', lastSeenAt: 'u.last_seen_at' },
+};
+
+const AUDIT_SELECT = 'SELECT a.id, a.at, a.actor_id AS actorId, a.action, a.target_type AS targetType, a.target_id AS targetId, a.detail FROM audit_log a';
+
+const AUDIT_COLUMNS: SqlColumns = {
+  idField: 'id',
+  columns: { id: 'a.id', at: 'a.at', actorId: 'a.actor_id', action: 'a.action', targetType: 'a.target_type', targetId: 'a.target_id' },
 };
 
 export const CHAT_COLUMNS: SqlColumns = {
@@ -92,6 +101,11 @@ export class SqliteCollections {
 
   listUsers(query: ParsedQuery): Page<UserRow> {
     return this.pages.listPage<UserRow>({ select: USER_SELECT, columns: USER_COLUMNS }, query);
+  }
+
+  listAudit(query: ParsedQuery): Page<AuditRow> {
+    const page = this.pages.listPage<AuditRecord>({ select: AUDIT_SELECT, columns: AUDIT_COLUMNS }, query);
+    return { rows: page.rows.map(auditFromRecord), total: page.total };
   }
 
   listChatsOfMember(userId: string, query: ParsedQuery): Page<ChatForCallerRow> {

@@ -59,6 +59,8 @@ export interface OpenOptions {
   proveWritable?: boolean;
   /** FULL (the default) syncs the WAL at every commit; NORMAL exists only so benchmarks can compare; OFF is for the rate counters' own connection. */
   synchronous?: 'FULL' | 'NORMAL' | 'OFF';
+  /** Told the versions of the migrations this open applied (none when the schema was current). */
+  migrated?: (versions: number[]) => void;
 }
 
 /**
@@ -126,7 +128,8 @@ export function openDatabase(path: string, migrations: readonly Migration[] = de
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    migrate(db, migrations);
+    const applied = migrate(db, migrations);
+    options.migrated?.(applied);
     if (options.proveWritable !== false) proveWritable(db);
     return db;
   } catch (error) {

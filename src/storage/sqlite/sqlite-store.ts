@@ -7,6 +7,7 @@ import { MemoryRateCounters } from '../memory-rate-counters.ts';
 import { ReadThrough } from '../read-through.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { asRepositories, asyncRepositories, settle, type SyncRepositories } from './async-repositories.ts';
+import { AuditStore } from './audit-store.ts';
 import { AvatarStore } from './avatar-store.ts';
 import { ChatStore } from './chat-store.ts';
 import { SqliteCollections } from './collections.ts';
@@ -21,6 +22,7 @@ import { ReadMarkerStore } from './read-marker-store.ts';
 import { RevisionStore } from './revision-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
+import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
 export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCommit' | 'batchFailure'> & {
   /** false: no event is written (only for the benchmark of what the event write costs). */
@@ -48,6 +50,7 @@ export class SqliteStore implements Store {
   readonly revisions: Repositories['revisions'];
   readonly collections: Repositories['collections'];
   readonly events: Repositories['events'];
+  readonly audit: Repositories['audit'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
   private readonly gate = new Gate();
@@ -67,11 +70,16 @@ export class SqliteStore implements Store {
   private readonly refused = new RefusedWrites();
 
   private readonly path: string;
+  readonly notices: readonly string[];
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.path = path;
-    this.db = openDatabase(path, undefined, options);
+    let migrated: number[] = [];
+    this.db = openDatabase(path, undefined, { ...options, migrated: (versions) => (migrated = versions) });
+    this.notices = migrated.includes(ROLES_MIGRATION.sqlite)
+      ? upgradeNotices((this.db.prepare(FIRST_ADMIN_SQL).get() as { login: string } | undefined)?.login)
+      : [];
     this.eventLog = new EventStore(this.db, options.recordEvents ?? true);
     this.commits = options.commits;
     this.control = {
@@ -91,6 +99,7 @@ export class SqliteStore implements Store {
       revisions: new RevisionStore(this.db),
       collections: new SqliteCollections(this.db),
       events: this.eventLog,
+      audit: new AuditStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
     const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
@@ -106,6 +115,7 @@ export class SqliteStore implements Store {
     this.revisions = gated.revisions;
     this.collections = gated.collections;
     this.events = gated.events;
+    this.audit = gated.audit;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));

@@ -1,16 +1,24 @@
-// The users table: registration, lookup by id or login, profile updates.
+// The users table: registration, lookup by id or login, profile updates, the first account and the admins.
 import type { UserRow } from '../rows.ts';
 import type { Db } from './database.ts';
 import { prepareStatements, type Statements } from './statements.ts';
 
-const COLUMNS = 'id, login, password_hash AS passwordHash, avatar_id AS avatarId, created_at AS createdAt, updated_at AS updatedAt';
+const COLUMNS = 'id, login, password_hash AS passwordHash, avatar_id AS avatarId, role, deactivated_at AS deactivatedAt, '
+  + 'last_seen_at AS lastSeenAt, created_at AS createdAt, updated_at AS updatedAt';
+const INSERT_COLUMNS = '(id, login, password_hash, avatar_id, role, deactivated_at, last_seen_at, created_at, updated_at)';
+const VALUES = '@id, @login, @passwordHash, @avatarId, @role, @deactivatedAt, @lastSeenAt, @createdAt, @updatedAt';
 
 const SQL = {
-  insert: 'INSERT INTO users (id, login, password_hash, avatar_id, created_at, updated_at) VALUES (@id, @login, @passwordHash, @avatarId, @createdAt, @updatedAt)',
+  insert: `INSERT INTO users ${INSERT_COLUMNS} VALUES (${VALUES})`,
+  // One writer at a time: NOT EXISTS and the insert see the same database.
+  insertFirst: `INSERT INTO users ${INSERT_COLUMNS} SELECT ${VALUES} WHERE NOT EXISTS (SELECT 1 FROM users)`,
   byId: `SELECT ${COLUMNS} FROM users WHERE id = ?`,
   // Logins compare without regard to ASCII case: the column is COLLATE NOCASE.
   byLogin: `SELECT ${COLUMNS} FROM users WHERE login = ?`,
-  update: 'UPDATE users SET login = @login, password_hash = @passwordHash, avatar_id = @avatarId, updated_at = @updatedAt WHERE id = @id',
+  update: 'UPDATE users SET login = @login, password_hash = @passwordHash, avatar_id = @avatarId, role = @role, '
+    + 'deactivated_at = @deactivatedAt, last_seen_at = @lastSeenAt, updated_at = @updatedAt WHERE id = @id',
+  any: 'SELECT 1 AS found FROM users LIMIT 1',
+  activeAdmins: "SELECT count(*) AS n FROM users WHERE role = 'admin' AND deactivated_at IS NULL",
 };
 
 export class UserStore {
@@ -35,5 +43,17 @@ export class UserStore {
 
   updateUser(user: UserRow): void {
     this.sql.update.run(user);
+  }
+
+  hasNoUsers(): boolean {
+    return this.sql.any.get() === undefined;
+  }
+
+  insertFirstUser(user: UserRow): boolean {
+    return this.sql.insertFirst.run(user).changes === 1;
+  }
+
+  countActiveAdmins(): number {
+    return (this.sql.activeAdmins.get() as { n: number }).n;
   }
 }

@@ -1,0 +1,23 @@
+// Writes one audit entry (docs/protocol.md §13) in the transaction of the change it records: the entry and the
+// change commit or roll back together.
+import type { RequestContext } from '../context.ts';
+import { newId } from '../../storage/ids.ts';
+import type { Tx } from '../../storage/store.ts';
+
+export interface AuditEntry {
+  /** `<noun>.<verb>`: user.promote, invite.create, message.delete, ... */
+  action: string;
+  targetType: 'user' | 'invite' | 'chat' | 'message' | 'member' | 'session';
+  targetId: string;
+  detail?: Record<string, unknown>;
+  /** Who acted; the caller unless said (an invite's use is the new user's act). */
+  actorId?: string | null;
+}
+
+export async function recordAudit(tx: Tx, ctx: RequestContext, entry: AuditEntry): Promise<void> {
+  const at = ctx.services.clock.now();
+  await tx.audit.appendAudit({
+    id: newId(at), at, actorId: entry.actorId !== undefined ? entry.actorId : ctx.caller?.userId ?? null,
+    action: entry.action, targetType: entry.targetType, targetId: entry.targetId, detail: entry.detail ?? null,
+  });
+}
