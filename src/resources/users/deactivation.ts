@@ -13,24 +13,26 @@ export function accountDeactivated(): HttpError {
 }
 
 /**
- * `active: false`: deactivatedAt is set, every session of the user ends (with the session.ended that closes their
- * streams on every process) and it is audited; the last active admin stays (409). `active: true` restores the
- * account (its sessions stay ended: the user logs in again). Call before the row is written, in its transaction.
+ * `active: false` sets deactivatedAt and is audited; the last active admin stays (409). `active: true` restores the
+ * account (its sessions stay ended: the user logs in again). Call before the row is written, in its transaction;
+ * a deactivation then ends the sessions (endSessionsOf), after the user.updated.
  */
 export async function changeActive(tx: Tx, ctx: RequestContext, current: UserRow, next: UserRow, active: boolean): Promise<void> {
-  if (active) {
-    next.deactivatedAt = null;
-    await recordAudit(tx, ctx, { action: 'user.reactivate', targetType: 'user', targetId: current.id });
-    return;
-  }
-  if (current.role === 'admin' && (await tx.users.countActiveAdmins()) <= 1) {
+  if (!active && current.role === 'admin' && (await tx.users.countActiveAdmins()) <= 1) {
     throw new HttpError('ERR_LAST_ADMIN', 'The last active admin cannot be deactivated: promote another user first',
       { errors: [{ field: 'active', message: 'would leave no active admin' }] });
   }
-  next.deactivatedAt = next.updatedAt;
-  const ended = await tx.sessions.deleteUserSessions(current.id);
-  await appendSessionsEnded(tx, current.id, ended, next.updatedAt);
-  await recordAudit(tx, ctx, { action: 'user.deactivate', targetType: 'user', targetId: current.id, detail: { sessionsEnded: ended.length } });
+  next.deactivatedAt = active ? null : next.updatedAt;
+  await recordAudit(tx, ctx, { action: active ? 'user.reactivate' : 'user.deactivate', targetType: 'user', targetId: current.id });
+}
+
+/**
+ * Every session of the user ends, with the session.ended that closes their streams on every process: written after
+ * the user.updated, so the user's open streams receive both before they close.
+ */
+export async function endSessionsOf(tx: Tx, user: UserRow): Promise<void> {
+  const ended = await tx.sessions.deleteUserSessions(user.id);
+  await appendSessionsEnded(tx, user.id, ended, user.updatedAt);
 }
 
 /**

@@ -14,7 +14,7 @@ import { indexReply } from '../service/index-page.ts';
 import { changesOwnProfile, validateRegistration, validateUserChanges } from './validate.ts';
 import { checkSignUp } from './sign-up-rules.ts';
 import { requireAdmin } from './roles.ts';
-import { appendUserUpdated, changeActive } from './deactivation.ts';
+import { appendUserUpdated, changeActive, endSessionsOf } from './deactivation.ts';
 import { recordAudit } from '../audit/record.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
@@ -166,6 +166,7 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
       await tx.users.updateUser(next);
       // Those who share a chat with the user hear of what an admin changed (docs/protocol.md §9.1).
       if (current.role !== next.role || activeChanged) await appendUserUpdated(tx, next);
+      if (activeChanged && !changes.active) await endSessionsOf(tx, next);
       // A new password ends every other session of the user (docs/protocol.md §3.1).
       if (changes.password !== undefined) await tx.sessions.deleteOtherSessions(targetId, caller.sessionId);
     });
