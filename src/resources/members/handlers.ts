@@ -106,7 +106,7 @@ export async function deleteMember(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, memberEtag(current));
   const now = clock.now();
   await storage.transaction(async (tx) => {
-    if (moderating) await recordAudit(tx, ctx, { action: 'member.remove', targetType: 'user', targetId: userId, detail: { chatId: access.id } });
+    if (moderating) await recordAudit(tx, ctx, { action: 'member.remove', targetType: 'member', targetId: userId, detail: { chatId: access.id } });
     const before = await tx.chats.findMembers(access.id);
     await tx.chats.removeMember(access.id, userId);
     await tx.chats.touchChat(access.id, now);
