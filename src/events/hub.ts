@@ -151,7 +151,7 @@ export class EventHub {
     return this.replays.catchUp();
   }
 
-  /** Pings every stream, and ends the streams whose session has ended without a `session.ended` (expiry, password change). */
+  /** Pings every stream, and ends the streams whose session has ended without a `session.ended` (expiry). */
   private async tick(): Promise<void> {
     const streams = this.subscribers.all();
     if (streams.length === 0) return;

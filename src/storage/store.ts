@@ -75,8 +75,8 @@ export interface SessionRepository {
   findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>>;
   extendSession(id: string, expiresAt: number): Promise<void>;
   deleteSession(id: string): Promise<void>;
-  /** Ends every session of a user but one (after a password change); answers how many went. */
-  deleteOtherSessions(userId: string, keepId: string): Promise<number>;
+  /** Ends every session of a user but one (after a password change); answers the ids of those that went. */
+  deleteOtherSessions(userId: string, keepId: string): Promise<string[]>;
   /** Ends every session of a user (deactivation); answers the ids of those that went. */
   deleteUserSessions(userId: string): Promise<string[]>;
   deleteExpiredSessions(now: number): Promise<number>;

@@ -15,6 +15,7 @@ import { changesOwnProfile, validateRegistration, validateUserChanges } from './
 import { checkSignUp } from './sign-up-rules.ts';
 import { requireAdmin } from './roles.ts';
 import { appendUserUpdated, changeActive, endSessionsOf } from './deactivation.ts';
+import { appendSessionsEnded } from '../session/sessions-ended.ts';
 import { recordAudit } from '../audit/record.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
@@ -167,8 +168,8 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
       // Those who share a chat with the user hear of what an admin changed (docs/protocol.md §9.1).
       if (current.role !== next.role || activeChanged) await appendUserUpdated(tx, next);
       if (activeChanged && !changes.active) await endSessionsOf(tx, next);
-      // A new password ends every other session of the user (docs/protocol.md §3.1).
-      if (changes.password !== undefined) await tx.sessions.deleteOtherSessions(targetId, caller.sessionId);
+      // A new password ends every other session of the user (docs/protocol.md §3.1), and their streams at once.
+      if (changes.password !== undefined) await appendSessionsEnded(tx, targetId, await tx.sessions.deleteOtherSessions(targetId, caller.sessionId), next.updatedAt);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw loginTaken(next.login);

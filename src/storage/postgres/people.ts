@@ -101,8 +101,8 @@ export class PgSessions implements SessionRepository {
     await this.sql.run('DELETE FROM sessions WHERE id = ?', [id]);
   }
 
-  deleteOtherSessions(userId: string, keepId: string): Promise<number> {
-    return this.sql.count('DELETE FROM sessions WHERE user_id = ? AND id <> ?', [userId, keepId]);
+  async deleteOtherSessions(userId: string, keepId: string): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>('DELETE FROM sessions WHERE user_id = ? AND id <> ? RETURNING id', [userId, keepId])).map((row) => row.id);
   }
 
   async deleteUserSessions(userId: string): Promise<string[]> {

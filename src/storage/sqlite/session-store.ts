@@ -23,7 +23,7 @@ export class SessionStore {
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
     this.extend = db.prepare('UPDATE sessions SET expires_at = ? WHERE id = ?');
     this.remove = db.prepare('DELETE FROM sessions WHERE id = ?');
-    this.removeOthers = db.prepare('DELETE FROM sessions WHERE user_id = ? AND id <> ?');
+    this.removeOthers = db.prepare('DELETE FROM sessions WHERE user_id = ? AND id <> ? RETURNING id').pluck();
     this.removeAll = db.prepare('DELETE FROM sessions WHERE user_id = ? RETURNING id').pluck();
     this.removeExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
     this.live = db.prepare(`SELECT sessions.id FROM json_each(?) j JOIN sessions ON sessions.id = j.value WHERE sessions.expires_at > ? AND sessions.max_expires_at > ? AND ${OF_ACTIVE_USER}`).pluck();
@@ -54,9 +54,9 @@ export class SessionStore {
     this.remove.run(id);
   }
 
-  /** Ends every session of a user but one (after a password change). */
-  deleteOtherSessions(userId: string, keepId: string): number {
-    return this.removeOthers.run(userId, keepId).changes;
+  /** Ends every session of a user but one (after a password change); answers the ids of those that went. */
+  deleteOtherSessions(userId: string, keepId: string): string[] {
+    return this.removeOthers.all(userId, keepId) as string[];
   }
 
   /** Ends every session of a user (deactivation); answers the ids of those that went. */
