@@ -148,12 +148,13 @@ export const READ_MARKER = object({
 export const EVENT_TYPES = [
   'message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'chat.created', 'chat.updated', 'chat.deleted',
   'member.added', 'member.removed', 'reaction.added', 'reaction.removed', 'read.updated',
+  'user.updated', 'session.ended',
 ] as const;
 
 export const EVENT = object({
   id: text(undefined, { pattern: '^[0-9]+$', description: 'Increases over the whole server; resume after it' }),
   type: oneOfValues(EVENT_TYPES),
-  chatId: id(),
+  chatId: describe(nullable(id()), 'The chat of the event, or null for an event about no chat (user.updated, session.ended)'),
   createdAt: timestamp(),
   data: object({}, { open: true, description: 'The resource as GET answers it at that moment, or {"id"} for a deletion' }),
 }, {

@@ -145,8 +145,15 @@ export interface EventRecord {
   data: string;
 }
 
+/**
+ * The chatId of an event about no chat (user.updated, session.ended: docs/protocol.md §9.1): stored as '' (no chat
+ * id is empty), sent as null. Such an event reaches only onlyUserId or alsoUserIds.
+ */
+export const NO_CHAT = '';
+
 export interface NewEvent {
   type: string;
+  /** The chat the event belongs to, or NO_CHAT. */
   chatId: string;
   createdAt: number;
   /** The resource exactly as GET answers it now (public fields), or a small object such as {id}. */
