@@ -8,7 +8,7 @@ export const TRACE_BODY_LIMIT = 2048;
 const CAPTURE_LIMIT = 64 * 1024;
 const REDACTED = '[redacted]';
 const SECRET_FIELDS = 'token|password|currentPassword|newPassword|inviteCode';
-/** An invite's code (docs/protocol.md §13.4) is in its `code` field, and in its join page's path, /join/<code>. */
+/** An invite's code (docs/protocol.md §13.5) is in its `code` field, and in its join page's path, /join/<code>. */
 const JOIN_SEGMENT = PATHS.join.split('/')[1]!;
 const JOIN_PATH = new RegExp(`(/${JOIN_SEGMENT}/)[^/?#"'<>\\s&]+`, 'g');
 const TEXT_TYPE = /^(text\/|application\/([\w.+-]+\+)?(json|xml)$|application\/x-www-form-urlencoded$|multipart\/form-data$)/;

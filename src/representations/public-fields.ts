@@ -111,7 +111,7 @@ export function publicAction(row: { id: string; method: PublicAction['method']; 
 
 /**
  * Never the code's hash. The code and its join URL exist only in the answer that made the invite (`shown`): the
- * server keeps no copy of the code, so every later answer has null for both (docs/protocol.md §13.4).
+ * server keeps no copy of the code, so every later answer has null for both (docs/protocol.md §13.5).
  */
 export function publicInvite(row: InviteRow, shown?: { code: string; url: string }): PublicInvite {
   return {

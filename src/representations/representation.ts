@@ -75,6 +75,10 @@ export interface PageUser {
   id: string;
   login: string;
   avatar?: Resource;
+  /** An admin deactivated the account: shown as "(deactivated)" beside the login (docs/html.md). */
+  deactivated?: boolean;
+  /** An active admin: may delete any message (docs/protocol.md §4.7). */
+  admin?: boolean;
 }
 
 /** A form post that broke a rule: the page shows that form again with what was typed and each error beside its field. */

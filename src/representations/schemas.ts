@@ -148,12 +148,13 @@ export const READ_MARKER = object({
 export const EVENT_TYPES = [
   'message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'chat.created', 'chat.updated', 'chat.deleted',
   'member.added', 'member.removed', 'reaction.added', 'reaction.removed', 'read.updated',
+  'user.updated', 'session.ended',
 ] as const;
 
 export const EVENT = object({
   id: text(undefined, { pattern: '^[0-9]+$', description: 'Increases over the whole server; resume after it' }),
   type: oneOfValues(EVENT_TYPES),
-  chatId: id(),
+  chatId: describe(nullable(id()), 'The chat of the event, or null for an event about no chat (user.updated, session.ended)'),
   createdAt: timestamp(),
   data: object({}, { open: true, description: 'The resource as GET answers it at that moment, or {"id"} for a deletion' }),
 }, {
@@ -208,7 +209,7 @@ export const INVITE = object({
   createdAt: timestamp(),
   revokedAt: describe(nullable(timestamp()), 'When it was revoked (DELETE); null while it holds'),
 }, {
-  description: 'An invite: a code that lets people sign up (docs/protocol.md §13.4).',
+  description: 'An invite: a code that lets people sign up (docs/protocol.md §13.5).',
   example: {
     id: INVITE_ID, code: INVITE_CODE, url: `https://chat.example${buildPath(PATHS.join, { code: INVITE_CODE })}`, maxUses: 1, uses: 0,
     expiresAt: '2026-11-28T09:30:00.000Z', role: 'member', createdBy: USER_ID, createdAt: AT, revokedAt: null,

@@ -50,7 +50,12 @@ export const FORM_RULES = new Map<string, FormRule>([
     next: (ctx, reply) => ctx.href(PATHS.messages, { chatId: dataId(reply) }),
     page: (ctx) => ctx.href(PATHS.chats),
   }],
-  [`PATCH ${PATHS.chat}`, { shape: { envelope: true, lists: ['members'] }, next: (ctx) => ctx.href(PATHS.chat, chatParams(ctx)), page: (ctx) => ctx.href(PATHS.chat, chatParams(ctx)) }],
+  // Rename on the chat's page; "Make owner" on its members page comes back there (`_back`).
+  [`PATCH ${PATHS.chat}`, {
+    shape: { envelope: true, lists: ['members'] },
+    next: (ctx, _reply, back) => back ?? ctx.href(PATHS.chat, chatParams(ctx)),
+    page: (ctx, back) => back ?? ctx.href(PATHS.chat, chatParams(ctx)),
+  }],
   [`DELETE ${PATHS.chat}`, { shape: BARE, next: (ctx) => ctx.href(PATHS.chats), page: (ctx) => ctx.href(PATHS.chat, chatParams(ctx)) }],
   [`PUT ${PATHS.member}`, { shape: ENVELOPED, next: membersPage, page: membersPage }],
   // Leaving a chat leaves its pages too.

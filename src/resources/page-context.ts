@@ -35,6 +35,8 @@ function collectUserIds(type: string, item: Resource, into: Set<string>): void {
 
 async function pageUser(ctx: RequestContext, row: UserRow): Promise<PageUser> {
   const user: PageUser = { id: row.id, login: row.login };
+  if (row.deactivatedAt !== null) user.deactivated = true;
+  else if (row.role === 'admin') user.admin = true;
   if (row.avatarId !== null) {
     const avatar = await ctx.services.storage.avatars.findAvatarById(row.avatarId);
     if (avatar) user.avatar = publicAvatar(avatar, ctx.href(PATHS.avatarImage, { userId: row.id, avatarId: avatar.id }));

@@ -1,8 +1,8 @@
-// The invites of the Store (docs/protocol.md §13.4), beside store.ts: each backend implements it on its own table.
+// The invites of the Store (docs/protocol.md §13.5), beside store.ts: each backend implements it on its own table.
 import type { ParsedQuery } from '../parsers/query.ts';
 import type { InviteRow, Page } from './rows.ts';
 
-/** Invites (docs/protocol.md §13.4): sign-up codes, kept as their SHA-256 only. */
+/** Invites (docs/protocol.md §13.5): sign-up codes, kept as their SHA-256 only. */
 export interface InviteRepository {
   insertInvite(invite: InviteRow): Promise<void>;
   findInviteById(id: string): Promise<InviteRow | undefined>;

@@ -145,8 +145,15 @@ export interface EventRecord {
   data: string;
 }
 
+/**
+ * The chatId of an event about no chat (user.updated, session.ended: docs/protocol.md §9.1): stored as '' (no chat
+ * id is empty), sent as null. Such an event reaches only onlyUserId or alsoUserIds.
+ */
+export const NO_CHAT = '';
+
 export interface NewEvent {
   type: string;
+  /** The chat the event belongs to, or NO_CHAT. */
   chatId: string;
   createdAt: number;
   /** The resource exactly as GET answers it now (public fields), or a small object such as {id}. */
@@ -174,7 +181,7 @@ export interface Page<T> {
   total: number;
 }
 
-/** An invite (docs/protocol.md §13.4): found by the SHA-256 of its code, never by the code itself. */
+/** An invite (docs/protocol.md §13.5): found by the SHA-256 of its code, never by the code itself. */
 export interface InviteRow {
   id: string;
   /** The SHA-256 of the code: the code itself is shown once, in the answer that made it, and never stored. */

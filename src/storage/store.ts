@@ -15,7 +15,7 @@ import type { KeptReads } from './kept-reads.ts';
 export type * from './rows.ts';
 export type { KeptReads, KeptValueKind } from './kept-reads.ts';
 export type { InviteRepository } from './invite-repository.ts';
-export { NO_REACTIONS } from './rows.ts';
+export { NO_CHAT, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
 export class DatabaseOpenError extends Error {
@@ -77,8 +77,10 @@ export interface SessionRepository {
   findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>>;
   extendSession(id: string, expiresAt: number): Promise<void>;
   deleteSession(id: string): Promise<void>;
-  /** Ends every session of a user but one (after a password change); answers how many went. */
-  deleteOtherSessions(userId: string, keepId: string): Promise<number>;
+  /** Ends every session of a user but one (after a password change); answers the ids of those that went. */
+  deleteOtherSessions(userId: string, keepId: string): Promise<string[]>;
+  /** Ends every session of a user (deactivation); answers the ids of those that went. */
+  deleteUserSessions(userId: string): Promise<string[]>;
   deleteExpiredSessions(now: number): Promise<number>;
 }
 
@@ -116,6 +118,10 @@ export interface ChatRepository {
   findMembers(chatId: string): Promise<MemberRow[]>;
   /** The ids of userIds that name no user, in the order given: one query for the whole list. */
   findUnknownUsers(userIds: readonly string[]): Promise<string[]>;
+  /** Hands the chat to another member (the caller checked they are one); its updatedAt moves. */
+  setChatOwner(id: string, ownerId: string, updatedAt: number): Promise<void>;
+  /** Everyone who shares at least one chat with the user, the user not included, by id: who hears of their changes. */
+  findChatPeers(userId: string): Promise<string[]>;
 }
 
 export interface MessageRepository {

@@ -1,4 +1,4 @@
-// Invites (docs/protocol.md §13.2, §13.4): made by administrators (and members), the code shown once and kept only as
+// Invites (docs/protocol.md §13.2, §13.5): made by administrators (and members), the code shown once and kept only as
 // its SHA-256, listed and revoked; sign-up with a code in every registration mode, its uses counted without races.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -2,7 +2,6 @@
 // after (PostgreSQL), the same tokens still work, new ids follow the copied ones; bad arguments and a non-empty
 // target are refused with exit 2.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,17 +12,11 @@ import { png } from '../http/avatar-fixtures.ts';
 import { createChat, postMessage } from '../http/chat-fixtures.ts';
 import { call, registerAndLogIn, TestClock, type LoggedIn } from '../http/client.ts';
 import { createTestDatabase } from './test-database.ts';
+import { runCommand } from '../run-command.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
-function runMigrate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'migrate', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const runMigrate = (args: string[]) => runCommand(['migrate', ...args]);
 
 /** Everything a client can read of the data, as each user sees it. */
 async function readEverything(server: RunningServer, users: LoggedIn[], chatId: string, messageIds: string[], avatarPath: string): Promise<unknown[]> {
@@ -52,7 +45,7 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   const database = await createTestDatabase();
   t.after(() => database.drop());
   const clock = new TestClock();
-  const options = { scryptN: 1024, writeRate: 0, registerRate: 0, clock, registration: 'open' as const };
+  const options = { scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open' as const, clock };
 
   const before = await startServer({ ...options, db: file });
   t.after(() => before.close());

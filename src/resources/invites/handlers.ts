@@ -1,4 +1,4 @@
-// Invites (docs/protocol.md §13.4): create one (its code shown once), list, read and revoke them.
+// Invites (docs/protocol.md §13.5): create one (its code shown once), list, read and revoke them.
 import type { Reply, RequestContext } from '../context.ts';
 import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { HttpError } from '../../http/http-error.ts';
@@ -31,7 +31,7 @@ export function joinUrl(ctx: RequestContext, code: string): string {
   return `${ctx.services.publicOrigin()}${ctx.href(PATHS.join, { code })}`;
 }
 
-/** docs/protocol.md §13.4: administrators invite; members too with --members-invite, never to a role above their own. */
+/** docs/protocol.md §13.5: administrators invite; members too with --members-invite, never to a role above their own. */
 export async function createInvite(ctx: RequestContext): Promise<Reply> {
   const { storage, clock, config } = ctx.services;
   const admin = await isAdmin(ctx);

@@ -1,4 +1,4 @@
-// Invite codes: 24 bytes (192 bits) from the CSPRNG, shown once; only their SHA-256 is stored (docs/protocol.md §13.4).
+// Invite codes: 24 bytes (192 bits) from the CSPRNG, shown once; only their SHA-256 is stored (docs/protocol.md §13.5).
 import { randomBytes } from 'node:crypto';
 import { sha256Bytes } from '../../http/sha256.ts';
 

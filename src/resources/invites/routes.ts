@@ -1,4 +1,4 @@
-// Routes of invites (docs/protocol.md §13.4).
+// Routes of invites (docs/protocol.md §13.5).
 import type { Route } from '../context.ts';
 import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { describe, integer, nullable, object, oneOfValues, timestamp } from '../../openapi/schema.ts';

@@ -1,4 +1,4 @@
-// Field rules of a new invite (docs/protocol.md §13.4): maxUses, expiresAt and role, each with its default.
+// Field rules of a new invite (docs/protocol.md §13.5): maxUses, expiresAt and role, each with its default.
 import { invalidField } from '../../http/http-error.ts';
 import { rejectUnknownFields, unwrapEnvelope, type Body } from '../../parsers/body-fields.ts';
 import { parseFieldValue } from '../../parsers/query-values.ts';

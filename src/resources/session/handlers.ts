@@ -9,6 +9,8 @@ import { newId } from '../../storage/ids.ts';
 import type { SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
 import { readOwnOriginBody } from '../own-origin-body.ts';
+import { appendSessionsEnded } from './sessions-ended.ts';
+import { accountDeactivated } from '../users/deactivation.ts';
 import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
@@ -63,6 +65,9 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
     throw badCredentials();
   }
   await loginLimiter.forgive(login, address);
+  // Only once the password checked out, so that the answer tells no one without it that the account exists
+  // or was deactivated (docs/protocol.md §2.2).
+  if (user.deactivatedAt !== null) return deactivatedReply(form && ctx.mediaType === 'text/html', login);
   const now = clock.now();
   const token = newToken();
   const maxExpiresAt = now + config.sessionMaxAge * 1000;
@@ -75,6 +80,9 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
     maxExpiresAt,
   };
   await storage.transaction(async (tx) => {
+    // Deactivated while the password was checked: no session (SQLite's writes take turns; on PostgreSQL a session
+    // that slipped past is refused at every use, as authentication finds only active users' sessions).
+    if ((await tx.users.findUserById(user.id))?.deactivatedAt !== null) throw accountDeactivated();
     await tx.sessions.deleteExpiredSessions(now);
     await tx.sessions.insertSession(session);
   });
@@ -92,6 +100,15 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
       enveloped: false,
       data: { token, userId: user.id, expiresAt: isoTime(session.expiresAt), createdAt: isoTime(session.createdAt) },
     },
+  };
+}
+
+/** 403 ERR_ACCOUNT_DEACTIVATED; the HTML login form again with that message, for the form. */
+function deactivatedReply(htmlForm: boolean, login: string): Reply {
+  if (!htmlForm) throw accountDeactivated();
+  return {
+    status: 403,
+    representation: { kind: 'single', type: 'login-form', enveloped: false, data: { error: 'This account has been deactivated by an admin', login } },
   };
 }
 
@@ -137,8 +154,11 @@ export async function prolongSession(ctx: RequestContext): Promise<Reply> {
 
 export async function logOut(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, etagOf(publicSession(await currentSession(ctx))));
-  await ctx.services.storage.sessions.deleteSession(ctx.caller!.sessionId);
-  // Its event streams end now; other processes notice at their next session check (within 15 s).
-  ctx.services.events.endSession(ctx.caller!.sessionId);
+  const { userId, sessionId } = ctx.caller!;
+  // Its event streams end now, on every process: each one's hub reads the session.ended (sessions-ended.ts).
+  await ctx.services.storage.transaction(async (tx) => {
+    await tx.sessions.deleteSession(sessionId);
+    await appendSessionsEnded(tx, userId, [sessionId], ctx.services.clock.now());
+  });
   return { status: 204, headers: { 'Set-Cookie': sessionCookie(ctx, '', 0) } };
 }

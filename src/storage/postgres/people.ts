@@ -65,6 +65,8 @@ export class PgUsers implements UserRepository {
 }
 
 const SESSION_COLUMNS = 'id, token_hash AS "tokenHash", user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt", max_expires_at AS "maxExpiresAt"';
+/** A session of a deactivated user holds nothing, even one a login racing the deactivation made (docs/protocol.md §13.4). */
+const OF_ACTIVE_USER = 'NOT EXISTS (SELECT 1 FROM users u WHERE u.id = sessions.user_id AND u.deactivated_at IS NOT NULL)';
 
 export class PgSessions implements SessionRepository {
   private readonly sql: Sql;
@@ -79,7 +81,7 @@ export class PgSessions implements SessionRepository {
   }
 
   findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined> {
-    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ?`, [tokenHash]);
+    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ? AND ${OF_ACTIVE_USER}`, [tokenHash]);
   }
 
   findSessionById(id: string): Promise<SessionRow | undefined> {
@@ -87,7 +89,7 @@ export class PgSessions implements SessionRepository {
   }
 
   async findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>> {
-    const rows = await this.sql.rows<{ id: string }>('SELECT id FROM sessions WHERE id = ANY(?::text[]) AND expires_at > ? AND max_expires_at > ?', [ids, now, now]);
+    const rows = await this.sql.rows<{ id: string }>(`SELECT id FROM sessions WHERE id = ANY(?::text[]) AND expires_at > ? AND max_expires_at > ? AND ${OF_ACTIVE_USER}`, [ids, now, now]);
     return new Set(rows.map((row) => row.id));
   }
 
@@ -99,8 +101,12 @@ export class PgSessions implements SessionRepository {
     await this.sql.run('DELETE FROM sessions WHERE id = ?', [id]);
   }
 
-  deleteOtherSessions(userId: string, keepId: string): Promise<number> {
-    return this.sql.count('DELETE FROM sessions WHERE user_id = ? AND id <> ?', [userId, keepId]);
+  async deleteOtherSessions(userId: string, keepId: string): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>('DELETE FROM sessions WHERE user_id = ? AND id <> ? RETURNING id', [userId, keepId])).map((row) => row.id);
+  }
+
+  async deleteUserSessions(userId: string): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>('DELETE FROM sessions WHERE user_id = ? RETURNING id', [userId])).map((row) => row.id);
   }
 
   deleteExpiredSessions(now: number): Promise<number> {
