@@ -187,6 +187,17 @@ test('the new account gets the invite\'s role; its use is counted and audited wi
   assert.deepEqual(audit.body.data.map((entry: Record<string, unknown>) => [entry['actorId'], entry['targetId']]), [[bob.body.id, made.id], [carol.body.id, member.id]]);
 });
 
+test('the invites of a deactivated account stop working with it, and work again when it is reactivated', async (t) => {
+  const { server, admin } = await team(t);
+  const bob = await invited(server, admin, 'bob');
+  const his = (await invite(server, bob, { maxUses: 5 })).body.data;
+  assert.equal((await call(server, 'PATCH', `/users/${bob.userId}`, { token: admin.token, json: { active: false } })).status, 200);
+  assert.deepEqual(problemOf(await signUp(server, 'carol', his.code)), { status: 403, code: 'ERR_INVITE_REVOKED', errors: [{ field: 'inviteCode', message: 'was revoked' }] });
+  assert.equal((await call(server, 'GET', `/join/${his.code}`)).body.code, 'ERR_INVITE_REVOKED');
+  assert.equal((await call(server, 'PATCH', `/users/${bob.userId}`, { token: admin.token, json: { active: true } })).status, 200);
+  assert.equal((await signUp(server, 'carol', his.code)).status, 201);
+});
+
 test('two sign-ups racing for the last use: exactly one wins; six for three uses: exactly three', async (t) => {
   const { server, admin } = await team(t);
   const last = (await invite(server, admin, { maxUses: 1 })).body.data;

@@ -6,7 +6,7 @@ import type { Resource } from '../../representations/representation.ts';
 import type { InviteRow, UserRow } from '../../storage/store.ts';
 import { AUDIT_FIELDS } from '../audit/handlers.ts';
 import { INVITE_FIELDS } from '../invites/handlers.ts';
-import { refusalOf } from '../invites/redeem.ts';
+import { refusalNow } from '../invites/redeem.ts';
 import { requireAdmin } from '../users/roles.ts';
 import { USER_FIELDS } from '../users/handlers.ts';
 import { PATHS } from '../../paths.ts';
@@ -24,8 +24,8 @@ function personOf(row: UserRow): Resource {
 }
 
 /** An invite as the page lists it: its public fields and what a sign-up with it would hear now. */
-function listedInvite(row: InviteRow, now: number): Resource {
-  const refusal = refusalOf(row, now);
+async function listedInvite(ctx: RequestContext, row: InviteRow, now: number): Promise<Resource> {
+  const refusal = await refusalNow(ctx.services.storage, row, now);
   return { ...publicInvite(row), state: refusal === undefined ? 'open' : STATES[refusal] };
 }
 
@@ -45,7 +45,7 @@ export async function getAdminPage(ctx: RequestContext): Promise<Reply> {
   const data = {
     people: people.rows.map(personOf),
     peopleTotal: people.total,
-    invites: invites.rows.map((row) => listedInvite(row, now)),
+    invites: await Promise.all(invites.rows.map((row) => listedInvite(ctx, row, now))),
     invitesTotal: invites.total,
     audit: audit.rows.map(publicAuditEntry),
     auditTotal: audit.total,

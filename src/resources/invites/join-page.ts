@@ -5,15 +5,15 @@ import { isoTime } from '../../representations/public-fields.ts';
 import type { InviteRow } from '../../storage/store.ts';
 import type { SignUpState } from '../service/index-page.ts';
 import { hashInviteCode } from './invite-code.ts';
-import { inviteRefused, refusalOf } from './redeem.ts';
+import { inviteRefused, refusalNow } from './redeem.ts';
 import { PATHS } from '../../paths.ts';
 
 /** Why this code cannot make an account now: unknown is 404, revoked, expired and used up 403 with their own code. */
-function refusalProblem(ctx: RequestContext, invite: InviteRow | undefined): HttpError | undefined {
+async function refusalProblem(ctx: RequestContext, invite: InviteRow | undefined): Promise<HttpError | undefined> {
   if (ctx.services.config.registration === 'closed') {
     return new HttpError('ERR_FORBIDDEN', 'This server takes no sign-ups: only an administrator creates accounts');
   }
-  const refusal = refusalOf(invite, ctx.services.clock.now());
+  const refusal = await refusalNow(ctx.services.storage, invite, ctx.services.clock.now());
   if (refusal === 'ERR_INVITE_INVALID') return new HttpError('ERR_NOT_FOUND', 'No invite has this code: ask for a new link');
   return refusal === undefined ? undefined : inviteRefused(refusal);
 }
@@ -25,7 +25,7 @@ function refusalProblem(ctx: RequestContext, invite: InviteRow | undefined): Htt
  */
 export async function joinPageReply(ctx: RequestContext, code: string, status = 200, signUp: SignUpState = {}): Promise<Reply> {
   const invite = await ctx.services.storage.invites.findInviteByCodeHash(hashInviteCode(code));
-  const problem = refusalProblem(ctx, invite);
+  const problem = await refusalProblem(ctx, invite);
   if (ctx.mediaType !== 'text/html') {
     if (problem !== undefined) throw problem;
     const usable = invite!;

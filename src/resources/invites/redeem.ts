@@ -24,6 +24,17 @@ export function refusalOf(invite: InviteRow | undefined, now: number): InviteRef
   return undefined;
 }
 
+/**
+ * refusalOf, and one rule that needs the database: the invite of a deactivated account (or of one erased) is
+ * revoked with it (docs/protocol.md §13.5), so a removed troublemaker's links let nobody in.
+ */
+export async function refusalNow(repositories: Repositories, invite: InviteRow | undefined, now: number): Promise<InviteRefusal | undefined> {
+  const refusal = refusalOf(invite, now);
+  if (refusal !== undefined || invite === undefined) return refusal;
+  const maker = await repositories.users.findUserById(invite.createdBy);
+  return maker === undefined || maker.deactivatedAt !== null ? 'ERR_INVITE_REVOKED' : undefined;
+}
+
 /** The 403 of an unusable code, naming the field it came in. */
 export function inviteRefused(code: InviteRefusal, field = 'inviteCode'): HttpError {
   const message = MESSAGES[code];
@@ -33,7 +44,7 @@ export function inviteRefused(code: InviteRefusal, field = 'inviteCode'): HttpEr
 /** The invite of a code that may make an account now; else the 403 that says why. */
 export async function findUsableInvite(repositories: Repositories, code: string, now: number): Promise<InviteRow> {
   const invite = await repositories.invites.findInviteByCodeHash(hashInviteCode(code));
-  const refusal = refusalOf(invite, now);
+  const refusal = await refusalNow(repositories, invite, now);
   if (refusal !== undefined) throw inviteRefused(refusal);
   return invite!;
 }
