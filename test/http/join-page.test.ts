@@ -169,6 +169,14 @@ test('the admin page\'s forms: a new invite is shown once with its link; revoke 
   const demoted = await post(server, `/users/${bobId}`, [['_method', 'PATCH'], ['_back', '/admin'], ['role', 'member']], cookie);
   assert.deepEqual([demoted.status, demoted.headers['location']], [303, '/admin']);
   assert.equal((await call(server, 'GET', `/users/${bobId}`, { token: admin.token })).body.role, 'member');
+  const deactivated = await post(server, `/users/${bobId}`, [['_method', 'PATCH'], ['_back', '/admin'], ['active', 'false']], cookie);
+  assert.deepEqual([deactivated.status, deactivated.headers['location']], [303, '/admin']);
+  assert.equal((await call(server, 'GET', `/users/${bobId}`, { token: admin.token })).body.active, false);
+  assert.match((await page(server, '/admin', cookie)).text, /<input type="hidden" name="active" value="true"><button type="submit" aria-label="Reactivate: bob">Reactivate<\/button>/);
+  // The last admin demoting herself: the page again, with the refusal.
+  const last = await post(server, `/users/${(await call(server, 'GET', '/session', { token: admin.token })).body.userId}`, [['_method', 'PATCH'], ['_back', '/admin'], ['role', 'member']], cookie);
+  assert.equal(last.status, 409);
+  assert.match(last.text, /<h1 dir="auto">Administration<\/h1>/);
 });
 
 async function registerAndLogInAs(server: RunningServer, login: string, password: string): Promise<LoggedIn> {
