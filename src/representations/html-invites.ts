@@ -23,7 +23,7 @@ export function renderJoinPage(rep: SingleRepresentation, page: PageContext): { 
   return {
     heading: 'Join the chat',
     main: `<p>You are invited to join as ${role}: choose a login and a password.${expires} If you have an account already, ${login}.</p>\n` +
-      `${signedIn}${renderSignUpForm((data['signUp'] ?? {}) as Resource, page.basePath, String(data['code']))}`,
+      `${signedIn}${renderSignUpForm((data['signUp'] ?? {}) as Resource, page.basePath, { code: String(data['code']) })}`,
   };
 }
 

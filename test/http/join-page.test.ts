@@ -72,6 +72,26 @@ test('a refused sign-up from the join page shows the join page again, with the c
   assert.match(bogus.text, /No invite has this code/);
 });
 
+test('the landing page says how sign-up works in each mode; by invite it takes a pasted code, and says when it is missing', async (t) => {
+  const server = await withServer(t, { registration: 'invite' });
+  const admin = await registerAndLogIn(server, 'alice');
+  const landing = await page(server, '/');
+  assert.match(landing.text, /Sign-up is by invitation: open the invite link you were sent, or paste its code below./);
+  assert.match(landing.text, /<input id="signup-inviteCode" name="inviteCode" type="text"/);
+  const missing = await post(server, '/users', [['login', 'bob'], ['password', 'bob password'], ['inviteCode', '']]);
+  assert.equal(missing.status, 403);
+  assert.match(missing.text, /<input id="signup-inviteCode" name="inviteCode" type="text" [^>]*aria-invalid="true" aria-describedby="signup-inviteCode-error"><span class="error" id="signup-inviteCode-error" role="alert">inviteCode is required<\/span>/);
+  const { code } = await newCode(server, admin);
+  const joined = await post(server, '/users', [['login', 'bob'], ['password', 'bob password'], ['inviteCode', code]]);
+  assert.deepEqual([joined.status, joined.headers['location']], [303, '/session?joined=1']);
+  for (const [registration, note] of [['closed', /Sign-up is closed: an administrator creates accounts/], ['open', /<h2 id="signup-heading">Sign up<\/h2>\n<form/]] as const) {
+    const other = await withServer(t, { registration });
+    const text = (await page(other, '/')).text;
+    assert.match(text, note, registration);
+    assert.doesNotMatch(text, /signup-inviteCode/, registration);
+  }
+});
+
 test('an unusable code: the page says why, 404 for an unknown code, 403 for a revoked, expired or used-up one', async (t) => {
   const clock = new TestClock();
   const server = await withServer(t, { registration: 'invite', clock });
