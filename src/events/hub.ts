@@ -2,6 +2,7 @@
 // It knows nothing of HTTP or SQL: the log is an interface, a subscriber is anything that takes events.
 // Its parts, one file each: subscriber-registry.ts (who listens), pump-turns.ts (one reader of the log at a time),
 // log-tail.ts (the cursor, the newest events), purges-in-flight.ts, replay.ts, retention.ts, hub-timers.ts.
+import { EndedSessions, sessionIdsEndedBy } from './ended-sessions.ts';
 import { READ_BATCH, type EventLog, type HubOptions } from './hub-options.ts';
 import { HubTimers } from './hub-timers.ts';
 import { toLoggedEvent, type LoggedEvent } from './logged-event.ts';
@@ -24,6 +25,7 @@ export class EventHub {
   private readonly membership = new Membership();
   private readonly subscribers = new SubscriberRegistry();
   private readonly purges = new PurgesInFlight();
+  private readonly endedSessions = new EndedSessions();
   private readonly timers: HubTimers;
   private readonly turns: PumpTurns;
   private readonly replays: Replays;
@@ -85,6 +87,9 @@ export class EventHub {
     this.tail.append(event);
     const one = [event];
     for (const userId of this.membership.audience(event)) this.subscribers.deliverLive(userId, one);
+    // After delivery, so the ended session's own live streams get the event as their last (ended-sessions.ts).
+    const ended = sessionIdsEndedBy(event);
+    if (ended.length > 0) this.endSessions(ended);
   }
 
   /** Where a resume id stands: after the newest or below what was pruned, the client must start over. */
@@ -99,6 +104,11 @@ export class EventHub {
    */
   async attach(subscriber: Subscriber): Promise<number> {
     this.subscribers.add(subscriber);
+    // Its session ended after the request was authenticated, and the hub has read that already: no stream.
+    if (this.endedSessions.has(subscriber.sessionId)) {
+      this.end(subscriber, 'session ended');
+      return this.tail.cursor;
+    }
     try {
       // A user already followed has their chats kept current by dispatch: catching up is all it takes.
       if (this.membership.isTracked(subscriber.userId)) await this.turns.inTurn();
@@ -141,7 +151,7 @@ export class EventHub {
     return this.replays.catchUp();
   }
 
-  /** Pings every stream, and ends the streams whose session has ended (logout, expiry, password change). */
+  /** Pings every stream, and ends the streams whose session has ended without a `session.ended` (expiry). */
   private async tick(): Promise<void> {
     const streams = this.subscribers.all();
     if (streams.length === 0) return;
@@ -154,9 +164,18 @@ export class EventHub {
     }
   }
 
-  /** Ends every subscriber of one session now (logout in this process); other processes notice at their tick. */
+  /**
+   * Ends every subscriber of these sessions now: when the hub reads a `session.ended` (every process does), or at a
+   * logout in this process. The tick is the backstop for sessions that end without an event (expiry).
+   */
+  endSessions(sessionIds: readonly string[]): void {
+    this.endedSessions.remember(sessionIds);
+    const ended = new Set(sessionIds);
+    for (const subscriber of this.subscribers.all()) if (ended.has(subscriber.sessionId)) this.end(subscriber, 'session ended');
+  }
+
   endSession(sessionId: string): void {
-    for (const subscriber of this.subscribers.all()) if (subscriber.sessionId === sessionId) this.end(subscriber, 'session ended');
+    this.endSessions([sessionId]);
   }
 
   private end(subscriber: Subscriber, reason: string): void {

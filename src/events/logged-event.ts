@@ -1,5 +1,5 @@
 // One event of the log as it goes out: the public event object as JSON text and its SSE frame, made once per event.
-import type { EventRecord } from '../storage/rows.ts';
+import { NO_CHAT, type EventRecord } from '../storage/rows.ts';
 import { formatSseEvent } from './sse-frame.ts';
 
 export interface LoggedEvent {
@@ -28,7 +28,9 @@ export interface LoggedEvent {
 /** Event ids are JSON strings like every id (docs/protocol.md §1.2); the log's integer is their text. */
 export function toLoggedEvent(record: EventRecord): LoggedEvent {
   const id = String(record.id);
-  const json = `{"id":"${id}","type":${JSON.stringify(record.type)},"chatId":${JSON.stringify(record.chatId)},`
+  // An event about no chat (a user's, a session's) says chatId null.
+  const chatId = record.chatId === NO_CHAT ? 'null' : JSON.stringify(record.chatId);
+  const json = `{"id":"${id}","type":${JSON.stringify(record.type)},"chatId":${chatId},`
     + `"createdAt":"${new Date(record.createdAt).toISOString()}","data":${record.data}}`;
   const frameText = formatSseEvent(id, record.type, json);
   let bytes: Buffer | undefined;

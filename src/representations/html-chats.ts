@@ -52,7 +52,10 @@ export function renderChatPage(rep: SingleRepresentation, page: PageContext): { 
   return { heading: String(chat['title'] ?? 'Chat'), main: parts.join('\n') };
 }
 
-/** GET /chats/{id}/members: who is in, with Remove (owner) or Leave (self); the owner adds users from a list. */
+/**
+ * GET /chats/{id}/members: who is in, the owner marked, with Remove and Make owner (the owner's, docs/html.md) or Leave
+ * (self); the owner adds users from a list.
+ */
 export function renderMembersPage(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
   const chat = page.chat ?? {};
   const chatId = String(chat['id'] ?? '');
@@ -65,7 +68,12 @@ export function renderMembersPage(rep: CollectionRepresentation, page: PageConte
     else if (userId === page.me?.id) button = ` ${renderForm({ action, method: 'DELETE', button: 'Leave', id: `leave-${userId}`, inline: true }, page)}`;
     else if (isOwner) {
       const login = page.users[userId]?.login ?? userId;
-      button = ` ${renderForm({ action, method: 'DELETE', button: 'Remove', id: `remove-${userId}`, inline: true, buttonAttributes: `aria-label="${escapeHtml(`Remove ${login}`)}"` }, page)}`;
+      button = ` ${renderForm({ action, method: 'DELETE', button: 'Remove', id: `remove-${userId}`, inline: true, buttonAttributes: `aria-label="${escapeHtml(`Remove ${login}`)}"` }, page)}`
+        // Hands the chat over (PATCH /chats/{id} {"ownerId"}), back to this list, where the new owner is marked.
+        + ` ${renderForm({
+          action: pathOf(page, 'chat', { chatId }), method: 'PATCH', button: 'Make owner', id: `owner-${userId}`, inline: true, back: pathOf(page, 'members', { chatId }),
+          fields: [{ name: 'ownerId', type: 'hidden', value: userId }], buttonAttributes: `aria-label="${escapeHtml(`Make owner: ${login}`)}"`,
+        }, page)}`;
     }
     return `<li>${renderUser(page, userId, 24)}${button}</li>`;
   });

@@ -138,7 +138,8 @@ export function renderMessagePage(rep: SingleRepresentation, page: PageContext):
       fields: [{ name: 'text', label: 'Text', type: 'textarea', value: String(message['text'] ?? ''), attributes: 'required maxlength="4000" rows="4"' }],
     }, page)}</section>`);
   }
-  if (isAuthor || isOwner) {
+  // An admin moderates any message (docs/protocol.md §4.7).
+  if (isAuthor || isOwner || page.me?.admin === true) {
     sections.push(`<section aria-labelledby="delete-heading"><h2 id="delete-heading">Delete</h2>${renderForm({
       action: self, method: 'DELETE', button: 'Delete this message', id: 'delete', inline: true,
     }, page)}</section>`);

@@ -57,7 +57,8 @@ export function renderUser(page: PageContext, userId: unknown, avatarSize = 0): 
 export function renderPerson(page: PageContext, user: PageUser, avatarSize = 0): string {
   if (user.erased === true) return `<span class="user erased">${escapeHtml(user.login)}</span>`;
   const avatar = avatarSize > 0 ? renderUserAvatar(user, avatarSize) : '';
-  return `<a class="user" href="${escapeHtml(pathOf(page, 'user', { userId: user.id }))}">${avatar}<bdi>${escapeHtml(user.login)}</bdi></a>`;
+  const deactivated = user.deactivated === true ? ' <span class="deactivated">(deactivated)</span>' : '';
+  return `<a class="user" href="${escapeHtml(pathOf(page, 'user', { userId: user.id }))}">${avatar}<bdi>${escapeHtml(user.login)}</bdi></a>${deactivated}`;
 }
 
 /** Logins of several users, comma-separated, as plain text (a title attribute, a summary). */

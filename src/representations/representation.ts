@@ -77,6 +77,10 @@ export interface PageUser {
   avatar?: Resource;
   /** An erased account (docs/protocol.md §3.7) whose messages stayed: shown as "deleted user", linked nowhere. */
   erased?: boolean;
+  /** An admin deactivated the account: shown as "(deactivated)" beside the login (docs/html.md). */
+  deactivated?: boolean;
+  /** An active admin: may delete any message (docs/protocol.md §4.7). */
+  admin?: boolean;
 }
 
 /** A form post that broke a rule: the page shows that form again with what was typed and each error beside its field. */
@@ -109,6 +113,8 @@ export interface PageContext {
   locale?: string;
   /** The path and query of this page, for the forms' `_back` field. */
   self: string;
+  /** The reader is an active administrator: the navigation links the administration page (docs/html.md). */
+  admin?: boolean;
   form?: FormState;
 }
 

@@ -151,8 +151,15 @@ export interface EventRecord {
   data: string;
 }
 
+/**
+ * The chatId of an event about no chat (user.updated, session.ended: docs/protocol.md §9.1): stored as '' (no chat
+ * id is empty), sent as null. Such an event reaches only onlyUserId or alsoUserIds.
+ */
+export const NO_CHAT = '';
+
 export interface NewEvent {
   type: string;
+  /** The chat the event belongs to, or NO_CHAT. */
   chatId: string;
   createdAt: number;
   /** The resource exactly as GET answers it now (public fields), or a small object such as {id}. */
@@ -198,6 +205,24 @@ export interface ReactionOfUserRow extends ReactionRow {
 /** An earlier text of one of a user's messages (revision n of messageId). */
 export interface RevisionOfMessageRow extends RevisionRow {
   messageId: string;
+}
+
+/** An invite (docs/protocol.md §13.5): found by the SHA-256 of its code, never by the code itself. */
+export interface InviteRow {
+  id: string;
+  /** The SHA-256 of the code: the code itself is shown once, in the answer that made it, and never stored. */
+  codeHash: Buffer;
+  createdBy: string;
+  /** The role an account made with it gets. */
+  role: 'admin' | 'member';
+  /** null: any number of sign-ups. */
+  maxUses: number | null;
+  uses: number;
+  /** null: never expires. */
+  expiresAt: number | null;
+  createdAt: number;
+  /** When it was revoked (DELETE /invites/{id}); null while it holds. */
+  revokedAt: number | null;
 }
 
 /** One entry of the audit log (docs/protocol.md §13): who did what to which resource, and when. */

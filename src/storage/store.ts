@@ -8,13 +8,15 @@ import type { ParsedQuery } from '../parsers/query.ts';
 import type {
   AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow,
-  MembershipRow, ReactionOfUserRow, RevisionOfMessageRow,
+  MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow,
 } from './rows.ts';
+import type { InviteRepository } from './invite-repository.ts';
 import type { KeptReads } from './kept-reads.ts';
 
 export type * from './rows.ts';
 export type { KeptReads, KeptValueKind } from './kept-reads.ts';
-export { NO_REACTIONS } from './rows.ts';
+export type { InviteRepository } from './invite-repository.ts';
+export { NO_CHAT, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
 export class DatabaseOpenError extends Error {
@@ -81,8 +83,10 @@ export interface SessionRepository {
    */
   recordSessionUse(id: string, userId: string, expiresAt: number, now: number): Promise<void>;
   deleteSession(id: string): Promise<void>;
-  /** Ends every session of a user but one (after a password change); answers how many went. */
-  deleteOtherSessions(userId: string, keepId: string): Promise<number>;
+  /** Ends every session of a user but one (after a password change); answers the ids of those that went. */
+  deleteOtherSessions(userId: string, keepId: string): Promise<string[]>;
+  /** Ends every session of a user (deactivation); answers the ids of those that went. */
+  deleteUserSessions(userId: string): Promise<string[]>;
   deleteExpiredSessions(now: number): Promise<number>;
 }
 
@@ -120,6 +124,10 @@ export interface ChatRepository {
   findMembers(chatId: string): Promise<MemberRow[]>;
   /** The ids of userIds that name no user, in the order given: one query for the whole list. */
   findUnknownUsers(userIds: readonly string[]): Promise<string[]>;
+  /** Hands the chat to another member (the caller checked they are one); its updatedAt moves. */
+  setChatOwner(id: string, ownerId: string, updatedAt: number): Promise<void>;
+  /** Everyone who shares at least one chat with the user, the user not included, by id: who hears of their changes. */
+  findChatPeers(userId: string): Promise<string[]>;
 }
 
 export interface MessageRepository {
@@ -173,8 +181,6 @@ export interface AccountRepository {
   listSessions(userId: string, currentId: string, query: ParsedQuery): Promise<Page<SessionRow>>;
   /** Every session of the user, oldest first. */
   findSessionsOfUser(userId: string): Promise<SessionRow[]>;
-  /** Every session of the user except keepId (none kept when null); answers the ids it ended. */
-  deleteSessionsOfUser(userId: string, keepId: string | null): Promise<string[]>;
   findAvatarsOfUser(userId: string): Promise<AvatarRow[]>;
   /** The chats the user is a member of, in the order they joined them. */
   findMembershipsOfUser(userId: string): Promise<MembershipRow[]>;
@@ -184,13 +190,13 @@ export interface AccountRepository {
   findRevisionsOfAuthor(userId: string): Promise<RevisionOfMessageRow[]>;
   /** Every reaction the user made, oldest first. */
   findReactionsOfUser(userId: string): Promise<ReactionOfUserRow[]>;
-  /** Hands the chat to another member (who must be one); its updatedAt moves. */
-  setChatOwner(chatId: string, ownerId: string, updatedAt: number): Promise<void>;
+  /** Every invite the user made, revoked and used up ones too, oldest first. */
+  findInvitesOfUser(userId: string): Promise<InviteRow[]>;
   /** The user row and whatever still hangs on it (sessions, avatars, memberships): call after moving their chats and messages. */
   deleteUser(id: string): Promise<void>;
   /**
    * Keeps the row only as the author of the messages left behind: its login freed (set to one no sign-up can
-   * take), password and avatars gone, erasedAt set, so every read of users leaves it out.
+   * take), password, avatars, sessions and invites gone, erasedAt set, so every read of users leaves it out.
    */
   eraseUserKeepingRow(id: string, erasedAt: number): Promise<void>;
 }
@@ -289,6 +295,7 @@ export interface Repositories {
   readonly collections: CollectionRepository;
   readonly events: EventRepository;
   readonly accounts: AccountRepository;
+  readonly invites: InviteRepository;
   readonly audit: AuditRepository;
 }
 

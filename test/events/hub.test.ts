@@ -151,6 +151,26 @@ test('ending a session ends its subscribers only; stop ends the rest, once, as a
   assert.equal(hub.streamCount(), 0);
 });
 
+test('a session.ended read from the log is delivered, then ends the subscribers of the sessions it names; one attaching later ends at once', async (t) => {
+  const log = new MemoryLog();
+  log.created('a', ['u', 'v']);
+  const hub = hubOver(t, log, log.newestId);
+  const [one, two, poll, other, v] = [recorder('u', 'one'), recorder('u', 'two'), recorder('u', 'two', 'poll'), recorder('u', 'three'), recorder('v', 'four')];
+  for (const subscriber of [one, two, poll, other, v]) await openStream(hub, subscriber);
+  // Written by another process: this hub learns of it only by reading the log, like every event.
+  const ended = log.append('session.ended', '', { userId: 'u', ids: ['one', 'two'] }, { onlyUserId: 'u' });
+  hub.wake();
+  await hub.catchUp();
+  assert.deepEqual([one.ended, two.ended, poll.ended, other.ended, v.ended], [['session ended'], ['session ended'], ['session ended'], [], []]);
+  assert.deepEqual([ids(one.got), ids(other.got), ids(v.got)], [[ended], [ended], []], 'delivered to the user\'s streams first, to no one else');
+  assert.equal(hub.streamCount('u'), 1);
+  // A request authenticated just before the end attaches just after the hub read it: ended at once too.
+  const late = recorder('u', 'two');
+  await openStream(hub, late);
+  assert.deepEqual(late.ended, ['session ended']);
+  assert.equal(hub.streamCount('u'), 1);
+});
+
 test('at each tick, streams of a session that ended are ended and the others pinged; long-polls are not pinged', async (t) => {
   const log = new MemoryLog();
   log.created('a', ['u']);

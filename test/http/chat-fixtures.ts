@@ -26,8 +26,12 @@ export interface Message {
   reactions: { emoji: string; count: number; userIds: string[] }[];
 }
 
-/** The owner (alice), a member (bob) and an outsider (carol). */
+/**
+ * The owner (alice), a member (bob) and an outsider (carol), none of them an admin: on an empty database the server's
+ * first account is registered before them (the admin, docs/protocol.md §13.1), so that none of them can moderate.
+ */
 export async function threeUsers(server: RunningServer): Promise<{ alice: LoggedIn; bob: LoggedIn; carol: LoggedIn }> {
+  if ((await server.app.services.storage.users.hasNoUsers())) await registerAndLogIn(server);
   const [alice, bob, carol] = await Promise.all([registerAndLogIn(server), registerAndLogIn(server), registerAndLogIn(server)]);
   return { alice: alice!, bob: bob!, carol: carol! };
 }

@@ -124,7 +124,9 @@ test('?keepMessages=true: the messages stay, shown as by "deleted user", and the
   const bob = await registerAndLogIn(server, 'bob');
   const chat = await createChat(server, admin, { title: 'Crew', members: [bob.userId] });
   const kept = await postMessage(server, bob, chat.id, { text: 'still here' });
+  assert.equal((await call(server, 'POST', '/invites', { token: bob.token, json: { data: {} } })).status, 201);
   assert.equal((await erase(server, bob, bob, { password: bob.password }, '?keepMessages=true')).status, 204);
+  assert.deepEqual(await runSql(server, `SELECT count(*) AS n FROM invites WHERE created_by = '${bob.userId}'`), [{ n: 0 }], 'their invites go too');
   const message = await call(server, 'GET', `/chats/${chat.id}/messages/${kept.id}`, { token: admin.token });
   assert.equal(message.status, 200);
   assert.deepEqual(message.body.data, kept);

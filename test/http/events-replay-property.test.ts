@@ -213,7 +213,7 @@ test('a replay from 0 or from any id is what the user received live after it, le
     const server = await startTestServer(dir === undefined ? {} : { db: join(dir, 'chat.db') });
     let other: RunningServer | undefined;
     try {
-      await run(server, async () => (other = await startServer({ db: server.app.services.config.db, scryptN: 1024, writeRate: 0, registerRate: 0 })), steps, cuts);
+      await run(server, async () => (other = await startServer({ db: server.app.services.config.db, scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open' })), steps, cuts);
     } finally {
       await other?.close();
       await server.close();

@@ -160,7 +160,7 @@ test('resume across a restart on the same database file: the log outlives the pr
   const dir = mkdtempSync(join(tmpdir(), 'chat-events-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, 'chat.db');
-  const first = await startServer({ db, scryptN: 1024, writeRate: 0, registerRate: 0 });
+  const first = await startServer({ db, scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open' });
   const alice = await registerAndLogIn(first);
   const chat = await createChat(first, alice, { title: 'Durable' });
   const stream = await openReady(first, { token: alice.token });
@@ -169,7 +169,7 @@ test('resume across a restart on the same database file: the log outlives the pr
   for (let i = 0; i < 5; i++) written.push((await postMessage(first, alice, chat.id, { text: `before restart ${i}` })).id);
   await first.close();
   await stream.ended;
-  const second = await startServer({ db, scryptN: 1024, writeRate: 0, registerRate: 0 });
+  const second = await startServer({ db, scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open' });
   t.after(() => second.close());
   const after = await postMessage(second, alice, chat.id, { text: 'after restart' });
   const resumed = await openReady(second, { token: alice.token, lastEventId: seen });

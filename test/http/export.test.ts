@@ -28,6 +28,10 @@ test('the export holds the profile, avatars as links, memberships, messages with
   assert.equal((await call(server, 'PATCH', `/chats/${chat.id}/messages/${said.id}`, { token: bob.token, json: { data: { text: 'Hi there' } } })).status, 200);
   assert.equal((await call(server, 'PUT', `/chats/${chat.id}/messages/${adminSays.id}/reactions/${encodeURIComponent('👍')}`, { token: bob.token })).status, 201);
 
+  const invite = await call(server, 'POST', '/invites', { token: bob.token, json: { data: { maxUses: 2 } } });
+  assert.equal(invite.status, 201, invite.text);
+  const invited = invite.body.data ?? invite.body;
+
   const res = await call(server, 'GET', `/users/${bob.userId}/export`, { token: bob.token });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.headers['content-type'], 'application/json');
@@ -53,9 +57,10 @@ test('the export holds the profile, avatars as links, memberships, messages with
     }],
     reactions: [{ messageId: adminSays.id, chatId: chat.id, emoji: '👍', createdAt: at() }],
     sessions,
-    invites: [],
+    invites: [{ ...invited, code: null, url: null }],
   });
   assert.ok(!res.text.includes(bob.token), 'no token');
+  assert.ok(!res.text.includes(invited.code), 'an invite\'s code is shown once, when made');
   assert.ok(!res.text.includes('passwordHash') && !res.text.includes('scrypt'), 'no password hash');
 });
 

@@ -81,7 +81,7 @@ test('DELETE of a member: the owner removes others, a member leaves, nobody else
   assert.equal(byMember.status, 403);
   const ownerLeaves = await call(server, 'DELETE', `/chats/${chat.id}/members/${alice.userId}`, { token: alice.token });
   assert.equal(ownerLeaves.status, 403);
-  assert.equal(ownerLeaves.body.detail, 'The owner cannot leave the chat; delete the chat instead');
+  assert.equal(ownerLeaves.body.detail, 'The owner cannot leave the chat; hand it over (PATCH ownerId) or delete the chat instead');
   const memberRemovesOwner = await call(server, 'DELETE', `/chats/${chat.id}/members/${alice.userId}`, { token: bob.token });
   assert.equal(memberRemovesOwner.status, 403);
   assert.deepEqual((await readChat(server, alice, chat.id)).body.data.members, [alice.userId, ...[bob.userId, carol.userId, dave.userId].sort()]);

@@ -10,7 +10,7 @@ import { call } from './client.ts';
 test('no plain password and no plain token in the database files', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'chat-secrets-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const server = await startServer({ db: join(dir, 'chat.db'), scryptN: 1024, writeRate: 0, registerRate: 0 });
+  const server = await startServer({ db: join(dir, 'chat.db'), scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open' });
   const password = 'Sup3r-Secret-Passphrase';
   const newPassword = 'An0ther-Secret-Passphrase';
   await call(server, 'POST', '/users', { json: { login: 'kate', password } });

@@ -11,7 +11,7 @@ import { createTestDatabase } from './test-database.ts';
 /** Two servers, as on two machines: each its own pool and LISTEN connection, one database. */
 async function twoServers(t: TestContext, options: StartOptions = {}): Promise<[RunningServer, RunningServer]> {
   const database = await createTestDatabase();
-  const start = () => startServer({ db: database.url, scryptN: 1024, writeRate: 0, registerRate: 0, ...options });
+  const start = () => startServer({ db: database.url, scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open', ...options });
   const servers = [await start(), await start()] as [RunningServer, RunningServer];
   t.after(async () => {
     for (const server of servers) await server.close();
@@ -89,7 +89,7 @@ test('concurrent writers on two servers: each stream sees every event once, gap-
 test('a NOTIFY hint wakes the streams but is not passed on as this server\'s own commit (--workers relays only those)', async (t) => {
   const commits = { a: 0, b: 0 };
   const database = await createTestDatabase();
-  const start = (name: 'a' | 'b') => startServer({ db: database.url, scryptN: 1024, writeRate: 0, registerRate: 0, eventTimings: { pollMs: 60_000 }, onEventsCommitted: () => commits[name]++ });
+  const start = (name: 'a' | 'b') => startServer({ db: database.url, scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open', eventTimings: { pollMs: 60_000 }, onEventsCommitted: () => commits[name]++ });
   const a = await start('a');
   const b = await start('b');
   t.after(async () => {

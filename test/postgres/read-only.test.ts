@@ -45,7 +45,7 @@ test('a read-only PostgreSQL database at start is exit 2 with one line', async (
 test('a PostgreSQL database turning read-only while the server runs: 503 ERR_DATABASE_READ_ONLY, /health says it, both recover', { timeout: 60_000 }, async (t) => {
   const database = await createTestDatabase();
   t.after(() => database.drop());
-  const server = await startServer({ db: database.url, scryptN: 1024, writeRate: 0, registerRate: 0, quiet: true });
+  const server = await startServer({ db: database.url, scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open', quiet: true });
   t.after(() => server.close());
   const ann = await registerAndLogIn(server);
   const chat = await createChat(server, ann, { title: 'Soon read-only' });

@@ -13,7 +13,7 @@ test('a PostgreSQL stop under load answers 503 with Retry-After, and the server 
   const cluster = await startThrowawayPostgres();
   t.after(() => cluster.stop());
   await prepareTemplate(cluster.url, 'chat');
-  const server = await startServer({ db: urlWithDatabase(cluster.url, 'chat'), scryptN: 1024, writeRate: 0, registerRate: 0, quiet: true });
+  const server = await startServer({ db: urlWithDatabase(cluster.url, 'chat'), scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open', quiet: true });
   t.after(() => server.close());
   const ann = await registerAndLogIn(server);
   const chat = await createChat(server, ann, { title: 'Steady' });
@@ -72,7 +72,7 @@ test('after a PostgreSQL restart the LISTEN connection is back: an event posted 
   t.after(() => cluster.stop());
   await prepareTemplate(cluster.url, 'chat');
   // The periodic tail would take ten minutes here: within the test's bounds only a notification can deliver.
-  const start = () => startServer({ db: urlWithDatabase(cluster.url, 'chat'), scryptN: 1024, writeRate: 0, registerRate: 0, quiet: true, eventTimings: { pollMs: 600_000 } });
+  const start = () => startServer({ db: urlWithDatabase(cluster.url, 'chat'), scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open', quiet: true, eventTimings: { pollMs: 600_000 } });
   const a = await start();
   t.after(() => a.close());
   const b = await start();

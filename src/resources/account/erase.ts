@@ -9,11 +9,11 @@ import type { Tx } from '../../storage/store.ts';
 import { findOwnAccount } from './access.ts';
 import { leaveEveryChat } from './leave-chats.ts';
 import { recordAudit } from '../audit/record.ts';
-import { endSessionStreams } from '../session/end-sessions.ts';
+import { appendSessionsEnded } from '../session/sessions-ended.ts';
 import { sessionCookie } from '../session/handlers.ts';
 import { PASSWORD_RULE } from '../users/validate.ts';
 
-/** `?keepMessages=true|false`, the only parameter; a form's checkbox sends it in the body instead. */
+/** `?keepMessages=true|false`, the only parameter; a form's checkbox sends `keepMessages` in the body instead (a boolean). */
 function readKeepMessages(ctx: RequestContext, body: Body): boolean {
   let keep = false;
   for (const [name, value] of new URLSearchParams(ctx.rawQuery)) {
@@ -24,8 +24,6 @@ function readKeepMessages(ctx: RequestContext, body: Body): boolean {
   const field = body['keepMessages'];
   if (field === undefined) return keep;
   if (field === true || field === false) return field || keep;
-  // An HTML checkbox's value is text.
-  if (ctx.form !== undefined && field === 'true') return true;
   throw invalidField('keepMessages', 'must be true or false');
 }
 
@@ -76,7 +74,7 @@ export async function eraseUser(ctx: RequestContext): Promise<Reply> {
   const body = await readErasureBody(ctx);
   const keepMessages = readKeepMessages(ctx, body);
   if (self) await checkPassword(ctx, body, user.passwordHash);
-  const sessionIds = await storage.transaction(async (tx) => {
+  await storage.transaction(async (tx) => {
     const current = await tx.users.findUserById(user.id);
     if (!current) throw new HttpError('ERR_NOT_FOUND', `No user ${user.id}`);
     if (current.role === 'admin' && current.deactivatedAt === null && await tx.users.countActiveAdmins() <= 1) {
@@ -85,7 +83,8 @@ export async function eraseUser(ctx: RequestContext): Promise<Reply> {
     const now = clock.now();
     const chats = await leaveEveryChat(tx, user.id, now);
     const messages = await removeWhatTheyWrote(tx, user.id, keepMessages, now);
-    const ended = await tx.accounts.deleteSessionsOfUser(user.id, null);
+    // Their streams end on every process, as a deactivation ends them (docs/protocol.md §9.7).
+    await appendSessionsEnded(tx, user.id, await tx.sessions.deleteUserSessions(user.id), now);
     if (keepMessages) await tx.accounts.eraseUserKeepingRow(user.id, now);
     else await tx.accounts.deleteUser(user.id);
     // The audit keeps the id, never the login: the login is free again, and may soon be someone else's.
@@ -93,8 +92,6 @@ export async function eraseUser(ctx: RequestContext): Promise<Reply> {
       action: 'user.erase', targetType: 'user', targetId: user.id,
       detail: { keepMessages, messagesDeleted: messages, chatsHandedOver: chats.handedOver, chatsDeleted: chats.deleted },
     });
-    return ended;
   });
-  endSessionStreams(ctx.services, sessionIds);
   return self && ctx.caller!.via === 'cookie' ? { status: 204, headers: { 'Set-Cookie': sessionCookie(ctx, '', 0) } } : { status: 204 };
 }

@@ -1,7 +1,7 @@
 // GET /users/{id}/export: everything the server holds about one user, as one document (docs/protocol.md §3.6).
 import type { Reply, RequestContext } from '../context.ts';
 import {
-  isoTime, publicAvatar, publicMessage, publicReadMarker, publicRevision, publicUser, publicUserSession,
+  isoTime, publicAvatar, publicInvite, publicMessage, publicReadMarker, publicRevision, publicUser, publicUserSession,
 } from '../../representations/public-fields.ts';
 import type { Resource } from '../../representations/representation.ts';
 import type { MessageRow, RevisionOfMessageRow, Tx, UserRow } from '../../storage/store.ts';
@@ -48,9 +48,8 @@ async function buildExport(ctx: RequestContext, tx: Tx, user: UserRow): Promise<
     reactions: (await accounts.findReactionsOfUser(user.id))
       .map((reaction) => ({ messageId: reaction.messageId, chatId: reaction.chatId, emoji: reaction.emoji, createdAt: isoTime(reaction.createdAt) })),
     sessions: (await accounts.findSessionsOfUser(user.id)).map((session) => publicUserSession(session, ctx.caller!.sessionId)),
-    // MERGE(#31 invites): the invites this user made, as GET /invites answers them, from the invites repository
-    // (tx.invites.listInvites(user.id, ...) on the invites branch). Empty until the two branches meet.
-    invites: [],
+    // As GET /invites answers them: never their code, which is shown once, when made.
+    invites: (await accounts.findInvitesOfUser(user.id)).map((invite) => publicInvite(invite)),
   };
 }
 

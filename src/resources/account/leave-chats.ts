@@ -26,7 +26,7 @@ export async function leaveEveryChat(tx: Tx, userId: string, now: number): Promi
       continue;
     }
     if (membership.ownerId === userId) {
-      await tx.accounts.setChatOwner(chatId, heir.userId, now);
+      await tx.chats.setChatOwner(chatId, heir.userId, now);
       left.handedOver.push(chatId);
     }
     await tx.chats.removeMember(chatId, userId);

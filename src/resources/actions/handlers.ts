@@ -6,6 +6,7 @@ import type { PublicAction } from '../../representations/schemas.ts';
 import type { ChatAccess, MessageRow } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
 import { findChatMessage, findTopLevelMessage } from '../messages/handlers.ts';
+import { isAdmin } from '../users/roles.ts';
 import { PATHS } from '../../paths.ts';
 
 export interface ActionRow {
@@ -18,21 +19,27 @@ export const ACTION_FIELDS: CollectionSpec = {
   fields: fieldsOf({ id: 'id', method: 'string', href: 'string' }),
 };
 
-/** The same rules the write handlers enforce: reply and react for members, edit for the author, delete for the author or owner. */
-export function actionsFor(ctx: RequestContext, access: ChatAccess, message: MessageRow): ActionRow[] {
+/**
+ * The same rules the write handlers enforce: reply and react for members, edit for the author, delete for the author,
+ * the owner or an admin (`admin`: the caller is an active admin).
+ */
+export function actionsFor(ctx: RequestContext, access: ChatAccess, message: MessageRow, admin: boolean): ActionRow[] {
   const callerId = ctx.caller!.userId;
   const messageHref = ctx.href(PATHS.message, { chatId: message.chatId, messageId: message.id });
   // The caller is a member (else they had a 404), and every member may reply.
   const actions: ActionRow[] = [{ id: 'reply', method: 'POST', href: ctx.href(PATHS.messages, { chatId: message.chatId }) }];
   if (message.authorId === callerId) actions.push({ id: 'edit', method: 'PATCH', href: messageHref });
-  if (message.authorId === callerId || access.ownerId === callerId) actions.push({ id: 'delete', method: 'DELETE', href: messageHref });
+  if (message.authorId === callerId || access.ownerId === callerId || admin) actions.push({ id: 'delete', method: 'DELETE', href: messageHref });
   // docs/protocol.md §4.5: {emoji} stays in the href as a URI template (RFC 6570) for the client to fill, percent-encoded.
   actions.push({ id: 'react', method: 'PUT', href: `${ctx.href(PATHS.reactions, { chatId: message.chatId, messageId: message.id })}/{emoji}` });
   return actions;
 }
 
-function actionsReply(ctx: RequestContext, found: { access: ChatAccess; message: MessageRow }): Promise<Reply> {
-  const actions = actionsFor(ctx, found.access, found.message);
+async function actionsReply(ctx: RequestContext, found: { access: ChatAccess; message: MessageRow }): Promise<Reply> {
+  const callerId = ctx.caller!.userId;
+  // Asked only when the caller's own rights do not already allow the delete.
+  const admin = found.message.authorId !== callerId && found.access.ownerId !== callerId && await isAdmin(ctx);
+  const actions = actionsFor(ctx, found.access, found.message, admin);
   return collectionReply<ActionRow>(ctx, {
     type: 'action',
     spec: ACTION_FIELDS,

@@ -24,3 +24,16 @@ export async function findVisibleChat(ctx: RequestContext, chatId: string, db: R
 export function requireOwner(ctx: RequestContext, access: ChatAccess, what: string): void {
   if (access.ownerId !== ctx.caller!.userId) throw new HttpError('ERR_FORBIDDEN', `Only the chat's owner may ${what}`);
 }
+
+/**
+ * docs/protocol.md §4.7: an admin moderates a chat by its id (a reported message's link) without being a member.
+ * `admin` is whether the caller is an active admin, asked before any transaction (users/roles.ts isAdmin). A member
+ * finds their chat as always; an admin any chat; anyone else the 404 of a missing chat.
+ */
+export async function findModeratedChat(ctx: RequestContext, chatId: string, admin: boolean, db: Repositories = ctx.services.storage): Promise<ChatAccess> {
+  const access = await (db === ctx.services.storage ? ctx.kept.reads : db.chats).findChatForMember(chatId, ctx.caller!.userId);
+  if (access) return access;
+  const chat = admin ? await db.chats.findChat(chatId) : undefined;
+  if (!chat) throw chatNotFound(chatId);
+  return { id: chat.id, ownerId: chat.ownerId };
+}

@@ -12,7 +12,9 @@ import { isForeignKeyViolation, type ChatForCallerRow, type ChatRow, type Member
 import { collectionReply } from '../collection.ts';
 import { chatNotFound, requireOwner } from './access.ts';
 import { keptReply } from '../kept-reply.ts';
-import { CHAT_ID_RULE, validateChat, validateChatChanges } from './validate.ts';
+import { CHAT_ID_RULE, isHandOverOnly, validateChat, validateChatChanges, type ChatChanges } from './validate.ts';
+import { recordAudit } from '../audit/record.ts';
+import { isAdmin } from '../users/roles.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
 
@@ -75,11 +77,11 @@ export async function writeMembers(tx: Repositories, chatId: string, ownerId: st
  * who went (sent to them too, as the last event they get of the chat), member.added for each who came, then
  * chat.updated with the chat as it is now. `before` is the member list read before the change.
  */
-export async function appendChatChangeEvents(tx: Repositories, chatId: string, before: readonly MemberRow[], now: number, titleChanged = false): Promise<void> {
+export async function appendChatChangeEvents(tx: Repositories, chatId: string, before: readonly MemberRow[], now: number, chatChanged = false): Promise<void> {
   const after = await tx.chats.findMembers(chatId);
   const stayed = new Set(after.map((member) => member.userId));
   const was = new Set(before.map((member) => member.userId));
-  let changed = titleChanged;
+  let changed = chatChanged;
   for (const member of before) {
     if (!stayed.has(member.userId)) {
       await tx.events.append({ type: 'member.removed', chatId, createdAt: now, data: publicMember(member), alsoUserIds: [member.userId] });
@@ -144,10 +146,13 @@ export async function getChat(ctx: RequestContext): Promise<Reply> {
   return reply;
 }
 
-/** The chat at the path if the caller may see it, undefined if there is none; 404 if it is someone else's. */
-async function findChatToWrite(ctx: RequestContext, tx: Repositories, chatId: string): Promise<ChatRow | undefined> {
+/**
+ * The chat at the path if the caller may see it (or moderate it, `admin`: docs/protocol.md §4.7), undefined if there
+ * is none; 404 if it is someone else's.
+ */
+async function findChatToWrite(ctx: RequestContext, tx: Repositories, chatId: string, admin = false): Promise<ChatRow | undefined> {
   const row = await tx.chats.findChat(chatId);
-  if (row && !row.members.includes(ctx.caller!.userId)) throw chatNotFound(chatId);
+  if (row && !admin && !row.members.includes(ctx.caller!.userId)) throw chatNotFound(chatId);
   return row;
 }
 
@@ -175,17 +180,22 @@ export async function putChat(ctx: RequestContext): Promise<Reply> {
   });
 }
 
-/** Applies changes inside the caller's transaction `tx`; updatedAt moves only when something really changed. */
-async function replaceChat(ctx: RequestContext, tx: Repositories, current: ChatRow, changes: { title?: string; members?: string[] | null }): Promise<Reply> {
+/**
+ * Applies changes inside the caller's transaction `tx`; updatedAt moves only when something really changed. A new
+ * owner (a member now: handOver checked it) takes over first, so a new member list keeps them.
+ */
+async function replaceChat(ctx: RequestContext, tx: Repositories, current: ChatRow, changes: ChatChanges): Promise<Reply> {
   const now = ctx.services.clock.now();
   const before = await tx.chats.findMembers(current.id);
+  const ownerId = changes.ownerId ?? current.ownerId;
+  if (ownerId !== current.ownerId) await tx.chats.setChatOwner(current.id, ownerId, now);
   let changed = false;
-  if (changes.members !== undefined) changed = await writeMembers(tx, current.id, current.ownerId, changes.members ?? [], now);
+  if (changes.members !== undefined) changed = await writeMembers(tx, current.id, ownerId, changes.members ?? [], now);
   const title = changes.title ?? current.title;
-  if (title !== current.title) changed = true;
-  if (changed) {
+  const chatChanged = title !== current.title || ownerId !== current.ownerId;
+  if (changed || chatChanged) {
     await tx.chats.updateChatTitle(current.id, title, now);
-    await appendChatChangeEvents(tx, current.id, before, now, title !== current.title);
+    await appendChatChangeEvents(tx, current.id, before, now, chatChanged);
   }
   return chatReply(ctx, tx, await findChatStill(tx, current.id));
 }
@@ -193,35 +203,48 @@ async function replaceChat(ctx: RequestContext, tx: Repositories, current: ChatR
 /**
  * PATCH /chats/{id}, owner only. `members` replaces the whole list (RFC 7396 replaces arrays whole); the
  * owner stays a member whether listed or not, and `members: null` leaves the owner alone. `title: null`
- * is a 400, as a chat needs a title.
+ * is a 400, as a chat needs a title. `ownerId` hands the chat to a member (docs/protocol.md §4.2): the owner
+ * may, and so may an admin, member or not, with nothing else in the body (§4.7; audited).
  */
 export async function patchChat(ctx: RequestContext): Promise<Reply> {
   const chatId = ctx.params['chatId']!;
   const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes, PATCH_TYPES);
+  const admin = isHandOverOnly(body) && await isAdmin(ctx);
   // The If-Match check and the write in one transaction, so no other process changes the chat in between.
   return ctx.services.storage.transaction(async (tx) => {
-    const current = await findChatToWrite(ctx, tx, chatId);
+    const current = await findChatToWrite(ctx, tx, chatId, admin);
     if (!current) throw chatNotFound(chatId);
-    requireOwner(ctx, current, 'change it');
+    const moderating = current.ownerId !== ctx.caller!.userId;
+    if (moderating && !admin) requireOwner(ctx, current, 'change it');
     const changes = validateChatChanges(body, chatId);
     checkPreconditions(ctx.req.headers, await chatEtag(ctx, tx, current));
+    if (changes.ownerId !== undefined && changes.ownerId !== current.ownerId) {
+      if (!current.members.includes(changes.ownerId)) throw invalidField('data.ownerId', 'must be a member of the chat: add them first', 'ERR_CONFLICT');
+      if (moderating) await recordAudit(tx, ctx, { action: 'chat.transfer', targetType: 'chat', targetId: chatId, detail: { fromId: current.ownerId, toId: changes.ownerId } });
+    }
     return replaceChat(ctx, tx, current, changes);
   });
 }
 
 /**
- * DELETE /chats/{id}, owner only: the chat, its members and all its messages, in one transaction with the checks,
- * so the members the event names, the owner and the If-Match all speak of the chat that is deleted (a member who
- * leaves, or a chat deleted and created again under its id, between a check and the write cannot slip in).
+ * DELETE /chats/{id}, owner (or an admin, member or not: docs/protocol.md §4.7; audited): the chat, its members and
+ * all its messages, in one transaction with the checks, so the members the event names, the owner and the If-Match
+ * all speak of the chat that is deleted (a member who leaves, or a chat deleted and created again under its id,
+ * between a check and the write cannot slip in).
  */
 export async function deleteChat(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
   const chatId = ctx.params['chatId']!;
+  const admin = await isAdmin(ctx);
   await storage.transaction(async (tx) => {
-    const chat = await findChatToWrite(ctx, tx, chatId);
+    const chat = await findChatToWrite(ctx, tx, chatId, admin);
     if (!chat) throw chatNotFound(chatId);
-    requireOwner(ctx, chat, 'delete it');
+    const moderating = chat.ownerId !== ctx.caller!.userId;
+    if (moderating && !admin) requireOwner(ctx, chat, 'delete it');
     checkPreconditions(ctx.req.headers, await chatEtag(ctx, tx, chat));
+    if (moderating) {
+      await recordAudit(tx, ctx, { action: 'chat.delete', targetType: 'chat', targetId: chatId, detail: { title: chat.title, ownerId: chat.ownerId, members: chat.members.length } });
+    }
     await tx.messages.deleteChatMessages(chatId);
     await tx.chats.deleteChat(chatId);
     // The members are gone with the chat: the event names them, so they still hear of it, and a replay's walk back

@@ -15,7 +15,9 @@ const CHAT_FIELDS_IN = {
   members: { ...arrayOf(id()), description: 'User ids to add; the owner is always a member' },
 };
 const CHAT_BODY = envelopeSchema(CHAT_FIELDS_IN, ['title']);
-const CHAT_CHANGES = envelopeSchema({ ...CHAT_FIELDS_IN, members: { anyOf: [CHAT_FIELDS_IN.members, { type: 'null' }] } });
+const CHAT_CHANGES = envelopeSchema({
+  ...CHAT_FIELDS_IN, members: { anyOf: [CHAT_FIELDS_IN.members, { type: 'null' }] }, ownerId: id('Hands the chat to this member'),
+});
 const EXAMPLE = { data: { title: 'Lunch', members: ['01JDAXW3K8Q7M2C6R9T0V5B4NE'] } };
 
 export const CHAT_ROUTES: Route[] = [
@@ -32,9 +34,10 @@ export const CHAT_ROUTES: Route[] = [
     responses: { 200: one('Chat', 'Replaced'), 201: created('Chat', 'Created under this id') },
   },
   {
-    method: 'PATCH', pattern: PATHS.chat, handler: patchChat, summary: 'Change a chat\'s title or members (owner only)',
+    method: 'PATCH', pattern: PATHS.chat, handler: patchChat, summary: 'Change a chat\'s title or members, or hand it to a member (owner; an admin may hand any chat over)',
     requestBody: { contentTypes: PATCH_TYPES, schema: CHAT_CHANGES, example: { data: { title: 'Lunch at noon' } } }, acceptPatch: PATCH_TYPES,
-    responses: { 200: one('Chat', 'Changed') },
+    // 409: the new ownerId is not a member of the chat.
+    responses: { 200: one('Chat', 'Changed') }, problems: [409],
   },
-  { method: 'DELETE', pattern: PATHS.chat, handler: deleteChat, summary: 'Delete a chat and all its messages (owner only)', responses: { 204: noContent('Deleted, with its messages') } },
+  { method: 'DELETE', pattern: PATHS.chat, handler: deleteChat, summary: 'Delete a chat and all its messages (owner, or an admin)', responses: { 204: noContent('Deleted, with its messages') } },
 ];

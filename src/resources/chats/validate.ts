@@ -21,14 +21,19 @@ export interface ChatChanges {
   title?: string;
   /** null (merge-patch) resets the list to the owner alone. */
   members?: string[] | null;
+  /** Hands the chat to this member (docs/protocol.md §4.2). */
+  ownerId?: string;
 }
 
-/** The fields every chat body shares: the envelope, no unknown or read-only fields, an id equal to the path's. */
-function unwrapChat(body: Body, pathId: string | undefined): Body {
+/**
+ * The fields every chat body shares: the envelope, no unknown or read-only fields, an id equal to the path's.
+ * `writable`: read-only fields a PATCH may set after all (ownerId).
+ */
+function unwrapChat(body: Body, pathId: string | undefined, writable: readonly string[] = []): Body {
   const data = unwrapEnvelope(body);
   rejectUnknownFields(data, [...WRITABLE, ...READ_ONLY], 'data.');
   for (const field of READ_ONLY) {
-    if (field in data) throw invalidField(`data.${field}`, 'is read-only: the server sets it');
+    if (field in data && !writable.includes(field)) throw invalidField(`data.${field}`, field === 'ownerId' ? 'is changed only by PATCH' : 'is read-only: the server sets it');
   }
   if (data['id'] !== undefined && data['id'] !== pathId) {
     throw invalidField('data.id', pathId === undefined ? 'is chosen by the server; to choose it, use PUT /chats/{id}' : 'must equal the id in the path');
@@ -52,10 +57,21 @@ export function validateChat(body: Body, pathId?: string): ChatInput {
   return { title, members: data['members'] === undefined ? [] : checkMembers(data['members']) };
 }
 
+/** Whether a PATCH body asks only to hand the chat over (all an admin who is not the owner may do). */
+export function isHandOverOnly(body: Body): boolean {
+  const data = body['data'];
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+  return 'ownerId' in data && Object.keys(data).every((field) => field === 'ownerId' || field === 'id');
+}
+
 /** PATCH /chats/{id}, JSON or merge-patch (RFC 7396): absent keeps, null resets, a value replaces. */
 export function validateChatChanges(body: Body, pathId: string): ChatChanges {
-  const data = unwrapChat(body, pathId);
+  const data = unwrapChat(body, pathId, ['ownerId']);
   const changes: ChatChanges = {};
+  if ('ownerId' in data) {
+    if (!isValidId(data['ownerId'])) throw invalidField('data.ownerId', 'must be the user id of a member of the chat');
+    changes.ownerId = data['ownerId'] as string;
+  }
   if ('title' in data) {
     // A chat always has a title, so merge-patch's "null removes" cannot apply to it.
     if (data['title'] === null) throw invalidField('data.title', 'cannot be removed: a chat needs a title');

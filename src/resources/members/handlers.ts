@@ -8,7 +8,9 @@ import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicMember } from '../../representations/public-fields.ts';
 import type { MemberRow } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
-import { findVisibleChat, requireOwner } from '../chats/access.ts';
+import { recordAudit } from '../audit/record.ts';
+import { findModeratedChat, findVisibleChat, requireOwner } from '../chats/access.ts';
+import { isAdmin } from '../users/roles.ts';
 import { appendChatChangeEvents } from '../chats/handlers.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
@@ -84,21 +86,27 @@ export async function putMember(ctx: RequestContext): Promise<Reply> {
 
 /**
  * DELETE /chats/{id}/members/{userId}: the owner removes anyone but themself, a member removes themself
- * (leaves). The owner cannot leave: a chat always has its owner among its members (delete the chat
- * instead). The member's messages stay in the chat.
+ * (leaves), an admin removes anyone but the owner, member or not (docs/protocol.md §4.7; audited). The owner
+ * cannot leave: a chat always has its owner among its members (hand it over, or delete it). The member's
+ * messages stay in the chat.
  */
 export async function deleteMember(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
   const callerId = ctx.caller!.userId;
   const userId = ctx.params['userId']!;
-  const access = await findVisibleChat(ctx, ctx.params['chatId']!);
-  if (userId !== callerId) requireOwner(ctx, access, 'remove other members');
+  const admin = await isAdmin(ctx);
+  const access = await findModeratedChat(ctx, ctx.params['chatId']!, admin);
+  const moderating = userId !== callerId && access.ownerId !== callerId;
+  if (moderating && !admin) requireOwner(ctx, access, 'remove other members');
   const current = await storage.chats.findMember(access.id, userId);
   if (!current) throw memberNotFound(access.id, userId);
-  if (userId === access.ownerId) throw new HttpError('ERR_FORBIDDEN', 'The owner cannot leave the chat; delete the chat instead');
+  if (userId === access.ownerId) {
+    throw new HttpError('ERR_FORBIDDEN', 'The owner cannot leave the chat; hand it over (PATCH ownerId) or delete the chat instead');
+  }
   checkPreconditions(ctx.req.headers, memberEtag(current));
   const now = clock.now();
   await storage.transaction(async (tx) => {
+    if (moderating) await recordAudit(tx, ctx, { action: 'member.remove', targetType: 'member', targetId: userId, detail: { chatId: access.id } });
     const before = await tx.chats.findMembers(access.id);
     await tx.chats.removeMember(access.id, userId);
     await tx.chats.touchChat(access.id, now);

@@ -15,7 +15,7 @@ export const MEMBER_ROUTES: Route[] = [
     responses: { 204: noContent('The user is a member (adding one again changes nothing)') },
   },
   {
-    method: 'DELETE', pattern: PATHS.member, handler: deleteMember, summary: 'Remove a member (owner), or leave the chat (the member themself)',
+    method: 'DELETE', pattern: PATHS.member, handler: deleteMember, summary: 'Remove a member (owner, or an admin), or leave the chat (the member themself)',
     responses: { 204: noContent('Removed') },
   },
 ];

@@ -9,7 +9,9 @@ import { publicMessage } from '../../representations/public-fields.ts';
 import type { Link } from '../../representations/representation.ts';
 import { newId } from '../../storage/ids.ts';
 import { NO_REACTIONS, type ChatAccess, type MessageRow, type Repositories } from '../../storage/store.ts';
-import { findVisibleChat, requireOwner } from '../chats/access.ts';
+import { recordAudit } from '../audit/record.ts';
+import { findModeratedChat, findVisibleChat, requireOwner } from '../chats/access.ts';
+import { isAdmin } from '../users/roles.ts';
 import { PATCH_TYPES } from '../chats/handlers.ts';
 import { validateMessage, validateMessageChanges, type MessageInput } from './validate.ts';
 import { PATHS } from '../../paths.ts';
@@ -149,17 +151,28 @@ export async function patchMessage(ctx: RequestContext): Promise<Reply> {
   });
 }
 
-/** The author or the chat's owner may delete a message; replies to it keep existing with replyTo null. */
+/**
+ * The author, the chat's owner, or an admin (by the message's address, member or not: docs/protocol.md §4.7) may
+ * delete a message; replies to it keep existing with replyTo null. An admin's delete of another's message is audited.
+ */
 export async function deleteMessage(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
-  const { access, message } = await findChatMessage(ctx);
+  const admin = await isAdmin(ctx);
+  const access = await findModeratedChat(ctx, ctx.params['chatId']!, admin);
+  const messageId = ctx.params['messageId']!;
+  const message = await storage.messages.findMessageInChat(access.id, messageId);
+  if (!message) throw new HttpError('ERR_NOT_FOUND', `No message ${messageId} in chat ${access.id}`);
   const callerId = ctx.caller!.userId;
-  if (message.authorId !== callerId && access.ownerId !== callerId) {
-    throw new HttpError('ERR_FORBIDDEN', 'Only the author or the chat\'s owner may delete a message');
+  const moderating = message.authorId !== callerId && access.ownerId !== callerId;
+  if (moderating && !admin) {
+    throw new HttpError('ERR_FORBIDDEN', 'Only the author, the chat\'s owner or an admin may delete a message');
   }
   checkPreconditions(ctx.req.headers, messageEtag(message));
   const now = clock.now();
   await storage.transaction(async (tx) => {
+    if (moderating) {
+      await recordAudit(tx, ctx, { action: 'message.delete', targetType: 'message', targetId: message.id, detail: { chatId: message.chatId, authorId: message.authorId } });
+    }
     const replies = await tx.messages.findReplies(message.id);
     await tx.messages.deleteMessage(message.id, now);
     // Its earlier events leave the log with it: its text is never sent again (docs/events.md).

@@ -47,6 +47,6 @@ export const MESSAGE_ROUTES: Route[] = [
     requestBody: { contentTypes: PATCH_TYPES, schema: MESSAGE_CHANGES, example: EXAMPLE }, acceptPatch: PATCH_TYPES,
     responses: { 200: one('Message', 'Changed') },
   },
-  { method: 'DELETE', pattern: PATHS.message, handler: deleteMessage, summary: 'Delete a message (author or the chat\'s owner)', responses: { 204: noContent('Deleted') } },
+  { method: 'DELETE', pattern: PATHS.message, handler: deleteMessage, summary: 'Delete a message (author, the chat\'s owner, or an admin)', responses: { 204: noContent('Deleted') } },
   { method: 'GET', pattern: PATHS.topMessage, handler: getTopLevelMessage, summary: 'Read a message by its id alone (members of its chat)', responses: { 200: one('Message') } },
 ];

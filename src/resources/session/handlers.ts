@@ -9,8 +9,9 @@ import { newId } from '../../storage/ids.ts';
 import type { SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
 import { readOwnOriginBody } from '../own-origin-body.ts';
+import { appendSessionsEnded } from './sessions-ended.ts';
+import { accountDeactivated } from '../users/deactivation.ts';
 import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
-import { endSessionStreams } from './end-sessions.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
 
@@ -73,6 +74,9 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
     throw badCredentials();
   }
   await loginLimiter.forgive(login, address);
+  // Only once the password checked out, so that the answer tells no one without it that the account exists
+  // or was deactivated (docs/protocol.md §2.2).
+  if (user.deactivatedAt !== null) return deactivatedReply(form && ctx.mediaType === 'text/html', login);
   const now = clock.now();
   const token = newToken();
   const maxExpiresAt = now + config.sessionMaxAge * 1000;
@@ -88,6 +92,9 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
     address,
   };
   await storage.transaction(async (tx) => {
+    // Deactivated while the password was checked: no session (SQLite's writes take turns; on PostgreSQL a session
+    // that slipped past is refused at every use, as authentication finds only active users' sessions).
+    if ((await tx.users.findUserById(user.id))?.deactivatedAt !== null) throw accountDeactivated();
     await tx.sessions.deleteExpiredSessions(now);
     await tx.sessions.insertSession(session);
   });
@@ -108,6 +115,15 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   };
 }
 
+/** 403 ERR_ACCOUNT_DEACTIVATED; the HTML login form again with that message, for the form. */
+function deactivatedReply(htmlForm: boolean, login: string): Reply {
+  if (!htmlForm) throw accountDeactivated();
+  return {
+    status: 403,
+    representation: { kind: 'single', type: 'login-form', enveloped: false, data: { error: 'This account has been deactivated by an admin', login } },
+  };
+}
+
 async function currentSession(ctx: RequestContext): Promise<SessionRow> {
   const session = await ctx.services.storage.sessions.findSessionById(ctx.caller!.sessionId);
   if (!session) throw new HttpError('ERR_UNAUTHENTICATED', 'The session has ended', { headers: { 'WWW-Authenticate': 'Bearer realm="chat", error="invalid_token"' } });
@@ -119,11 +135,15 @@ function sessionReply(ctx: RequestContext, session: SessionRow): Reply {
   return singleReply('session', publicSession(session), links, { enveloped: false });
 }
 
+/** The word the login form shows after a sign-up form sent the browser to it (`?joined=1`, docs/html.md). */
+const JOINED_NOTICE = 'Your account is ready: log in with the login and password you chose.';
+
 /** Without a session, a browser asking for HTML gets the login form; anyone else gets 401. */
 export async function getSession(ctx: RequestContext): Promise<Reply> {
   if (!ctx.caller) {
     if (ctx.mediaType === 'text/html') {
-      return { status: 200, representation: { kind: 'single', type: 'login-form', enveloped: false, data: {} } };
+      const data = new URLSearchParams(ctx.rawQuery).get('joined') === '1' ? { notice: JOINED_NOTICE } : {};
+      return { status: 200, representation: { kind: 'single', type: 'login-form', enveloped: false, data } };
     }
     throw new HttpError('ERR_UNAUTHENTICATED', 'This request needs a session: log in with POST /session', { headers: { 'WWW-Authenticate': 'Bearer realm="chat"' } });
   }
@@ -146,8 +166,11 @@ export async function prolongSession(ctx: RequestContext): Promise<Reply> {
 
 export async function logOut(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, etagOf(publicSession(await currentSession(ctx))));
-  await ctx.services.storage.sessions.deleteSession(ctx.caller!.sessionId);
-  // Its event streams end now; other processes notice at their next session check (within 15 s).
-  endSessionStreams(ctx.services, [ctx.caller!.sessionId]);
+  const { userId, sessionId } = ctx.caller!;
+  // Its event streams end now, on every process: each one's hub reads the session.ended (sessions-ended.ts).
+  await ctx.services.storage.transaction(async (tx) => {
+    await tx.sessions.deleteSession(sessionId);
+    await appendSessionsEnded(tx, userId, [sessionId], ctx.services.clock.now());
+  });
   return { status: 204, headers: { 'Set-Cookie': sessionCookie(ctx, '', 0) } };
 }

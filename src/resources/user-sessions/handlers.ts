@@ -8,7 +8,7 @@ import type { SessionRow } from '../../storage/store.ts';
 import { findOwnAccount } from '../account/access.ts';
 import { recordAudit } from '../audit/record.ts';
 import { collectionReply } from '../collection.ts';
-import { endSessionStreams } from '../session/end-sessions.ts';
+import { appendSessionsEnded } from '../session/sessions-ended.ts';
 import { sessionCookie } from '../session/handlers.ts';
 import { singleReply } from '../single-reply.ts';
 import { PATHS } from '../../paths.ts';
@@ -59,9 +59,10 @@ export async function deleteUserSession(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, etagOf(publicUserSession(session, ctx.caller!.sessionId)));
   await ctx.services.storage.transaction(async (tx) => {
     await tx.sessions.deleteSession(session.id);
+    // Its streams end on every process (docs/protocol.md §9.7).
+    await appendSessionsEnded(tx, user.id, [session.id], ctx.services.clock.now());
     if (!self) await recordAudit(tx, ctx, { action: 'session.end', targetType: 'user', targetId: user.id, detail: { sessionIds: [session.id] } });
   });
-  endSessionStreams(ctx.services, [session.id]);
   return replyEnded(ctx, [session.id]);
 }
 
@@ -71,11 +72,10 @@ export async function deleteUserSession(ctx: RequestContext): Promise<Reply> {
  */
 export async function deleteUserSessions(ctx: RequestContext): Promise<Reply> {
   const { user, self } = await findOwnAccount(ctx, 'end their sessions');
-  const ended = await ctx.services.storage.transaction(async (tx) => {
-    const ids = await tx.accounts.deleteSessionsOfUser(user.id, self ? ctx.caller!.sessionId : null);
+  await ctx.services.storage.transaction(async (tx) => {
+    const ids = self ? await tx.sessions.deleteOtherSessions(user.id, ctx.caller!.sessionId) : await tx.sessions.deleteUserSessions(user.id);
+    await appendSessionsEnded(tx, user.id, ids, ctx.services.clock.now());
     if (!self && ids.length > 0) await recordAudit(tx, ctx, { action: 'session.end', targetType: 'user', targetId: user.id, detail: { sessionIds: ids } });
-    return ids;
   });
-  endSessionStreams(ctx.services, ended);
   return { status: 204 };
 }

@@ -11,9 +11,12 @@ import type { Body } from '../../parsers/body-fields.ts';
 import { collectionReply } from '../collection.ts';
 import { OWN_ORIGIN_BODY_TYPES, readOwnOriginBody } from '../own-origin-body.ts';
 import { indexReply } from '../service/index-page.ts';
+import { joinPageReply } from '../invites/join-page.ts';
 import { changesOwnProfile, validateRegistration, validateUserChanges } from './validate.ts';
 import { checkSignUp } from './sign-up-rules.ts';
 import { requireAdmin } from './roles.ts';
+import { appendUserUpdated, changeActive, endSessionsOf } from './deactivation.ts';
+import { appendSessionsEnded } from '../session/sessions-ended.ts';
 import { recordAudit } from '../audit/record.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
@@ -58,14 +61,18 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
   try {
     read = await readRegistration(ctx);
     const created = await createUser(ctx, read.body);
-    // Registration does not log in (docs/protocol.md §2.1): on to the login form (RFC 9110 §15.4.4, 303 See Other).
-    return read.form ? { status: 303, headers: { Location: ctx.href(PATHS.session) } } : created;
+    // Registration does not log in (docs/protocol.md §2.1): on to the login form, which says the account is ready
+    // (RFC 9110 §15.4.4, 303 See Other; docs/html.md).
+    return read.form ? { status: 303, headers: { Location: ctx.href(PATHS.session, {}, 'joined=1') } } : created;
   } catch (error) {
     await decision?.undo();
     const problem = httpErrorOf(error);
     if (read?.form && ctx.mediaType === 'text/html' && problem?.errors !== undefined) {
       const login = typeof read.body['login'] === 'string' ? read.body['login'] : undefined;
-      return indexReply(ctx, problem.status, { login, errors: problem.errors, status: problem.status, title: problem.title });
+      const state = { login, errors: problem.errors, status: problem.status, title: problem.title };
+      // The join page's form carries its code: that page again, else the landing page's form.
+      const code = read.body['inviteCode'];
+      return typeof code === 'string' ? joinPageReply(ctx, code, problem.status, state) : indexReply(ctx, problem.status, state);
     }
     throw error;
   }
@@ -136,8 +143,9 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   const self = targetId === caller.userId;
   const body = await readJsonBody(ctx, config.maxBodyBytes, ['application/json', 'application/merge-patch+json']);
   const changes = validateUserChanges(body);
-  if (!self && (changesOwnProfile(changes) || changes.role === undefined)) throw new HttpError('ERR_FORBIDDEN', 'You may change only your own user');
-  if (changes.role !== undefined) await requireAdmin(ctx);
+  const byAdmin = changes.role !== undefined || changes.active !== undefined;
+  if (!self && (changesOwnProfile(changes) || !byAdmin)) throw new HttpError('ERR_FORBIDDEN', 'You may change only your own user');
+  if (byAdmin) await requireAdmin(ctx);
   if (body['id'] !== undefined && body['id'] !== targetId) throw invalidField('id', 'must equal the id in the path');
   checkPreconditions(ctx.req.headers, etagOf(publicUser(current)));
   const next: UserRow = { ...current };
@@ -156,12 +164,17 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   }
   if (changes.role !== undefined) next.role = changes.role;
   next.updatedAt = clock.now();
+  const activeChanged = changes.active !== undefined && changes.active !== (current.deactivatedAt === null);
   try {
     await storage.transaction(async (tx) => {
       if (current.role !== next.role) await changeRole(tx, ctx, current, next.role);
+      if (activeChanged) await changeActive(tx, ctx, current, next, changes.active!);
       await tx.users.updateUser(next);
-      // A new password ends every other session of the user (docs/protocol.md §3.1).
-      if (changes.password !== undefined) await tx.sessions.deleteOtherSessions(targetId, caller.sessionId);
+      // Those who share a chat with the user hear of what an admin changed (docs/protocol.md §9.1).
+      if (current.role !== next.role || activeChanged) await appendUserUpdated(tx, next);
+      if (activeChanged && !changes.active) await endSessionsOf(tx, next);
+      // A new password ends every other session of the user (docs/protocol.md §3.1), and their streams at once.
+      if (changes.password !== undefined) await appendSessionsEnded(tx, targetId, await tx.sessions.deleteOtherSessions(targetId, caller.sessionId), next.updatedAt);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw loginTaken(next.login);

@@ -1,7 +1,7 @@
 // Routes of users.
 import type { Route } from '../context.ts';
 import { created, one, page } from '../../openapi/route-doc.ts';
-import { id, nullable, object, oneOfValues, text } from '../../openapi/schema.ts';
+import { boolean, id, nullable, object, oneOfValues, text } from '../../openapi/schema.ts';
 import { getUser, listUsers, REGISTRATION_TYPES, registerUser, updateUser, USER_FIELDS } from './handlers.ts';
 import { INVITE_CODE_RULE, LOGIN_RULE, PASSWORD_RULE } from './validate.ts';
 import { PATHS } from '../../paths.ts';
@@ -21,7 +21,8 @@ const USER_CHANGES = object({
   currentPassword: text({ min: 1, max: 1024 }, { description: 'Needed to change the password' }),
   avatar: nullable(id('The id of one of the caller\'s avatars, or null')),
   role: oneOfValues(['admin', 'member'], 'Only an admin changes a role; the last active admin cannot be demoted (409)'),
-}, { optional: ['id', 'login', 'password', 'currentPassword', 'avatar', 'role'] });
+  active: boolean('Only an admin sets it: false deactivates the account (its sessions end), true restores it; the last active admin stays (409)'),
+}, { optional: ['id', 'login', 'password', 'currentPassword', 'avatar', 'role', 'active'] });
 const UPDATE = { contentTypes: PATCH_TYPES, schema: USER_CHANGES, example: { login: 'alice2' } };
 
 export const USER_ROUTES: Route[] = [

@@ -23,6 +23,8 @@ export interface UserChanges {
   avatar?: string | null;
   /** Only an admin changes a role (docs/protocol.md §13). */
   role?: Role;
+  /** Only an admin deactivates (false) or restores (true) an account (docs/protocol.md §13.4). */
+  active?: boolean;
 }
 
 const ROLES: readonly Role[] = ['admin', 'member'];
@@ -33,7 +35,7 @@ export function changesOwnProfile(changes: UserChanges): boolean {
 }
 
 export function validateUserChanges(body: Body): UserChanges {
-  rejectUnknownFields(body, ['login', 'password', 'currentPassword', 'avatar', 'id', 'role']);
+  rejectUnknownFields(body, ['login', 'password', 'currentPassword', 'avatar', 'id', 'role', 'active']);
   const changes: UserChanges = {};
   if (body['login'] !== undefined) changes.login = checkString(body['login'], 'login', LOGIN_RULE);
   if (body['password'] !== undefined) {
@@ -49,6 +51,10 @@ export function validateUserChanges(body: Body): UserChanges {
   if (body['role'] !== undefined) {
     if (!ROLES.includes(body['role'] as Role)) throw invalidField('role', 'must be "admin" or "member"');
     changes.role = body['role'] as Role;
+  }
+  if (body['active'] !== undefined) {
+    if (typeof body['active'] !== 'boolean') throw invalidField('active', 'must be true or false');
+    changes.active = body['active'];
   }
   return changes;
 }

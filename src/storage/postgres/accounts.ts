@@ -1,12 +1,13 @@
 // One user's records read whole, and the writes of their erasure, on PostgreSQL: docs/protocol.md §3.5-§3.7.
 import type { ParsedQuery } from '../../parsers/query.ts';
 import type {
-  AccountRepository, AvatarRow, MembershipRow, MessageRow, Page, ReactionOfUserRow, RevisionOfMessageRow, SessionRow,
+  AccountRepository, AvatarRow, InviteRow, MembershipRow, MessageRow, Page, ReactionOfUserRow, RevisionOfMessageRow, SessionRow,
 } from '../store.ts';
 import type { Sql } from './connection.ts';
 import { listPage } from './collections.ts';
 import { MESSAGE_SELECT } from './conversations.ts';
 import { AVATAR_COLUMNS, SESSION_COLUMNS } from './people.ts';
+import { INVITE_ROW_COLUMNS } from './invites.ts';
 import type { SqlColumns } from '../query-sql.ts';
 
 /** A user's sessions with `is_current`: bind the caller's session id, then scope by `s.user_id = ?`. */
@@ -39,11 +40,6 @@ export class PgAccounts implements AccountRepository {
     return this.sql.rows(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.user_id = ? ORDER BY s.id`, [userId]);
   }
 
-  async deleteSessionsOfUser(userId: string, keepId: string | null): Promise<string[]> {
-    const rows = await this.sql.rows<{ id: string }>('DELETE FROM sessions WHERE user_id = ? AND id IS DISTINCT FROM ?::text RETURNING id', [userId, keepId]);
-    return rows.map((row) => row.id);
-  }
-
   findAvatarsOfUser(userId: string): Promise<AvatarRow[]> {
     return this.sql.rows(`SELECT ${AVATAR_COLUMNS} FROM avatars a WHERE a.user_id = ? ORDER BY a.id`, [userId]);
   }
@@ -67,8 +63,8 @@ export class PgAccounts implements AccountRepository {
       + ' FROM reactions r JOIN messages m ON m.id = r.message_id WHERE r.user_id = ? ORDER BY r.seq', [userId]);
   }
 
-  async setChatOwner(chatId: string, ownerId: string, updatedAt: number): Promise<void> {
-    await this.sql.run('UPDATE chats SET owner_id = ?, updated_at = ? WHERE id = ?', [ownerId, updatedAt, chatId]);
+  findInvitesOfUser(userId: string): Promise<InviteRow[]> {
+    return this.sql.rows(`SELECT ${INVITE_ROW_COLUMNS} FROM invites i WHERE i.created_by = ? ORDER BY i.created_at, i.id`, [userId]);
   }
 
   async deleteUser(id: string): Promise<void> {
@@ -80,6 +76,7 @@ export class PgAccounts implements AccountRepository {
     await this.sql.run("UPDATE users SET login = ?, password_hash = '', avatar_id = NULL, role = 'member', deactivated_at = coalesce(deactivated_at, ?::bigint),"
       + ' last_seen_at = NULL, erased_at = ?, updated_at = ? WHERE id = ?', [makeErasedLogin(id), erasedAt, erasedAt, erasedAt, id]);
     await this.sql.run('DELETE FROM avatars WHERE user_id = ?', [id]);
-    await this.deleteSessionsOfUser(id, null);
+    await this.sql.run('DELETE FROM sessions WHERE user_id = ?', [id]);
+    await this.sql.run('DELETE FROM invites WHERE created_by = ?', [id]);
   }
 }

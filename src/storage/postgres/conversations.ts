@@ -85,6 +85,16 @@ export class PgChats implements ChatRepository {
     const rows = await this.sql.rows<{ id: string }>('SELECT j.id FROM unnest(?::text[]) WITH ORDINALITY AS j(id, n) WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.id AND u.erased_at IS NULL) ORDER BY j.n', [userIds]);
     return rows.map((row) => row.id);
   }
+
+  async setChatOwner(id: string, ownerId: string, updatedAt: number): Promise<void> {
+    await this.sql.run('UPDATE chats SET owner_id = ?, updated_at = ? WHERE id = ?', [ownerId, updatedAt, id]);
+  }
+
+  async findChatPeers(userId: string): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string }>('SELECT DISTINCT other.user_id AS id FROM chat_members mine JOIN chat_members other ON other.chat_id = mine.chat_id'
+      + ' WHERE mine.user_id = ? AND other.user_id <> mine.user_id ORDER BY 1', [userId]);
+    return rows.map((row) => row.id);
+  }
 }
 
 export class PgMessages implements MessageRepository {

@@ -65,8 +65,11 @@ export class PgUsers implements UserRepository {
   }
 }
 
+/** A session row's columns, of the sessions table named `s`. */
 export const SESSION_COLUMNS = 's.id, s.token_hash AS "tokenHash", s.user_id AS "userId", s.created_at AS "createdAt", s.expires_at AS "expiresAt", s.max_expires_at AS "maxExpiresAt",'
   + ' s.last_used_at AS "lastUsedAt", s.user_agent AS "userAgent", s.address';
+/** A session of a deactivated user holds nothing, even one a login racing the deactivation made (docs/protocol.md §13.4). */
+const OF_ACTIVE_USER = 'NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.user_id AND u.deactivated_at IS NOT NULL)';
 
 export class PgSessions implements SessionRepository {
   private readonly sql: Sql;
@@ -81,7 +84,7 @@ export class PgSessions implements SessionRepository {
   }
 
   findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined> {
-    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.token_hash = ?`, [tokenHash]);
+    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.token_hash = ? AND ${OF_ACTIVE_USER}`, [tokenHash]);
   }
 
   findSessionById(id: string): Promise<SessionRow | undefined> {
@@ -89,7 +92,7 @@ export class PgSessions implements SessionRepository {
   }
 
   async findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>> {
-    const rows = await this.sql.rows<{ id: string }>('SELECT id FROM sessions WHERE id = ANY(?::text[]) AND expires_at > ? AND max_expires_at > ?', [ids, now, now]);
+    const rows = await this.sql.rows<{ id: string }>(`SELECT s.id FROM sessions s WHERE s.id = ANY(?::text[]) AND s.expires_at > ? AND s.max_expires_at > ? AND ${OF_ACTIVE_USER}`, [ids, now, now]);
     return new Set(rows.map((row) => row.id));
   }
 
@@ -107,8 +110,12 @@ export class PgSessions implements SessionRepository {
     await this.sql.run('DELETE FROM sessions WHERE id = ?', [id]);
   }
 
-  deleteOtherSessions(userId: string, keepId: string): Promise<number> {
-    return this.sql.count('DELETE FROM sessions WHERE user_id = ? AND id <> ?', [userId, keepId]);
+  async deleteOtherSessions(userId: string, keepId: string): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>('DELETE FROM sessions WHERE user_id = ? AND id <> ? RETURNING id', [userId, keepId])).map((row) => row.id);
+  }
+
+  async deleteUserSessions(userId: string): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>('DELETE FROM sessions WHERE user_id = ? RETURNING id', [userId])).map((row) => row.id);
   }
 
   deleteExpiredSessions(now: number): Promise<number> {

@@ -9,6 +9,7 @@ import { PgCollections } from './collections.ts';
 import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './conversations.ts';
 import { createClient, createPool, describeConnectFailure, isUnavailable, mapError, type Pool, type PoolClient } from './driver.ts';
 import { EventListener } from './event-listener.ts';
+import { PgInvites } from './invites.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
@@ -67,6 +68,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     collections: new PgCollections(sql),
     events: new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client)))),
     accounts: new PgAccounts(sql),
+    invites: new PgInvites(sql),
     audit: new PgAudit(sql),
   };
 }
@@ -96,6 +98,7 @@ export class PostgresStore implements Store {
   readonly collections;
   readonly events;
   readonly accounts;
+  readonly invites;
   readonly audit;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
@@ -118,6 +121,7 @@ export class PostgresStore implements Store {
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
     this.accounts = base.accounts;
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
+    this.invites = base.invites;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });

@@ -1,7 +1,8 @@
 // One user's records read whole, and the writes of their erasure: docs/protocol.md §3.5-§3.7.
 import type { ParsedQuery } from '../../parsers/query.ts';
-import type { AvatarRow, MembershipRow, MessageRow, Page, ReactionOfUserRow, RevisionOfMessageRow, SessionRow } from '../rows.ts';
+import type { AvatarRow, InviteRow, MembershipRow, MessageRow, Page, ReactionOfUserRow, RevisionOfMessageRow, SessionRow } from '../rows.ts';
 import { AVATAR_COLUMNS } from './avatar-store.ts';
+import { INVITE_SELECT } from './invite-store.ts';
 import type { Db } from './database.ts';
 import { PageRunner } from './list-page.ts';
 import { MESSAGE_SELECT } from './message-store.ts';
@@ -28,7 +29,7 @@ function makeErasedLogin(id: string): string {
 
 const SQL = {
   sessions: `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.user_id = ? ORDER BY s.id`,
-  removeSessions: 'DELETE FROM sessions WHERE user_id = ? AND id IS NOT ? RETURNING id',
+  removeSessions: 'DELETE FROM sessions WHERE user_id = ?',
   avatars: `SELECT ${AVATAR_COLUMNS} FROM avatars a WHERE a.user_id = ? ORDER BY a.id`,
   memberships: 'SELECT c.id AS chatId, c.title, c.owner_id AS ownerId, cm.added_at AS addedAt, cm.last_read_id AS lastReadId, cm.unread_count AS unreadCount'
     + ' FROM chat_members cm JOIN chats c ON c.id = cm.chat_id WHERE cm.user_id = ? ORDER BY cm.added_at, c.id',
@@ -37,8 +38,9 @@ const SQL = {
     + ' WHERE m.author_id = ? ORDER BY v.message_id, v.n',
   reactions: 'SELECT r.message_id AS messageId, m.chat_id AS chatId, r.emoji, r.user_id AS userId, r.created_at AS createdAt FROM reactions r JOIN messages m ON m.id = r.message_id'
     + ' WHERE r.user_id = ? ORDER BY r.seq',
-  setOwner: 'UPDATE chats SET owner_id = ?, updated_at = ? WHERE id = ?',
+  invites: `${INVITE_SELECT} WHERE i.created_by = ? ORDER BY i.created_at, i.id`,
   removeUser: 'DELETE FROM users WHERE id = ?',
+  removeInvites: 'DELETE FROM invites WHERE created_by = ?',
   removeAvatars: 'DELETE FROM avatars WHERE user_id = ?',
   // No longer an admin or active either, so no count of admins or active users includes it.
   tombstone: "UPDATE users SET login = ?, password_hash = '', avatar_id = NULL, role = 'member', deactivated_at = coalesce(deactivated_at, @at),"
@@ -63,10 +65,6 @@ export class AccountStore {
     return this.sql.sessions.all(userId) as SessionRow[];
   }
 
-  deleteSessionsOfUser(userId: string, keepId: string | null): string[] {
-    return (this.sql.removeSessions.all(userId, keepId) as { id: string }[]).map((row) => row.id);
-  }
-
   findAvatarsOfUser(userId: string): AvatarRow[] {
     return this.sql.avatars.all(userId) as AvatarRow[];
   }
@@ -87,8 +85,8 @@ export class AccountStore {
     return this.sql.reactions.all(userId) as ReactionOfUserRow[];
   }
 
-  setChatOwner(chatId: string, ownerId: string, updatedAt: number): void {
-    this.sql.setOwner.run(ownerId, updatedAt, chatId);
+  findInvitesOfUser(userId: string): InviteRow[] {
+    return this.sql.invites.all(userId) as InviteRow[];
   }
 
   deleteUser(id: string): void {
@@ -98,6 +96,7 @@ export class AccountStore {
   eraseUserKeepingRow(id: string, erasedAt: number): void {
     this.sql.tombstone.run(makeErasedLogin(id), { at: erasedAt, id });
     this.sql.removeAvatars.run(id);
-    this.deleteSessionsOfUser(id, null);
+    this.sql.removeSessions.run(id);
+    this.sql.removeInvites.run(id);
   }
 }

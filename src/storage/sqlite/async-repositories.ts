@@ -7,6 +7,7 @@ import type { ChatStore } from './chat-store.ts';
 import type { SqliteCollections } from './collections.ts';
 import { toStoreError } from './database.ts';
 import type { EventStore } from './event-store.ts';
+import type { InviteStore } from './invite-store.ts';
 import type { MessageStore } from './message-store.ts';
 import type { ReactionStore } from './reaction-store.ts';
 import type { ReadMarkerStore } from './read-marker-store.ts';
@@ -28,6 +29,7 @@ export interface SyncRepositories {
   collections: SqliteCollections;
   events: EventStore;
   accounts: AccountStore;
+  invites: InviteStore;
   audit: AuditStore;
 }
 
@@ -80,6 +82,7 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     collections: views.collections as unknown as Repositories['collections'],
     events: views.events,
     accounts: views.accounts,
+    invites: views.invites,
     audit: views.audit,
   };
 }

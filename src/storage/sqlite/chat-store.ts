@@ -49,6 +49,8 @@ const SQL = {
   removeMembersExcept: 'DELETE FROM chat_members WHERE chat_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))',
   member: `${MEMBER_SELECT} WHERE cm.chat_id = ? AND cm.user_id = ?`,
   members: `${MEMBER_SELECT} WHERE cm.chat_id = ? ORDER BY cm.added_at, cm.user_id`,
+  setOwner: 'UPDATE chats SET owner_id = ?, updated_at = ? WHERE id = ?',
+  peers: 'SELECT DISTINCT other.user_id FROM chat_members mine JOIN chat_members other ON other.chat_id = mine.chat_id WHERE mine.user_id = ? AND other.user_id <> mine.user_id ORDER BY other.user_id',
   unknownUsers: 'SELECT j.value AS id FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.value AND u.erased_at IS NULL) ORDER BY j.key',
 };
 
@@ -123,5 +125,15 @@ export class ChatStore {
   /** The ids of userIds that name no user, in the order given: one query for the whole list. */
   findUnknownUsers(userIds: readonly string[]): string[] {
     return (this.sql.unknownUsers.all(JSON.stringify(userIds)) as { id: string }[]).map((row) => row.id);
+  }
+
+  /** Hands the chat to another member (the caller checked they are one); its updatedAt moves. */
+  setChatOwner(id: string, ownerId: string, updatedAt: number): void {
+    this.sql.setOwner.run(ownerId, updatedAt, id);
+  }
+
+  /** Everyone who shares at least one chat with the user, the user not included (index chat_members_by_user, then the chats' rows). */
+  findChatPeers(userId: string): string[] {
+    return (this.sql.peers.all(userId) as { user_id: string }[]).map((row) => row.user_id);
   }
 }
