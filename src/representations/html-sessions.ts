@@ -40,7 +40,7 @@ export function renderAccountSection(page: PageContext, userId: string): string 
     ],
   }, page);
   return `<section aria-labelledby="your-data-heading"><h2 id="your-data-heading">Your sessions and data</h2>`
-    + `<p>${anchor(pathOf(page, 'userSessions', { userId }), 'Your sessions')} · ${anchor(pathOf(page, 'userExport', { userId }), 'Download my data')} (JSON)</p></section>`
+    + `<p>${anchor(pathOf(page, 'userSessions', { userId }), 'Your sessions')} · ${anchor(pathOf(page, 'userExport', { userId }), 'Download my data')} (shown here; as JSON, it downloads as a file)</p></section>`
     + `<section aria-labelledby="delete-account-heading"><h2 id="delete-account-heading">Delete my account</h2>`
     + '<p>Your login, avatars, sessions, reactions and read markers are removed, and your messages too unless you keep them. '
     + 'A chat you own goes to its longest-standing member, or is deleted when you are its only member.</p>'
