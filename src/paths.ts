@@ -36,6 +36,9 @@ export const PATHS = {
   topReaction: '/messages/:messageId/reactions/:emoji',
   topRevisions: '/messages/:messageId/revisions',
   topRevision: '/messages/:messageId/revisions/:revisionId',
+  // Direct messages, mentions and notification levels (docs/protocol.md §14).
+  notifications: '/chats/:chatId/notifications',
+  mentions: '/mentions',
   // The event stream and long-poll (docs/events.md).
   events: '/events',
 } as const;

@@ -1,5 +1,6 @@
 // Who may see an event when it is delivered (docs/protocol.md §9.4): the members of its chat now, kept current by the
 // membership events themselves as the hub reads the log in id order, for the users with open streams only.
+import { NO_CHAT } from '../storage/rows.ts';
 import type { LoggedEvent } from './logged-event.ts';
 
 export class Membership {
@@ -53,14 +54,22 @@ export class Membership {
     }
   }
 
+  /**
+   * An event for one user about a chat (read.updated, notification) reaches them only while they are a member of
+   * it, live and in a replay alike (docs/protocol.md §14.4): one removed never receives the chat's old notifications.
+   */
+  private receivesOwn(userId: string, event: LoggedEvent): boolean {
+    return event.chatId === NO_CHAT || this.chatsOf.get(userId)?.has(event.chatId) === true;
+  }
+
   canSee(userId: string, event: LoggedEvent): boolean {
-    if (event.onlyUserId !== null) return event.onlyUserId === userId;
+    if (event.onlyUserId !== null) return event.onlyUserId === userId && this.receivesOwn(userId, event);
     return this.chatsOf.get(userId)?.has(event.chatId) === true || event.alsoUserIds.includes(userId);
   }
 
   /** The tracked users who may see the event. */
   audience(event: LoggedEvent): string[] {
-    if (event.onlyUserId !== null) return this.chatsOf.has(event.onlyUserId) ? [event.onlyUserId] : [];
+    if (event.onlyUserId !== null) return this.chatsOf.has(event.onlyUserId) && this.receivesOwn(event.onlyUserId, event) ? [event.onlyUserId] : [];
     const users = new Set(this.membersOf.get(event.chatId));
     for (const userId of event.alsoUserIds) if (this.chatsOf.has(userId)) users.add(userId);
     return [...users];

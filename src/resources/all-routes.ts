@@ -14,10 +14,13 @@ import { SEARCH_ROUTES } from './search/routes.ts';
 import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
+import { MENTION_ROUTES } from './mentions/routes.ts';
+import { NOTIFICATION_ROUTES } from './notifications/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
   ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
   ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES,
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
+  ...NOTIFICATION_ROUTES, ...MENTION_ROUTES,
 ];

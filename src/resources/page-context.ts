@@ -44,7 +44,7 @@ async function chatOf(ctx: RequestContext): Promise<Resource | undefined> {
   const chat = await storage.chats.findChat(chatId);
   if (!chat || !chat.members.includes(ctx.caller.userId)) return undefined;
   const marker = await storage.readMarkers.findMarker(chatId, ctx.caller.userId);
-  return publicChatForCaller(chat, marker ?? { lastReadId: null, unreadCount: 0 });
+  return publicChatForCaller(chat, marker ?? { lastReadId: null, unreadCount: 0, mentionCount: 0 });
 }
 
 /**

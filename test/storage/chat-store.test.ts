@@ -12,7 +12,7 @@ async function openStorage(t: TestContext, userIds: string[]): Promise<SqliteSto
 }
 
 async function insertChat(storage: SqliteStore, id: string, ownerId: string, members: [string, number][]): Promise<void> {
-  await storage.chats.insertChat({ id, title: `Chat ${id}`, ownerId, createdAt: 10, updatedAt: 10 });
+  await storage.chats.insertChat({ id, kind: 'group', directKey: null, title: `Chat ${id}`, ownerId, createdAt: 10, updatedAt: 10 });
   for (const [userId, addedAt] of members) await storage.chats.addMember(id, userId, addedAt);
 }
 

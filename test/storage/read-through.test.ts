@@ -28,7 +28,7 @@ async function storeOnFile(t: TestContext): Promise<{ store: SqliteStore; other:
   });
   await store.users.insertUser({ id: 'u1', login: 'alice', passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
   await store.sessions.insertSession(SESSION);
-  await store.chats.insertChat({ id: 'c1', title: 'one', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
+  await store.chats.insertChat({ id: 'c1', kind: 'group', directKey: null, title: 'one', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
   await store.chats.addMember('c1', 'u1', 1);
   return { store, other };
 }
