@@ -73,11 +73,11 @@ test('a new member\'s marker starts on the newest message; a member\'s own post 
     for (const user of USERS) await storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
     await storage.chats.insertChat({ id: 'c', kind: 'group', directKey: null, title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
     await storage.chats.addMember('c', 'ua', 1);
-    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: null, unreadCount: 0 });
+    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: null, unreadCount: 0, mentionCount: 0 });
     await storage.messages.insertMessage({ id: 'm1', chatId: 'c', authorId: 'ua', text: 'x', replyTo: null, createdAt: 2, updatedAt: 2, mentions: '[]' });
-    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: 'm1', unreadCount: 0 });
+    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: 'm1', unreadCount: 0, mentionCount: 0 });
     await storage.chats.addMember('c', 'ub', 3);
-    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ub'), { chatId: 'c', userId: 'ub', lastReadId: 'm1', unreadCount: 0 });
+    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ub'), { chatId: 'c', userId: 'ub', lastReadId: 'm1', unreadCount: 0, mentionCount: 0 });
     assert.equal(await storage.readMarkers.findMarker('c', 'uc'), undefined);
   } finally {
     await storage.close();

@@ -15,7 +15,7 @@ const CHAT_FIELDS_IN = {
   title: text(CHAT_TITLE_RULE),
   members: { ...arrayOf(id()), description: 'User ids to add; the owner is always a member' },
 };
-const CHAT_BODY = envelopeSchema(CHAT_FIELDS_IN, ['title']);
+const CHAT_BODY = envelopeSchema({ ...CHAT_FIELDS_IN, kind: oneOfValues(['group'], 'PUT makes group chats only') }, ['title']);
 // docs/protocol.md §14.1: a group needs its title; a direct chat has none and names the other person in members.
 const NEW_CHAT_BODY = envelopeSchema({
   ...CHAT_FIELDS_IN,

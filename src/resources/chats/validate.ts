@@ -85,6 +85,7 @@ export function isHandOverOnly(body: Body): boolean {
 /** PATCH /chats/{id}, JSON or merge-patch (RFC 7396): absent keeps, null resets, a value replaces. */
 export function validateChatChanges(body: Body, pathId: string): ChatChanges {
   const data = unwrapChat(body, pathId, ['ownerId']);
+  if ('kind' in data) throw invalidField('data.kind', 'cannot change: a chat stays the kind it was made');
   const changes: ChatChanges = {};
   if ('ownerId' in data) {
     if (!isValidId(data['ownerId'])) throw invalidField('data.ownerId', 'must be the user id of a member of the chat');
