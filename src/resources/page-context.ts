@@ -5,6 +5,7 @@ import { publicAvatar, publicChatForCaller } from '../representations/public-fie
 import type { PageContext, PageUser, Representation, Resource } from '../representations/representation.ts';
 import type { UserRow } from '../storage/store.ts';
 import { USER_FIELDS } from './users/handlers.ts';
+import { effectiveLevel } from './notifications/decide.ts';
 import { PATHS } from '../paths.ts';
 
 /** A page names at most this many distinct users; past it an id stays an id (a page holds at most 100 items). */
@@ -17,6 +18,8 @@ const USER_REFERENCES = ['authorId', 'ownerId', 'userId'];
 function collectUserIds(type: string, item: Resource, into: Set<string>): void {
   for (const field of USER_REFERENCES) if (typeof item[field] === 'string') into.add(item[field]);
   if (Array.isArray(item['members'])) for (const id of item['members']) if (typeof id === 'string') into.add(id);
+  // The mentioned members, so their @login is found and highlighted (docs/html.md).
+  if (Array.isArray(item['mentions'])) for (const id of item['mentions']) if (typeof id === 'string') into.add(id);
   if (Array.isArray(item['reactions'])) {
     for (const reaction of item['reactions'] as Resource[]) {
       if (Array.isArray(reaction['userIds'])) for (const id of reaction['userIds']) if (typeof id === 'string') into.add(id);
@@ -103,6 +106,10 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
     locale: preferredLocale(ctx.req.headers['accept-language']),
     self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
   };
+  if (rep.type === 'chat' && rep.kind === 'single' && chat && ctx.caller) {
+    const member = await storage.chats.findMember(String(chat['id']), ctx.caller.userId);
+    if (member) page.notificationLevel = effectiveLevel(chat['kind'] === 'direct' ? 'direct' : 'group', member.notificationLevel);
+  }
   if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
     const members = new Set(chat['members'] as string[]);
     const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));

@@ -5,7 +5,7 @@ import { invalidField } from '../../http/http-error.ts';
 import type { Body } from '../../parsers/body-fields.ts';
 import { NO_MENTIONS, type ChatAccess, type MemberRow } from '../../storage/store.ts';
 import { isAdmin } from '../users/roles.ts';
-import { findMentions } from './find-mentions.ts';
+import { findMentions } from '../../parsers/mentions.ts';
 
 /**
  * Whether the caller is an admin, asked only when the body's text says `@all` (else false, and nothing is read).
