@@ -1,6 +1,5 @@
 // Who may see an event when it is delivered (docs/protocol.md §9.4): the members of its chat now, kept current by the
 // membership events themselves as the hub reads the log in id order, for the users with open streams only.
-import { NO_CHAT } from '../storage/rows.ts';
 import type { LoggedEvent } from './logged-event.ts';
 
 export class Membership {
@@ -55,11 +54,12 @@ export class Membership {
   }
 
   /**
-   * An event for one user about a chat (read.updated, notification) reaches them only while they are a member of
-   * it, live and in a replay alike (docs/protocol.md §14.4): one removed never receives the chat's old notifications.
+   * A notification reaches its user only while they are a member of its chat, live and in a replay alike
+   * (docs/protocol.md §14.4): one written by a post that raced with their removal never reaches them. Other events
+   * for one user (read.updated, session.ended) are theirs whatever the membership.
    */
   private receivesOwn(userId: string, event: LoggedEvent): boolean {
-    return event.chatId === NO_CHAT || this.chatsOf.get(userId)?.has(event.chatId) === true;
+    return event.type !== 'notification' || this.chatsOf.get(userId)?.has(event.chatId) === true;
   }
 
   canSee(userId: string, event: LoggedEvent): boolean {
