@@ -60,3 +60,10 @@ CREATE TRIGGER read_markers_after_message_delete AFTER DELETE ON messages BEGIN
   UPDATE chat_members SET last_read_id = (SELECT max(m.id) FROM messages m WHERE m.chat_id = old.chat_id AND m.id < old.id)
     WHERE chat_id = old.chat_id AND last_read_id = old.id;
 END;
+
+-- Posting moves the author's marker to their message (migration 007): everything before it is read, mentions too.
+-- "<=" holds before and after that trigger moved the marker, so the order of the two does not matter.
+CREATE TRIGGER mentions_after_own_message AFTER INSERT ON messages BEGIN
+  UPDATE chat_members SET mention_count = 0
+    WHERE chat_id = new.chat_id AND user_id = new.author_id AND mention_count <> 0 AND (last_read_id IS NULL OR last_read_id <= new.id);
+END;

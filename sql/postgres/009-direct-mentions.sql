@@ -24,6 +24,18 @@ CREATE FUNCTION mentioned_ids(mentions text) RETURNS SETOF text LANGUAGE sql IMM
   SELECT value COLLATE "C" FROM json_array_elements_text(mentions::json) AS value
 $$;
 
+-- 002's insert trigger, again: posting moves the author's marker to their message, so their mentions are all read too.
+CREATE OR REPLACE FUNCTION messages_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE chat_stats SET message_count = message_count + 1 WHERE chat_id = NEW.chat_id;
+  UPDATE chat_members SET
+    unread_count = CASE WHEN user_id = NEW.author_id THEN 0 ELSE unread_count + 1 END,
+    mention_count = CASE WHEN user_id = NEW.author_id THEN 0 ELSE mention_count END,
+    last_read_id = CASE WHEN user_id = NEW.author_id THEN NEW.id ELSE last_read_id END
+  WHERE chat_id = NEW.chat_id AND (last_read_id IS NULL OR last_read_id < NEW.id);
+  RETURN NULL;
+END $$;
+
 -- A new message mentions its users and counts for each mentioned member (not its author) whose marker lies
 -- before it. messages_after_insert moves only the author's marker, so the order of the two triggers is free.
 CREATE FUNCTION mentions_after_message_insert() RETURNS trigger LANGUAGE plpgsql AS $$
