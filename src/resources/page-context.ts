@@ -5,6 +5,7 @@ import { publicAvatar, publicChatForCaller } from '../representations/public-fie
 import type { PageContext, PageUser, Representation, Resource } from '../representations/representation.ts';
 import type { UserRow } from '../storage/store.ts';
 import { USER_FIELDS } from './users/handlers.ts';
+import { isAdmin } from './users/roles.ts';
 import { effectiveLevel } from './notifications/decide.ts';
 import { PATHS } from '../paths.ts';
 
@@ -12,7 +13,9 @@ import { PATHS } from '../paths.ts';
 const MAX_NAMED_USERS = 500;
 /** The owner's "Add a member" list: the first users by login who are not members yet. */
 const CANDIDATES_QUERY = 'limit=100&sort=login&order=asc';
-const USER_REFERENCES = ['authorId', 'ownerId', 'userId'];
+const USER_REFERENCES = ['authorId', 'ownerId', 'userId', 'createdBy', 'actorId'];
+/** The administration page holds its people, invites and audit entries in lists of its one resource. */
+const ADMIN_LISTS = ['people', 'invites', 'audit'];
 
 /** Every user id a resource refers to: its author, owner, members, reacting users; itself for a user or member. */
 function collectUserIds(type: string, item: Resource, into: Set<string>): void {
@@ -26,6 +29,11 @@ function collectUserIds(type: string, item: Resource, into: Set<string>): void {
     }
   }
   if ((type === 'user' || type === 'result') && typeof item['id'] === 'string' && typeof item['login'] === 'string') into.add(item['id']);
+  if (type === 'admin') {
+    for (const list of ADMIN_LISTS) {
+      for (const entry of Array.isArray(item[list]) ? (item[list] as Resource[]) : []) collectUserIds(list === 'people' ? 'user' : list, entry, into);
+    }
+  }
 }
 
 async function pageUser(ctx: RequestContext, row: UserRow): Promise<PageUser> {
@@ -106,6 +114,7 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
     locale: preferredLocale(ctx.req.headers['accept-language']),
     self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
   };
+  if (ctx.caller && (await isAdmin(ctx))) page.admin = true;
   if (rep.type === 'chat' && rep.kind === 'single' && chat && ctx.caller) {
     const member = await storage.chats.findMember(String(chat['id']), ctx.caller.userId);
     if (member) page.notificationLevel = effectiveLevel(chat['kind'] === 'direct' ? 'direct' : 'group', member.notificationLevel);
