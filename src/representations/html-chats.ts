@@ -93,7 +93,8 @@ function renderNotificationControl(page: PageContext, chatId: string, level: str
 export function renderMembersPage(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
   const chat = page.chat ?? {};
   const chatId = String(chat['id'] ?? '');
-  const isOwner = page.me !== undefined && chat['ownerId'] === page.me.id;
+  // A direct chat keeps its two people (docs/protocol.md §14.1): nobody adds, removes or hands over there.
+  const isOwner = page.me !== undefined && chat['ownerId'] === page.me.id && chat['kind'] !== 'direct';
   const items = rep.data.map((member) => {
     const userId = String(member['userId']);
     const action = pathOf(page, 'member', { chatId, userId });

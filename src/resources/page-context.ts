@@ -119,7 +119,7 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
     const member = await storage.chats.findMember(String(chat['id']), ctx.caller.userId);
     if (member) page.notificationLevel = effectiveLevel(chat['kind'] === 'direct' ? 'direct' : 'group', member.notificationLevel);
   }
-  if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
+  if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId && chat['kind'] !== 'direct') {
     const members = new Set(chat['members'] as string[]);
     const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));
     // Shown by login and avatar, like the members above them (docs/html.md).

@@ -122,4 +122,9 @@ test('GET /chats/{id} as XML and HTML: a direct chat has title nil and is named 
   const html = await call(server, 'GET', `/chats/${chat.id}`, { token: alice.token, headers: { accept: 'text/html' } });
   assert.equal(html.status, 200);
   assert.match(html.text, new RegExp(`<h1 dir="auto">${bob.login}</h1>`));
+  // Its members page offers no Add, Remove or Make owner: a direct chat keeps its two people.
+  const members = await call(server, 'GET', `/chats/${chat.id}/members`, { token: alice.token, headers: { accept: 'text/html' } });
+  assert.equal(members.status, 200);
+  assert.doesNotMatch(members.text, /Add a member|>Remove<|>Make owner</);
+  assert.match(members.text, new RegExp(`<h1 dir="auto">Members of ${bob.login}</h1>`));
 });
