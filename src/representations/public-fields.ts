@@ -6,12 +6,17 @@ import type { PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicMe
 
 export { isoTime };
 
-/** Never the password hash. */
-export function publicUser(row: UserRow): PublicUser {
-  return {
+/**
+ * Never the password hash. `presence` is given by whoever answers (docs/protocol.md §14.6): it is computed at that
+ * moment, so it is left out where the user is stored for later (a user.updated event in the log).
+ */
+export function publicUser(row: UserRow, presence?: PublicUser['presence']): PublicUser {
+  const user: PublicUser = {
     id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null,
     createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt),
   };
+  if (presence !== undefined) user.presence = presence;
+  return user;
 }
 
 export function publicAuditEntry(row: AuditRow): PublicAuditEntry {

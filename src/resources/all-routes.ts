@@ -13,6 +13,7 @@ import { REVISION_ROUTES } from './revisions/routes.ts';
 import { SEARCH_ROUTES } from './search/routes.ts';
 import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
+import { TYPING_ROUTES } from './typing/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
@@ -20,4 +21,5 @@ export const ALL_ROUTES: readonly Route[] = [
   ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES,
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
+  ...TYPING_ROUTES,
 ];

@@ -91,6 +91,8 @@ export async function postMessage(ctx: RequestContext): Promise<Reply> {
     await tx.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message), subjectId: message.id });
     return message;
   });
+  // A message ends its author's typing in the chat (docs/protocol.md §14.5), once it is committed.
+  ctx.services.typing.stop(chatId, row.authorId);
   return messageReply(ctx, row, 201, { Location: ctx.href(PATHS.message, { chatId, messageId: row.id }) });
 }
 

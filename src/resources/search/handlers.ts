@@ -53,7 +53,7 @@ async function loadResource(ctx: RequestContext, tx: Repositories, hit: SearchHi
     const marker = await tx.readMarkers.findMarker(hit.id, ctx.caller!.userId);
     found = mapDefined(await tx.chats.findChat(hit.id), (row) => publicChatForCaller(row, marker ?? NO_MARKER));
   } else {
-    found = mapDefined(await tx.users.findUserById(hit.id), publicUser);
+    found = mapDefined(await tx.users.findUserById(hit.id), (row) => publicUser(row, ctx.services.presence.presenceOf(row.id, row.lastSeenAt)));
   }
   if (found === undefined) throw new Error(`search: ${hit.type} ${hit.id} vanished between match and load`);
   return found;
