@@ -11,12 +11,9 @@ export { isoTime };
  * moment, so it is left out where the user is stored for later (a user.updated event in the log).
  */
 export function publicUser(row: UserRow, presence?: PublicUser['presence']): PublicUser {
-  const user: PublicUser = {
-    id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null,
-    createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt),
-  };
-  if (presence !== undefined) user.presence = presence;
-  return user;
+  const user = { id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null };
+  const at = { createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+  return presence === undefined ? { ...user, ...at } : { ...user, presence, ...at };
 }
 
 export function publicAuditEntry(row: AuditRow): PublicAuditEntry {

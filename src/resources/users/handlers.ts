@@ -28,7 +28,8 @@ export const USER_FIELDS: CollectionSpec = {
 
 /** Computed as the answer is made (docs/protocol.md §14.6): never kept, never stored with the user. */
 export function presenceOf(ctx: RequestContext, row: UserRow): Presence {
-  return ctx.services.presence.presenceOf(row.id, row.lastSeenAt);
+  // A deactivated account cannot sign in: whatever it did a moment ago, it is gone.
+  return row.deactivatedAt !== null ? 'offline' : ctx.services.presence.presenceOf(row.id, row.lastSeenAt);
 }
 
 function userReply(ctx: RequestContext, row: UserRow, status = 200, headers: Record<string, string> = {}): Reply {
