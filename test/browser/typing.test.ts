@@ -53,7 +53,7 @@ test('one person types, the other sees "alice is typing…" under the messages, 
 
   await Promise.all([alicePage.waitForNavigation(), alicePage.getByRole('button', { name: 'Send' }).click()]);
   await bobPage.locator('ol.messages > li p.text', { hasText: 'Hello Bob' }).waitFor();
-  await bobPage.waitForFunction(() => document.querySelector('p.typing')?.textContent === '');
+  await bobPage.waitForFunction(() => (globalThis as any).document.querySelector('p.typing')?.textContent === '');
   assert.deepEqual(errors, []);
 });
 
