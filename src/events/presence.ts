@@ -156,7 +156,8 @@ export class PresenceTracker {
   }
 
   /** Forgets the announcements of processes gone silent, then tells peers of every change time made. */
-  private async sweep(): Promise<void> {
+  /** Also run by its timer (every 5 s). */
+  async sweep(): Promise<void> {
     const now = this.options.now();
     for (const [userId, holders] of this.remote) {
       for (const [origin, until] of holders) {
