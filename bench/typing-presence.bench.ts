@@ -23,7 +23,7 @@ export interface TypingPresenceResult {
   typing: { seconds: number; sent: number; frames: number; cpuMicrosPerEvent: number; cpuMicrosPerFrame: number; p50Ms: number; p99Ms: number; maxMs: number };
   messages: { sent: number; cpuMicrosPerMessage: number };
   dropped: { sent: number; cpuMicrosPerRequest: number };
-  soak: { seconds: number; targetRps: number; achievedRps: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number; typingSent: number; typingFrames: number; eventLoopP99Ms: number; mix: string[] };
+  soak: { seconds: number; targetRps: number; achievedRps: number; p50Ms: number; p99Ms: number; controlP50Ms: number; controlP99Ms: number; errors: number; non2xx: number; typingSent: number; typingFrames: number; eventLoopP99Ms: number; mix: string[] };
 }
 
 interface Setup {
@@ -64,23 +64,30 @@ function chatOf(setup: Setup, index: number): string {
   return setup.chats[Math.floor(index / CHAT_SIZE)]!;
 }
 
-/** Every typer starts typing every `everyMs` (spread over the interval) for `seconds`; answers how many were sent. */
-async function typeFor(setup: Setup, seconds: number, everyMs: number): Promise<number> {
-  let sent = 0;
+/** Every user does `act` every `everyMs` (spread over the interval) for `seconds`; answers how many were done. */
+async function paced(setup: Setup, seconds: number, everyMs: number, act: (person: User, index: number) => Promise<void>): Promise<number> {
+  let done = 0;
   const until = performance.now() + seconds * 1000;
   await Promise.all(setup.people.map(async (person, index) => {
     await new Promise((resolve) => setTimeout(resolve, (everyMs * index) / setup.people.length));
     while (performance.now() < until) {
       const next = performance.now() + everyMs;
-      setup.sentAt.set(person.userId, performance.now());
-      const res = await fetch(`${setup.server.url}/chats/${chatOf(setup, index)}/typing`, { method: 'POST', headers: { authorization: `Bearer ${person.token}` } });
-      await res.arrayBuffer();
-      if (res.status !== 204) throw new Error(`typing answered ${res.status}`);
-      sent++;
+      await act(person, index);
+      done++;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
     }
   }));
-  return sent;
+  return done;
+}
+
+/** Every typer starts typing every `everyMs` for `seconds`; answers how many starts were sent. */
+function typeFor(setup: Setup, seconds: number, everyMs: number): Promise<number> {
+  return paced(setup, seconds, everyMs, async (person, index) => {
+    setup.sentAt.set(person.userId, performance.now());
+    const res = await fetch(`${setup.server.url}/chats/${chatOf(setup, index)}/typing`, { method: 'POST', headers: { authorization: `Bearer ${person.token}` } });
+    await res.arrayBuffer();
+    if (res.status !== 204) throw new Error(`typing answered ${res.status}`);
+  });
 }
 
 async function cpuOf(server: ServerChild, work: () => Promise<number>): Promise<{ count: number; micros: number }> {
@@ -102,17 +109,10 @@ export async function runTypingPresenceBench(options: { seconds?: number; soakSe
     const typed = await cpuOf(server, () => typeFor(setup, seconds, TYPING_EVERY_MS));
     const frames = setup.frames.typing - framesBefore;
     const sorted = [...setup.frames.latencies].sort((a, b) => a - b);
-    // The same people post as often to the same chats: a logged event with the same fan-out, for scale.
-    const posted = await cpuOf(server, async () => {
-      let sent = 0;
-      for (let round = 0; round < 3; round++) {
-        await Promise.all(people.map(async (person, index) => {
-          await callJson(`${server.url}/chats/${chatOf(setup, index)}/messages`, 'POST', { data: { text: `message ${round}` } }, person.token);
-          sent++;
-        }));
-      }
-      return sent;
-    });
+    // The same people post as often to the same chats: a logged event with the same fan-out and pace, for scale.
+    const posted = await cpuOf(server, () => paced(setup, seconds, TYPING_EVERY_MS, async (person, index) => {
+      await callJson(`${server.url}/chats/${chatOf(setup, index)}/messages`, 'POST', { data: { text: 'a message at the pace of typing' } }, person.token);
+    }));
     // Starts within 2 s of the last: answered 204 and dropped (what an eager client costs).
     const dropped = await cpuOf(server, () => typeFor(setup, 3, 250));
 
@@ -129,6 +129,8 @@ export async function runTypingPresenceBench(options: { seconds?: number; soakSe
     ];
     const probe = await autocannon({ url: server.url, connections: 10, duration: 3, requests });
     const target = Math.max(1, Math.floor(probe.requests.average / 2));
+    // The control: the same mix at the same rate with the streams open and nobody typing.
+    const control = await autocannon({ url: server.url, connections: 10, duration: soakSeconds, overallRate: target, requests });
     await server.resetStats();
     const typingFramesBefore = setup.frames.typing;
     const [soak, typingSent] = await Promise.all([
@@ -146,6 +148,7 @@ export async function runTypingPresenceBench(options: { seconds?: number; soakSe
       dropped: { sent: dropped.count, cpuMicrosPerRequest: dropped.micros / dropped.count },
       soak: {
         seconds: soakSeconds, targetRps: target, achievedRps: soak.requests.average, p50Ms: soak.latency.p50, p99Ms: soak.latency.p99,
+        controlP50Ms: control.latency.p50, controlP99Ms: control.latency.p99,
         errors: soak.errors + soak.timeouts, non2xx: soak.non2xx, typingSent, typingFrames: setup.frames.typing - typingFramesBefore,
         eventLoopP99Ms: loop.eventLoopP99Ms, mix: requests.map((request) => `${request.method} ${request.path!.replace(/[0-9A-Z]{26}/g, '{id}')}`),
       },
@@ -167,10 +170,11 @@ export function formatTypingPresenceBench(result: TypingPresenceResult): string 
     '| measure | figure | goal |',
     '|---|---:|---|',
     `| T1: ${t.sent} typing events in ${t.seconds} s (${(t.sent / t.seconds).toFixed(0)}/s), ${t.frames} frames written | **${t.cpuMicrosPerEvent.toFixed(0)} µs** CPU per event, ${t.cpuMicrosPerFrame.toFixed(1)} µs per frame | |`,
-    `| T1: a message posted to the same chats (${m.sent}, same fan-out, a logged event) | ${m.cpuMicrosPerMessage.toFixed(0)} µs CPU per message = typing **${(t.cpuMicrosPerEvent / m.cpuMicrosPerMessage).toFixed(2)}x** a message | < 1x |`,
+    `| T1: a message posted to the same chats at the same pace (${m.sent}, same fan-out, a logged event) | ${m.cpuMicrosPerMessage.toFixed(0)} µs CPU per message = typing **${(t.cpuMicrosPerEvent / m.cpuMicrosPerMessage).toFixed(2)}x** a message | < 1x |`,
     `| T1: typing delivery, POST to each stream's frame, p50 / p99 / max | ${ms(t.p50Ms)} / **${ms(t.p99Ms)}** / ${ms(t.maxMs)} ms | p99 <= 50 ms |`,
     `| T1: a start within 2 s of the last (${d.sent}, answered 204, dropped) | ${d.cpuMicrosPerRequest.toFixed(0)} µs CPU per request | |`,
     `| T2: ${s.seconds} s soak at half the mix's maximum (${s.targetRps} req/s; achieved ${s.achievedRps.toFixed(0)}) with ${s.typingSent} typing starts (${s.typingFrames} frames) and the streams open, p50 / p99 | ${s.p50Ms} / **${s.p99Ms} ms** | p99 <= 50 ms |`,
+    `| T2: the same soak with nobody typing (the control), p50 / p99 | ${s.controlP50Ms} / ${s.controlP99Ms} ms: typing adds **${(s.p99Ms - s.controlP99Ms).toFixed(0)} ms** to p99 | |`,
     `| T2: errors / non-2xx; server event-loop delay p99 | ${s.errors} / ${s.non2xx}; ${s.eventLoopP99Ms.toFixed(1)} ms | 0 / 0 |`,
     '',
     `Soak mix: ${s.mix.map((entry) => `\`${entry}\``).join(', ')}; every user read computes presence. Presence writes nothing per request:`
