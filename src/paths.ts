@@ -13,6 +13,10 @@ export const PATHS = {
   avatar: '/users/:userId/avatar/:avatarId',
   avatarImage: '/users/:userId/avatar/:avatarId/image',
   session: '/session',
+  // A user's sessions, their export (docs/protocol.md §3.5, §3.6).
+  userSessions: '/users/:userId/sessions',
+  userSession: '/users/:userId/sessions/:sessionId',
+  userExport: '/users/:userId/export',
   search: '/search',
   // Running the server for a team (docs/protocol.md §13).
   audit: '/audit',
@@ -40,6 +44,11 @@ export const PATHS = {
   topRevision: '/messages/:messageId/revisions/:revisionId',
   // The event stream and long-poll (docs/events.md).
   events: '/events',
+  // Invites, the join page and the admin page (docs/protocol.md §13.5, docs/html.md).
+  invites: '/invites',
+  invite: '/invites/:inviteId',
+  join: '/join/:code',
+  admin: '/admin',
 } as const;
 
 export type PathName = keyof typeof PATHS;

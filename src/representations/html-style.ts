@@ -22,12 +22,16 @@ export const STYLESHEET = [
   'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}',
   'dt{font-weight:600}',
   'dd{margin:0;min-width:0}',
+  // A field list inside a field (an export's avatars, messages, sessions) stacks each name over its value: nested
+  // name columns would add up past a narrow window.
+  'dd dl{grid-template-columns:minmax(0,1fr);gap:0}',
   // A wide table scrolls sideways instead of squeezing its columns to one character.
   '.table{overflow-x:auto}',
   'table{border-collapse:collapse;width:100%;font-size:.9rem}',
   'td{overflow-wrap:break-word}',
   'th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}',
   'td ul{list-style:none;margin:0;padding:0}',
+  'caption{text-align:left;font-weight:600;padding:.25rem 0}',
   'time>span{white-space:nowrap}',
   'ul.related{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}',
   'ol.messages,ul.chats,ul.people,ul.avatars,ul.results{list-style:none;padding:0;margin:0}',

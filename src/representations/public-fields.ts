@@ -1,8 +1,10 @@
 // Row -> public fields: the one place that picks what a client sees of each stored row. The return types
 // come from the schemas of the OpenAPI document (schemas.ts): a field added to one and not the other fails tsc.
-import type { AuditRow, AvatarRow, ChatRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
+import type { AuditRow, AvatarRow, ChatRow, InviteRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
 import { isoTime } from './iso-time.ts';
-import type { PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicMember, PublicMessage, PublicSession, PublicUser } from './schemas.ts';
+import type {
+  PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicInvite, PublicMember, PublicMessage, PublicSession, PublicUser, PublicUserSession,
+} from './schemas.ts';
 
 export { isoTime };
 
@@ -44,6 +46,19 @@ export function publicAvatar(row: AvatarRow, imagePath: string): PublicAvatar {
 /** Never the token or its hash: the token is shown once, in the answer to POST /session. */
 export function publicSession(row: SessionRow): PublicSession {
   return { userId: row.userId, expiresAt: isoTime(row.expiresAt), createdAt: isoTime(row.createdAt) };
+}
+
+/** One of a user's sessions as they list it (docs/protocol.md §3.5): never the token or its hash. */
+export function publicUserSession(row: SessionRow, currentId: string | undefined): PublicUserSession {
+  return {
+    id: row.id,
+    createdAt: isoTime(row.createdAt),
+    lastUsedAt: isoTime(row.lastUsedAt),
+    expiresAt: isoTime(row.expiresAt),
+    userAgent: row.userAgent,
+    address: row.address,
+    current: row.id === currentId,
+  };
 }
 
 /** The chat as every member sees it: what events carry (docs/protocol.md §9.1 leaves the per-caller fields out). */
@@ -107,4 +122,23 @@ export function publicMessage(row: MessageRow): PublicMessage {
 /** Something the caller may do to a message now (docs/protocol.md §4.5): the method and the complete path to call. */
 export function publicAction(row: { id: string; method: PublicAction['method']; href: string }): PublicAction {
   return { id: row.id, method: row.method, href: row.href };
+}
+
+/**
+ * Never the code's hash. The code and its join URL exist only in the answer that made the invite (`shown`): the
+ * server keeps no copy of the code, so every later answer has null for both (docs/protocol.md §13.5).
+ */
+export function publicInvite(row: InviteRow, shown?: { code: string; url: string }): PublicInvite {
+  return {
+    id: row.id,
+    code: shown?.code ?? null,
+    url: shown?.url ?? null,
+    maxUses: row.maxUses,
+    uses: row.uses,
+    expiresAt: row.expiresAt === null ? null : isoTime(row.expiresAt),
+    role: row.role,
+    createdBy: row.createdBy,
+    createdAt: isoTime(row.createdAt),
+    revokedAt: row.revokedAt === null ? null : isoTime(row.revokedAt),
+  };
 }

@@ -75,6 +75,8 @@ export interface PageUser {
   id: string;
   login: string;
   avatar?: Resource;
+  /** An erased account (docs/protocol.md §3.7) whose messages stayed: shown as "deleted user", linked nowhere. */
+  erased?: boolean;
   /** An admin deactivated the account: shown as "(deactivated)" beside the login (docs/html.md). */
   deactivated?: boolean;
   /** An active admin: may delete any message (docs/protocol.md §4.7). */
@@ -113,6 +115,8 @@ export interface PageContext {
   locale?: string;
   /** The path and query of this page, for the forms' `_back` field. */
   self: string;
+  /** The reader is an active administrator: the navigation links the administration page (docs/html.md). */
+  admin?: boolean;
   form?: FormState;
 }
 

@@ -66,6 +66,20 @@ export const SESSION = object({
   createdAt: timestamp(),
 }, { description: 'The caller\'s login session.', example: { userId: USER_ID, expiresAt: '2026-11-22T09:30:00.000Z', createdAt: AT } });
 
+/** One of a user's sessions as they (or an admin) list them: never the token or its hash (docs/protocol.md §3.5). */
+export const USER_SESSION = object({
+  id: id(),
+  createdAt: timestamp(),
+  lastUsedAt: timestamp('When a request last used it (written at most once a minute)'),
+  expiresAt: timestamp('When the session ends unless it is used or prolonged'),
+  userAgent: describe(nullable(text({ min: 0, max: 256 })), 'The User-Agent of the login, cut to 256 characters, or null'),
+  address: describe(nullable(text()), 'The client address of the login as the server saw it'),
+  current: boolean('True for the session of the request that reads the list'),
+}, {
+  description: 'One login session of a user.',
+  example: { id: USER_ID, createdAt: AT, lastUsedAt: AT, expiresAt: '2026-11-22T09:30:00.000Z', userAgent: 'curl/8.5.0', address: '203.0.113.7', current: true },
+});
+
 export const NEW_SESSION = object({
   token: text(undefined, { description: 'The bearer token; shown only in this answer' }),
   userId: id(),
@@ -196,21 +210,81 @@ export const SEARCH_RESULT = {
   oneOf: [tagged('message', MESSAGE), tagged('chat', CHAT), tagged('user', USER)],
 };
 
+const INVITE_ID = '01JDB0A2C4E6G8J0K2M4P6R8T0';
+const INVITE_CODE = 'Qk3v9XbT2mYp7LsW1nHc5dRf8gJa0eUz';
+
+export const INVITE = object({
+  id: id(),
+  code: describe(nullable(text()), 'The secret code (at least 128 random bits): in the answer to POST /invites only, null in every later answer'),
+  url: describe(nullable(text()), 'The join page of the code, <public URL><base path>/join/<code>: like code, only in the answer to POST /invites'),
+  maxUses: describe(nullable(integer({ minimum: 1 })), 'How many accounts it may make; null: no limit'),
+  uses: describe(integer({ minimum: 0 }), 'How many accounts it made'),
+  expiresAt: describe(nullable(timestamp()), 'When it stops working; null: never'),
+  role: oneOfValues(['admin', 'member'], 'The role of an account made with it'),
+  createdBy: id('The user who made it'),
+  createdAt: timestamp(),
+  revokedAt: describe(nullable(timestamp()), 'When it was revoked (DELETE); null while it holds'),
+}, {
+  description: 'An invite: a code that lets people sign up (docs/protocol.md §13.5).',
+  example: {
+    id: INVITE_ID, code: INVITE_CODE, url: `https://chat.example${buildPath(PATHS.join, { code: INVITE_CODE })}`, maxUses: 1, uses: 0,
+    expiresAt: '2026-11-28T09:30:00.000Z', role: 'member', createdBy: USER_ID, createdAt: AT, revokedAt: null,
+  },
+});
+
+/** GET /join/{code} as JSON: what the holder of a code may learn of it before signing up. */
+export const INVITE_STATUS = object({
+  role: oneOfValues(['admin', 'member'], 'The role the new account gets'),
+  expiresAt: describe(nullable(timestamp()), 'When the code stops working; null: never'),
+  usesLeft: describe(nullable(integer({ minimum: 1 })), 'Sign-ups left; null: no limit'),
+  signUp: text(undefined, { description: 'Where to sign up: POST this path with login, password and inviteCode' }),
+}, { description: 'A usable invite code, as its holder sees it.', example: { role: 'member', expiresAt: '2026-11-28T09:30:00.000Z', usesLeft: 1, signUp: PATHS.users } });
+
+/** GET /admin as JSON or XML: where the administrator's collections are (the page itself is HTML). */
+export const ADMIN_INDEX = object({
+  users: text(undefined, { pattern: '^/' }),
+  invites: text(undefined, { pattern: '^/' }),
+  audit: text(undefined, { pattern: '^/' }),
+}, { description: 'The administration index.', example: { users: PATHS.users, invites: PATHS.invites, audit: PATHS.audit } });
+
 export type PublicUser = Infer<typeof USER>;
 export type PublicAuditEntry = Infer<typeof AUDIT_ENTRY>;
 export type PublicAvatar = Infer<typeof AVATAR>;
 export type PublicSession = Infer<typeof SESSION>;
 export type PublicNewSession = Infer<typeof NEW_SESSION>;
+export type PublicUserSession = Infer<typeof USER_SESSION>;
 export type PublicChat = Infer<typeof CHAT>;
 export type PublicMember = Infer<typeof MEMBER>;
 export type PublicMessage = Infer<typeof MESSAGE>;
 export type PublicAction = Infer<typeof ACTION>;
+export type PublicInvite = Infer<typeof INVITE>;
+export type PublicInviteStatus = Infer<typeof INVITE_STATUS>;
 
 /** How a resource travels (docs/protocol.md §1.4): chats, messages, actions and what lives under a chat in {"data"}. */
 export interface ResourceKind {
   schema: Schema<unknown>;
   enveloped: boolean;
 }
+
+/** One message of an export: as GET answers it, with its earlier texts (docs/protocol.md §3.6). */
+const EXPORTED_MESSAGE = object({
+  ...MESSAGE['properties'] as Record<string, Schema<unknown>>,
+  revisions: describe(arrayOf(ref('Revision', REVISION)), 'Every text it had, the current one last'),
+}, { description: 'A message of the user, with its revisions.' });
+
+/** GET /users/{id}/export: everything the server holds about one user, in one document (docs/protocol.md §3.6). */
+export const EXPORT = object({
+  user: ref('User', USER),
+  avatars: arrayOf(ref('Avatar', AVATAR)),
+  memberships: arrayOf(object({
+    chatId: id(), title: text(), ownerId: id(), owner: boolean('True while the user owns the chat'), addedAt: timestamp(), chat: text(undefined, { description: 'The chat\'s path' }),
+  })),
+  readMarkers: arrayOf(ref('ReadMarker', READ_MARKER)),
+  messages: arrayOf(EXPORTED_MESSAGE),
+  reactions: arrayOf(object({ messageId: id(), chatId: id(), emoji: text({ min: 1, max: 32 }), createdAt: timestamp() })),
+  sessions: arrayOf(ref('UserSession', USER_SESSION)),
+  invites: arrayOf(ref('Invite', INVITE)),
+}, { description: 'Everything the server holds about one user: a download (Content-Disposition: attachment).' });
 
 /** Every resource by its component name in the OpenAPI document. */
 export const RESOURCES = {
@@ -219,6 +293,8 @@ export const RESOURCES = {
   Avatar: { schema: AVATAR, enveloped: false },
   Session: { schema: SESSION, enveloped: false },
   NewSession: { schema: NEW_SESSION, enveloped: false },
+  UserSession: { schema: USER_SESSION, enveloped: true },
+  Export: { schema: EXPORT, enveloped: false },
   Chat: { schema: CHAT, enveloped: true },
   Member: { schema: MEMBER, enveloped: true },
   Message: { schema: MESSAGE, enveloped: true },
@@ -230,6 +306,9 @@ export const RESOURCES = {
   Event: { schema: EVENT, enveloped: false },
   Health: { schema: HEALTH, enveloped: false },
   Index: { schema: INDEX, enveloped: false },
+  Invite: { schema: INVITE, enveloped: true },
+  InviteStatus: { schema: INVITE_STATUS, enveloped: false },
+  AdminIndex: { schema: ADMIN_INDEX, enveloped: false },
 } as const satisfies Record<string, ResourceKind>;
 
 export type ResourceName = keyof typeof RESOURCES;

@@ -1,10 +1,12 @@
 // The whole route table, in order: each resource folder contributes its routes.
 import type { Route } from './context.ts';
 import { ACTION_ROUTES } from './actions/routes.ts';
+import { ADMIN_ROUTES } from './admin/routes.ts';
 import { AUDIT_ROUTES } from './audit/routes.ts';
 import { AVATAR_ROUTES } from './avatars/routes.ts';
 import { CHAT_ROUTES } from './chats/routes.ts';
 import { EVENT_ROUTES } from './events/routes.ts';
+import { INVITE_ROUTES } from './invites/routes.ts';
 import { MEMBER_ROUTES } from './members/routes.ts';
 import { MESSAGE_ROUTES } from './messages/routes.ts';
 import { REACTION_ROUTES } from './reactions/routes.ts';
@@ -15,11 +17,16 @@ import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
 import { TYPING_ROUTES } from './typing/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
+import { ACCOUNT_ROUTES } from './account/routes.ts';
+import { USER_SESSION_ROUTES } from './user-sessions/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
   ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
   ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES,
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
+  ...INVITE_ROUTES, ...ADMIN_ROUTES,
+  // A user's sessions, export and erasure (docs/protocol.md §3.5-§3.7).
+  ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,
   ...TYPING_ROUTES,
 ];

@@ -5,13 +5,18 @@ import { publicAvatar, publicChatForCaller } from '../representations/public-fie
 import type { PageContext, PageUser, Representation, Resource } from '../representations/representation.ts';
 import type { UserRow } from '../storage/store.ts';
 import { presenceOf, USER_FIELDS } from './users/handlers.ts';
+import { isAdmin } from './users/roles.ts';
 import { PATHS } from '../paths.ts';
 
 /** A page names at most this many distinct users; past it an id stays an id (a page holds at most 100 items). */
 const MAX_NAMED_USERS = 500;
 /** The owner's "Add a member" list: the first users by login who are not members yet. */
 const CANDIDATES_QUERY = 'limit=100&sort=login&order=asc';
-const USER_REFERENCES = ['authorId', 'ownerId', 'userId'];
+const USER_REFERENCES = ['authorId', 'ownerId', 'userId', 'createdBy', 'actorId'];
+/** The administration page holds its people, invites and audit entries in lists of its one resource. */
+const ADMIN_LISTS = ['people', 'invites', 'audit'];
+/** How a page names the author of messages an erased account left (docs/html.md). */
+const ERASED_LOGIN = 'deleted user';
 
 /** Every user id a resource refers to: its author, owner, members, reacting users; itself for a user or member. */
 function collectUserIds(type: string, item: Resource, into: Set<string>): void {
@@ -23,6 +28,11 @@ function collectUserIds(type: string, item: Resource, into: Set<string>): void {
     }
   }
   if ((type === 'user' || type === 'result') && typeof item['id'] === 'string' && typeof item['login'] === 'string') into.add(item['id']);
+  if (type === 'admin') {
+    for (const list of ADMIN_LISTS) {
+      for (const entry of Array.isArray(item[list]) ? (item[list] as Resource[]) : []) collectUserIds(list === 'people' ? 'user' : list, entry, into);
+    }
+  }
 }
 
 async function pageUser(ctx: RequestContext, row: UserRow): Promise<PageUser> {
@@ -91,7 +101,8 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
   const users: Record<string, PageUser> = {};
   for (const id of [...ids].slice(0, MAX_NAMED_USERS)) {
     const row = await storage.users.findUserById(id);
-    if (row) users[id] = await pageUser(ctx, row);
+    // Users are never deleted but by erasure: an id that names nobody wrote what an erased account left behind.
+    users[id] = row ? await pageUser(ctx, row) : { id, login: ERASED_LOGIN, erased: true };
   }
   for (const [id, message] of Object.entries(replied)) if (users[String(message['authorId'])] === undefined) delete replied[id];
   const page: PageContext = {
@@ -103,6 +114,7 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
     locale: preferredLocale(ctx.req.headers['accept-language']),
     self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
   };
+  if (ctx.caller && (await isAdmin(ctx))) page.admin = true;
   if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
     const members = new Set(chat['members'] as string[]);
     const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));

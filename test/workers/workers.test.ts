@@ -110,6 +110,24 @@ test('--workers 2: processes racing to PUT the same new chat id give one 201 and
   assert.equal(events.body.data.filter((event: { type: string }) => event.type === 'chat.created').length, 5);
 });
 
+test('--workers 2: sign-ups racing on both processes for an invite\'s last uses: exactly maxUses of them get in', { timeout: 60_000 }, async (t) => {
+  const server = await startWorkers(t, ['--registration', 'invite']);
+  const alice = await register(server.url, 'alice');
+  for (let round = 0; round < 3; round++) {
+    const invite = await call(server.url, 'POST', '/invites', { token: alice.token, json: { data: { maxUses: 2 } } });
+    assert.equal(invite.status, 201, invite.text);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => call(server.url, 'POST', '/users', {
+      json: { login: `racer-${round}-${i}`, password: 'a long enough password', inviteCode: invite.body.data.code },
+    })));
+    const statuses = answers.map((res) => res.status);
+    assert.equal(statuses.filter((status) => status === 201).length, 2, `round ${round}: ${statuses.join(' ')}`);
+    assert.ok(answers.every((res) => res.status === 201 || res.body.code === 'ERR_INVITE_USED_UP'), statuses.join(' '));
+    const read = await call(server.url, 'GET', `/invites/${invite.body.data.id}`, { token: alice.token });
+    assert.equal(read.body.data.uses, 2);
+  }
+  assert.equal((await call(server.url, 'GET', '/users', { token: alice.token })).body.meta.total, 7);
+});
+
 test('--workers 2: SIGKILL of a worker during a write burst loses no acknowledged write or event; the primary replaces it', { timeout: 90_000 }, async (t) => {
   const server = await startWorkers(t);
   const alice = await register(server.url, 'alice');
@@ -202,4 +220,20 @@ test('--workers 2: SIGTERM drains both workers and the primary exits 0; :memory:
   const bad = spawnSync(process.execPath, ['--import', 'tsx', MAIN, '--workers', 'many'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr, 'chat-server: --workers: expected auto or an integer from 1 to 256, got "many"\n');
+});
+
+test('--workers 2: an erasure on one process ends the account everywhere: its token, its streams on both, and its login is free', { timeout: 60_000 }, async (t) => {
+  const server = await startWorkers(t, ['--registration', 'open']);
+  const admin = await register(server.url, 'admin');
+  const bob = await register(server.url, 'bob');
+  // Four streams over four connections: the cluster hands them to both processes.
+  const streams: EventStream[] = [];
+  for (let i = 0; i < 4; i++) streams.push(await openReady(server.url, { token: bob.token }));
+  t.after(() => streams.forEach((stream) => stream.close()));
+  assert.equal((await call(server.url, 'DELETE', `/users/${bob.userId}`, { token: admin.token })).status, 204);
+  for (let i = 0; i < 6; i++) assert.equal((await call(server.url, 'GET', '/session', { token: bob.token })).status, 401);
+  // The process that erased ends its streams at once, the other at its next session check (within 15 s).
+  await Promise.all(streams.map((stream) => stream.ended));
+  const again = await call(server.url, 'POST', '/users', { json: { login: 'bob', password: 'another long password' } });
+  assert.equal(again.status, 201, again.text);
 });

@@ -64,7 +64,7 @@ SELECT s.type, s.id, s.chat_id AS "chatId", s.created_at AS "createdAt", s.updat
   UNION ALL SELECT 'chat', c.id, NULL, c.created_at, c.updated_at FROM chats c
     WHERE c.search @@ (SELECT query FROM q) AND c.id IN (SELECT chat_id FROM mine)
   UNION ALL SELECT 'user', u.id, NULL, u.created_at, u.updated_at FROM users u
-    WHERE u.search @@ (SELECT query FROM q)
+    WHERE u.search @@ (SELECT query FROM q) AND u.erased_at IS NULL
 ) s`;
 const SEARCH_COLUMNS: SqlColumns = {
   idField: 'id',
@@ -76,7 +76,7 @@ const ACTION_SELECT = 'SELECT a.id, a.method, a.href FROM (SELECT x.id COLLATE "
 const ACTION_COLUMNS: SqlColumns = { idField: 'id', columns: { id: 'a.id', method: 'a.method', href: 'a.href' } };
 
 /** The page and meta.total of one collection, in one statement: one round trip. */
-async function listPage<T>(sql: Sql, source: PageSource, query: ParsedQuery): Promise<Page<T>> {
+export async function listPage<T>(sql: Sql, source: PageSource, query: ParsedQuery): Promise<Page<T>> {
   const { page, total, limit } = buildPageSql(source, query, buildPgQuerySql);
   if (limit === 0) return { rows: [], total: (await sql.one<{ n: number }>(total.sql, total.params))?.n ?? 0 };
   // The total and the page as a JSON array (json_agg keeps the order of its sorted subquery; every value the
@@ -96,7 +96,7 @@ export class PgCollections implements CollectionRepository {
   }
 
   listUsers(query: ParsedQuery): Promise<Page<UserRow>> {
-    return listPage(this.sql, { select: USER_SELECT, columns: USER_COLUMNS }, query);
+    return listPage(this.sql, { select: USER_SELECT, scope: 'u.erased_at IS NULL', columns: USER_COLUMNS }, query);
   }
 
   async listAudit(query: ParsedQuery): Promise<Page<AuditRow>> {

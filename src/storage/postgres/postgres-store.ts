@@ -9,9 +9,11 @@ import { PgCollections } from './collections.ts';
 import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './conversations.ts';
 import { createClient, createPool, describeConnectFailure, isUnavailable, mapError, type Pool, type PoolClient } from './driver.ts';
 import { EPHEMERAL_CHANNEL, EventListener } from './event-listener.ts';
+import { PgInvites } from './invites.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
+import { PgAccounts } from './accounts.ts';
 import { PgAudit } from './audit-log.ts';
 import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
@@ -67,6 +69,8 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     revisions: new PgRevisions(sql),
     collections: new PgCollections(sql),
     events: new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client)))),
+    accounts: new PgAccounts(sql),
+    invites: new PgInvites(sql),
     audit: new PgAudit(sql),
   };
 }
@@ -95,6 +99,8 @@ export class PostgresStore implements Store {
   readonly revisions;
   readonly collections;
   readonly events;
+  readonly accounts;
+  readonly invites;
   readonly audit;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
@@ -115,7 +121,9 @@ export class PostgresStore implements Store {
     // Outside a transaction: the pool's repositories (each statement on any free connection).
     const base = pgRepositories(sql, undefined, this, options.recordEvents ?? true);
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
+    this.accounts = base.accounts;
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
+    this.invites = base.invites;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits, onBroadcast: options.onBroadcast });

@@ -7,12 +7,14 @@ import type { ChatStore } from './chat-store.ts';
 import type { SqliteCollections } from './collections.ts';
 import { toStoreError } from './database.ts';
 import type { EventStore } from './event-store.ts';
+import type { InviteStore } from './invite-store.ts';
 import type { MessageStore } from './message-store.ts';
 import type { ReactionStore } from './reaction-store.ts';
 import type { ReadMarkerStore } from './read-marker-store.ts';
 import type { RevisionStore } from './revision-store.ts';
 import type { SessionStore } from './session-store.ts';
 import type { UserStore } from './user-store.ts';
+import type { AccountStore } from './account-store.ts';
 
 /** The synchronous stores, as one transaction or the gate runs them. */
 export interface SyncRepositories {
@@ -26,6 +28,8 @@ export interface SyncRepositories {
   revisions: RevisionStore;
   collections: SqliteCollections;
   events: EventStore;
+  accounts: AccountStore;
+  invites: InviteStore;
   audit: AuditStore;
 }
 
@@ -77,6 +81,8 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     // listActions is generic in the interface (it answers the items' own type): checked by hand, the cast stays.
     collections: views.collections as unknown as Repositories['collections'],
     events: views.events,
+    accounts: views.accounts,
+    invites: views.invites,
     audit: views.audit,
   };
 }

@@ -15,6 +15,7 @@ import { openDatabase, toStoreError, type Db, type OpenOptions } from './databas
 import { EventStore } from './event-store.ts';
 import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { InviteStore } from './invite-store.ts';
 import { MessageStore } from './message-store.ts';
 import { SqliteRateCounters } from './rate-counter-store.ts';
 import { ReactionStore } from './reaction-store.ts';
@@ -22,6 +23,7 @@ import { ReadMarkerStore } from './read-marker-store.ts';
 import { RevisionStore } from './revision-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
+import { AccountStore } from './account-store.ts';
 import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
 export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCommit' | 'batchFailure'> & {
@@ -50,6 +52,8 @@ export class SqliteStore implements Store {
   readonly revisions: Repositories['revisions'];
   readonly collections: Repositories['collections'];
   readonly events: Repositories['events'];
+  readonly accounts: Repositories['accounts'];
+  readonly invites: Repositories['invites'];
   readonly audit: Repositories['audit'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
@@ -101,6 +105,8 @@ export class SqliteStore implements Store {
       revisions: new RevisionStore(this.db),
       collections: new SqliteCollections(this.db),
       events: this.eventLog,
+      accounts: new AccountStore(this.db),
+      invites: new InviteStore(this.db),
       audit: new AuditStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
@@ -117,6 +123,8 @@ export class SqliteStore implements Store {
     this.revisions = gated.revisions;
     this.collections = gated.collections;
     this.events = gated.events;
+    this.accounts = gated.accounts;
+    this.invites = gated.invites;
     this.audit = gated.audit;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.
