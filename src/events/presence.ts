@@ -50,6 +50,8 @@ export class PresenceTracker {
   private readonly announced = new Map<string, Presence>();
   private readonly timers: NodeJS.Timeout[] = [];
   private stopped = false;
+  /** A sweep waits on the database now and then: the next one does not start before it ends. */
+  private sweeping = false;
 
   private readonly options: PresenceOptions;
 
@@ -158,6 +160,16 @@ export class PresenceTracker {
   /** Forgets the announcements of processes gone silent, then tells peers of every change time made. */
   /** Also run by its timer (every 5 s). */
   async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      await this.sweepOnce();
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async sweepOnce(): Promise<void> {
     const now = this.options.now();
     for (const [userId, holders] of this.remote) {
       for (const [origin, until] of holders) {
