@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { parseEphemeralEvent, type EphemeralEvent } from './ephemeral-event.ts';
 
-/** An event for streams, or which users hold streams on the sending process (opened, closed, or still open). */
+/** An event for streams, or which users hold streams on the sending process (opened, closed, or still open), as of `at`. */
 export type BusMessage =
   | { kind: 'event'; event: EphemeralEvent }
-  | { kind: 'streams'; open: readonly string[]; closed: readonly string[] };
+  | { kind: 'streams'; open: readonly string[]; closed: readonly string[]; at?: number };
 
 /** Carries a message to every other process (never back to this one's listeners: the bus called them already). */
 export interface BusTransport {
@@ -18,14 +18,16 @@ export interface BusTransport {
 export type BusListener = (message: BusMessage, origin: string) => void;
 
 function parseMessage(value: unknown): BusMessage | undefined {
-  const message = value as { kind?: unknown; event?: unknown; open?: unknown; closed?: unknown } | null;
+  const message = value as { kind?: unknown; event?: unknown; open?: unknown; closed?: unknown; at?: unknown } | null;
   if (typeof message !== 'object' || message === null) return undefined;
   if (message.kind === 'event') {
     const event = parseEphemeralEvent(message.event);
     return event && { kind: 'event', event };
   }
   const ids = (list: unknown): list is string[] => Array.isArray(list) && list.every((id) => typeof id === 'string');
-  if (message.kind === 'streams' && ids(message.open) && ids(message.closed)) return { kind: 'streams', open: message.open, closed: message.closed };
+  if (message.kind === 'streams' && ids(message.open) && ids(message.closed)) {
+    return { kind: 'streams', open: message.open, closed: message.closed, ...(typeof message.at === 'number' ? { at: message.at } : {}) };
+  }
   return undefined;
 }
 

@@ -144,7 +144,9 @@ export class PresenceTracker {
       holders.set(origin, now + HOLDER_TTL_MS);
       this.leftAt.delete(userId);
     }
-    for (const userId of message.closed) this.forgetHolder(userId, origin, now);
+    // When the stream closed there, not when it was heard here: the grace is counted from the same instant everywhere.
+    const closedAt = Math.min(message.at ?? now, now);
+    for (const userId of message.closed) this.forgetHolder(userId, origin, closedAt);
   }
 
   /** True when that was the user's last stream anywhere. */
@@ -203,7 +205,8 @@ export class PresenceTracker {
   }
 
   private announceHolders(open: readonly string[], closed: readonly string[]): void {
-    for (const chunk of chunksOf(open, IDS_PER_MESSAGE)) this.options.bus.publish({ kind: 'streams', open: chunk, closed: [] });
-    for (const chunk of chunksOf(closed, IDS_PER_MESSAGE)) this.options.bus.publish({ kind: 'streams', open: [], closed: chunk });
+    const at = this.options.now();
+    for (const chunk of chunksOf(open, IDS_PER_MESSAGE)) this.options.bus.publish({ kind: 'streams', open: chunk, closed: [], at });
+    for (const chunk of chunksOf(closed, IDS_PER_MESSAGE)) this.options.bus.publish({ kind: 'streams', open: [], closed: chunk, at });
   }
 }

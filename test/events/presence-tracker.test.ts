@@ -106,3 +106,14 @@ test('the hub\'s first stream and last stream of a user are announced on the bus
   // The announcements wait for the user's chats to be read: both holder messages go first.
   assert.deepEqual(sent, ['streams', 'streams', 'event', 'event']);
 });
+
+test('a close heard late counts from when it happened there, not from when it was heard', async (t) => {
+  const { presence, bus, now } = tracker(t);
+  const other = new EphemeralBus();
+  const relay: string[] = [];
+  other.connect({ send: (payload) => relay.push(payload) });
+  other.publish({ kind: 'streams', open: ['u'], closed: [], at: now() });
+  other.publish({ kind: 'streams', open: [], closed: ['u'], at: now() - STREAM_GRACE_MS });
+  for (const payload of relay.splice(0)) bus.receive(payload);
+  assert.equal(presence.presenceOf('u', null), 'offline', 'the grace was over before the message arrived');
+});
