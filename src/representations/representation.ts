@@ -117,6 +117,8 @@ export interface PageContext {
   self: string;
   /** The reader is an active administrator: the navigation links the administration page (docs/html.md). */
   admin?: boolean;
+  /** The signed-in user may create invites (an admin, or any member with --members-invite): the invite form shows. */
+  mayInvite?: boolean;
   form?: FormState;
 }
 

@@ -115,6 +115,7 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
     self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
   };
   if (ctx.caller && (await isAdmin(ctx))) page.admin = true;
+  if (ctx.caller) page.mayInvite = page.admin === true || ctx.services.config.membersInvite;
   if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
     const members = new Set(chat['members'] as string[]);
     const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));
