@@ -26,6 +26,8 @@ export const PATHS = {
   members: '/chats/:chatId/members',
   member: '/chats/:chatId/members/:userId',
   read: '/chats/:chatId/read',
+  // Typing indicators (docs/protocol.md §14.5).
+  typing: '/chats/:chatId/typing',
   messages: '/chats/:chatId/messages',
   message: '/chats/:chatId/messages/:messageId',
   messageActions: '/chats/:chatId/messages/:messageId/actions',

@@ -76,6 +76,17 @@ function pageLink(links: readonly Link[] | undefined, rel: string, text: string)
   return href === undefined ? '' : `<p class="paging"><a rel="${rel}" href="${escapeHtml(href)}">${text}</a></p>`;
 }
 
+/**
+ * "alice is typing…" (docs/html.md): empty when the page is made; the page's script fills it from typing events, with
+ * the members' logins it carries here, and tells the server as the reader types (POST to data-typing). Polite: a
+ * screen reader says it when it is done speaking.
+ */
+function renderTyping(page: PageContext, chatId: string): string {
+  const members = Array.isArray(page.chat?.['members']) ? (page.chat['members'] as unknown[]).map(String) : [];
+  const logins = Object.fromEntries(members.filter((id) => page.users[id] !== undefined).map((id) => [id, page.users[id]!.login]));
+  return `<p class="typing" aria-live="polite" data-typing="${escapeHtml(pathOf(page, 'typing', { chatId }))}" data-logins="${escapeHtml(JSON.stringify(logins))}"></p>`;
+}
+
 /** GET /chats/{id}/messages: older-messages link, the list (live on the newest page), newer link, then the composer. */
 export function renderMessagesPage(rep: CollectionRepresentation, page: PageContext, liveAttributes: string): { heading: string; main: string } {
   const chat = page.chat ?? {};
@@ -110,7 +121,7 @@ export function renderMessagesPage(rep: CollectionRepresentation, page: PageCont
     fields: [{ name: 'text', label: 'Message', type: 'textarea', attributes: 'required maxlength="4000" rows="3"' }],
   }, page);
   const main = `${summary}${pageLink(rep.links, 'prev', 'Older messages')}${list}` +
-    `<ol class="messages"${liveAttributes}>\n${items.join('\n')}\n</ol>${pageLink(rep.links, 'next', 'Newer messages')}` +
+    `<ol class="messages"${liveAttributes}>\n${items.join('\n')}\n</ol>${renderTyping(page, chatId)}${pageLink(rep.links, 'next', 'Newer messages')}` +
     `<section aria-labelledby="compose-heading"><h2 id="compose-heading">Write</h2>${composer}</section>`;
   return { heading: chatNameOf(page, chat, 'Messages'), main };
 }

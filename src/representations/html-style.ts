@@ -45,6 +45,11 @@ export const STYLESHEET = [
   '.quote{margin:.25rem 0 0;padding-left:.5rem;border-left:3px solid var(--line);font-size:.9rem}',
   '.badge{background:var(--badge-bg);color:var(--badge-fg);border-radius:.75rem;padding:0 .5rem;font-size:.85rem;white-space:nowrap}',
   'a.user{display:inline-flex;align-items:center;gap:.35rem;vertical-align:middle}',
+  // Presence (docs/html.md): a filled dot online, a half-filled one away, a ring offline: told apart without colour too.
+  '.presence{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;border:2px solid var(--muted)}',
+  '.presence[data-presence=online]{background:#188038;border-color:#188038}',
+  '.presence[data-presence=away]{background:linear-gradient(90deg,#b06000 50%,transparent 50%);border-color:#b06000}',
+  '.typing{color:var(--muted);font-style:italic;min-height:1.5rem;margin:.25rem 0}',
   'svg.avatar,img{border-radius:4px;vertical-align:middle;max-width:100%;height:auto}',
   'ul.reactions{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;padding:0;margin:.25rem 0 0}',
   'ul.reactions button{border-radius:1rem;padding:.1rem .6rem;border:1px solid var(--line);background:transparent;color:inherit;font:inherit}',

@@ -8,12 +8,14 @@ import type {
 
 export { isoTime };
 
-/** Never the password hash. */
-export function publicUser(row: UserRow): PublicUser {
-  return {
-    id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null,
-    createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt),
-  };
+/**
+ * Never the password hash. `presence` is given by whoever answers (docs/protocol.md §14.6): it is computed at that
+ * moment, so it is left out where the user is stored for later (a user.updated event in the log).
+ */
+export function publicUser(row: UserRow, presence?: PublicUser['presence']): PublicUser {
+  const user = { id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null };
+  const at = { createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+  return presence === undefined ? { ...user, ...at } : { ...user, presence, ...at };
 }
 
 export function publicAuditEntry(row: AuditRow): PublicAuditEntry {

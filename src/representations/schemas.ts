@@ -18,11 +18,13 @@ export const USER = object({
   avatar: describe(nullable(id()), 'The id of the current avatar, or null'),
   role: oneOfValues(['admin', 'member'], 'An admin runs the server for the team (docs/protocol.md §13)'),
   active: boolean('False once an admin deactivated the account: it cannot sign in'),
+  presence: oneOfValues(['online', 'away', 'offline'], 'Computed when answered (docs/protocol.md §14.6): online (an open stream, or a request in the last 2 minutes), away (2-30 minutes), offline. In every answer about users; never in events, which the log keeps'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 }, {
   description: 'A user. Never carries a password or any hash.',
-  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, createdAt: AT, updatedAt: AT },
+  optional: ['presence'],
+  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, presence: 'online', createdAt: AT, updatedAt: AT },
 });
 
 export const AUDIT_ENTRY = object({

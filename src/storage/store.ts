@@ -63,6 +63,11 @@ export interface UserRepository {
   insertFirstUser(user: UserRow): Promise<boolean>;
   /** Admins whose account is active: the last one may not be demoted, deactivated or erased. */
   countActiveAdmins(): Promise<number>;
+  /**
+   * Presence's flush (docs/protocol.md §14.6): in one statement, each user's last_seen_at becomes the later of what it
+   * holds and `at`, so flushes of several processes, in any order, never move it back. Unknown and erased accounts are left alone.
+   */
+  recordLastSeen(seen: readonly (readonly [userId: string, at: number])[]): Promise<void>;
 }
 
 export interface AuditRepository {
@@ -330,6 +335,13 @@ export interface Store extends Repositories {
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Finishes queued writes, then closes; later calls reject. */
   close(): Promise<void>;
+  /**
+   * Carries a payload (at most 7,900 bytes) to every other server on this database, to the `onBroadcast` each was
+   * opened with, within the second (PostgreSQL: a NOTIFY on a second channel); nothing is stored and a server not
+   * listening at that moment never hears it. Undefined for SQLite: a file on one host, whose processes (--workers) the
+   * primary relays between (src/workers.ts). The ephemeral bus rides on it (events/ephemeral-bus.ts).
+   */
+  readonly broadcast: ((payload: string) => Promise<void>) | undefined;
   /** What opening the database did that its operator should hear of (an upgrade that made an admin): printed at start. */
   readonly notices: readonly string[];
   /**

@@ -98,6 +98,8 @@ export async function postMessage(ctx: RequestContext): Promise<Reply> {
     await appendNotifications(tx, access.kind, message, members);
     return message;
   });
+  // A message ends its author's typing in the chat (docs/protocol.md §14.5), once it is committed.
+  ctx.services.typing.stop(chatId, row.authorId);
   return messageReply(ctx, row, 201, { Location: ctx.href(PATHS.message, { chatId, messageId: row.id }) });
 }
 
