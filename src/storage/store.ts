@@ -165,7 +165,7 @@ export interface ReadMarkerRepository {
   /** The member's marker, or undefined when the user is not a member. */
   findMarker(chatId: string, userId: string): Promise<ReadMarkerRow | undefined>;
   /** Moves the marker (forward or back) and recounts; the caller checked that lastReadId is a message of the chat. */
-  setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow>;
+  setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow | undefined>;
 }
 
 export interface ReactionRepository {

@@ -170,14 +170,15 @@ export class PgReadMarkers implements ReadMarkerRepository {
   }
 
   /** Recounts from the new marker on (a range of messages_by_chat); every id is > '' (a NULL marker: the whole chat). */
-  async setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow> {
+  /** Undefined when the user left the chat (or it was deleted) since the caller looked: no row was there to move. */
+  async setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow | undefined> {
     await this.sql.run(`UPDATE chat_members SET last_read_id = ?, unread_count = (
       SELECT count(*) FROM messages m WHERE m.chat_id = ? AND m.id > coalesce(?::text, '') AND m.author_id <> ?
     ), mention_count = (
       SELECT count(*) FROM message_mentions mm JOIN messages m ON m.id = mm.message_id
       WHERE mm.user_id = ? AND mm.chat_id = ? AND mm.message_id > coalesce(?::text, '') AND m.author_id <> ?
     ) WHERE chat_id = ? AND user_id = ?`, [lastReadId, chatId, lastReadId, userId, userId, chatId, lastReadId, userId, chatId, userId]);
-    return (await this.findMarker(chatId, userId))!;
+    return this.findMarker(chatId, userId);
   }
 }
 

@@ -63,6 +63,8 @@ export class PgUsers implements UserRepository {
 
   /** lower() under "C" folds ASCII letters only, as SQLite's NOCASE; the unique index is on lower(login). */
   findUserByLogin(login: string): Promise<UserRow | undefined> {
+    // A login tried at sign-in is what the client sent; PostgreSQL text cannot hold NUL, and no login has one.
+    if (login.includes('\0')) return Promise.resolve(undefined);
     return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE lower(login) = lower(?) AND erased_at IS NULL`, [login]);
   }
 

@@ -36,7 +36,7 @@ export const DEFAULT_POOL_SIZE = 10;
 
 /** deadlock_detected and serialization_failure: PostgreSQL undid the transaction; running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
-const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 6;
 
 function codeOf(error: unknown): string | undefined {
   const cause = (error as { cause?: unknown })?.cause ?? error;
