@@ -12,6 +12,7 @@ import { checkFormRules } from './resources/form-rules.ts';
 import { EventHub } from './events/hub.ts';
 import { EventWakeUp } from './events/event-wake-up.ts';
 import { RouteTable } from './router/route-table.ts';
+import { UploadCleanup } from './resources/attachments/cleanup.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
 
 /** Internal store options (benchmarks compare synchronous=NORMAL, no group commit, no events); they are not flags. */
@@ -70,6 +71,10 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     ...timings,
   });
   wakeUp.startWaking(events);
+  const uploadCleanup = new UploadCleanup({
+    storage, clock, logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'upload-cleanup', error)),
+  });
+  uploadCleanup.start();
   metrics.streamsOpen.readFrom(() => events.streamCount());
   return {
     config,
@@ -82,10 +87,12 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
     publicOrigin: () => config.publicUrl || listenOrigin,
     events,
+    uploadCleanup,
     routes: new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route }))),
     setListenUrl: (url) => { listenOrigin = new URL(url).origin; },
     close: async () => {
       events.stop();
+      uploadCleanup.stop();
       metrics.stop();
       await storage.close();
     },

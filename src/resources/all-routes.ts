@@ -1,6 +1,7 @@
 // The whole route table, in order: each resource folder contributes its routes.
 import type { Route } from './context.ts';
 import { ACTION_ROUTES } from './actions/routes.ts';
+import { ATTACHMENT_ROUTES } from './attachments/routes.ts';
 import { AUDIT_ROUTES } from './audit/routes.ts';
 import { AVATAR_ROUTES } from './avatars/routes.ts';
 import { CHAT_ROUTES } from './chats/routes.ts';
@@ -20,4 +21,5 @@ export const ALL_ROUTES: readonly Route[] = [
   ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES,
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
+  ...ATTACHMENT_ROUTES,
 ];

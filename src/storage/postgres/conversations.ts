@@ -1,9 +1,11 @@
 // Chats, members, messages, read markers, reactions and revisions on PostgreSQL (the counts are kept by triggers).
 import type {
   ChatAccess, ChatForCallerRow, ChatRepository, ChatRow, MemberRow, MessageRepository, MessageRow, ReactionRepository, ReactionRow,
-  ReadMarkerRepository, ReadMarkerRow, RevisionRepository, RevisionRow,
+  ReadMarkerRepository, ReadMarkerRow, RevisionRepository, RevisionRow, NewMessage,
 } from '../store.ts';
+import { NO_ATTACHMENTS } from '../store.ts';
 import type { Sql } from './connection.ts';
+import { attachmentNamesOf } from '../attachment-names.ts';
 import type { Guarded } from './people.ts';
 
 /** Every chat's member ids, owner first, then by joining time and id: one subquery, no N+1; pg reads text[] as an array. */
@@ -18,7 +20,7 @@ export const CHAT_FOR_CALLER_SELECT = `SELECT c.id, c.title, c.owner_id AS "owne
 export const MEMBER_SELECT = 'SELECT cm.chat_id AS "chatId", cm.user_id AS "userId", u.login, cm.added_at AS "addedAt" FROM chat_members cm JOIN users u ON u.id = cm.user_id';
 
 export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS "chatId", m.author_id AS "authorId", m.text, m.reply_to AS "replyTo", m.created_at AS "createdAt",'
-  + ' m.updated_at AS "updatedAt", m.edited_at AS "editedAt", m.reactions FROM messages m';
+  + ' m.updated_at AS "updatedAt", m.edited_at AS "editedAt", m.reactions, m.attachments FROM messages m';
 
 export class PgChats implements ChatRepository {
   private readonly sql: Sql;
@@ -104,9 +106,9 @@ export class PgMessages implements MessageRepository {
     this.sql = sql;
   }
 
-  async insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): Promise<void> {
-    await this.sql.run('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [message.id, message.chatId, message.authorId, message.text, message.replyTo, message.createdAt, message.updatedAt]);
+  async insertMessage(message: NewMessage): Promise<void> {
+    await this.sql.run('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at, attachments, attachment_names) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [message.id, message.chatId, message.authorId, message.text, message.replyTo, message.createdAt, message.updatedAt, message.attachments ?? NO_ATTACHMENTS, attachmentNamesOf(message.attachments ?? NO_ATTACHMENTS)]);
   }
 
   findMessage(id: string): Promise<MessageRow | undefined> {

@@ -13,6 +13,7 @@ import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
 import { PgAudit } from './audit-log.ts';
+import { PgAttachments } from './attachments.ts';
 import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
 export interface PostgresStoreOptions {
@@ -66,6 +67,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     collections: new PgCollections(sql),
     events: new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client)))),
     audit: new PgAudit(sql),
+    attachments: new PgAttachments(sql),
   };
 }
 
@@ -94,6 +96,7 @@ export class PostgresStore implements Store {
   readonly collections;
   readonly events;
   readonly audit;
+  readonly attachments;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
@@ -114,6 +117,7 @@ export class PostgresStore implements Store {
     const base = pgRepositories(sql, undefined, this, options.recordEvents ?? true);
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
+    this.attachments = base.attachments;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });

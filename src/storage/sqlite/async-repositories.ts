@@ -1,6 +1,7 @@
 // The async face of SQLite's synchronous stores: each method run through the gate, or directly inside a transaction.
 import type { Repositories } from '../store.ts';
 import type { RefusedWrites } from '../refused-writes.ts';
+import type { AttachmentStore } from './attachment-store.ts';
 import type { AuditStore } from './audit-store.ts';
 import type { AvatarStore } from './avatar-store.ts';
 import type { ChatStore } from './chat-store.ts';
@@ -27,6 +28,7 @@ export interface SyncRepositories {
   collections: SqliteCollections;
   events: EventStore;
   audit: AuditStore;
+  attachments: AttachmentStore;
 }
 
 export type Method = (...args: unknown[]) => unknown;
@@ -78,5 +80,6 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     collections: views.collections as unknown as Repositories['collections'],
     events: views.events,
     audit: views.audit,
+    attachments: views.attachments,
   };
 }

@@ -1,0 +1,20 @@
+// Writes a body that is read as it is sent (an attachment's chunks), as fast as the client takes it.
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Writes each chunk, waiting for 'drain' whenever the socket's buffer is full, so at most one chunk waits in
+ * memory however slow the client. A client that goes away stops the reading; a chunk that cannot be read (its
+ * content deleted meanwhile) cuts the connection, since the head promised a length the body can no longer have.
+ */
+export async function streamBody(res: ServerResponse, chunks: AsyncIterable<Buffer>): Promise<void> {
+  try {
+    for await (const chunk of chunks) {
+      if (res.destroyed) return;
+      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
+}
