@@ -49,8 +49,8 @@ function ifRangeHolds(headers: IncomingHttpHeaders, etag: string): boolean {
 
 /**
  * RFC 9110 §14.2: a GET's Range against a representation of `length` bytes with strong tag `etag`. Another
- * method, an unknown unit, a malformed value, too many ranges, ranges that overlap, an empty representation or
- * an If-Range that does not hold: the whole. No satisfiable range: 416. Each range is clipped to the length.
+ * method, an unknown unit, a malformed value, too many ranges, an empty representation or an If-Range that does
+ * not hold: the whole. No satisfiable range: 416. Each range is clipped to the length; overlapping ones coalesce.
  */
 export function planRanges(headers: IncomingHttpHeaders, method: string, etag: string, length: number): RangePlan {
   const value = headers.range;
@@ -66,31 +66,25 @@ export function planRanges(headers: IncomingHttpHeaders, method: string, etag: s
     }
   }
   if (ranges.length === 0) return { kind: 'unsatisfiable' };
-  const sorted = [...ranges].sort((a, b) => a.start - b.start);
-  if (sorted.some((range, index) => index > 0 && range.start <= sorted[index - 1]!.end)) return WHOLE;
-  return { kind: 'ranges', ranges };
+  return { kind: 'ranges', ranges: coalesceOverlaps(ranges) };
 }
-
-// RFC 9110 §14.4: "bytes first-last/complete-length", or "bytes *" and "/complete-length" for a 416.
-export function contentRange(range: ByteRange | undefined, length: number): string {
-  return range === undefined ? `bytes */${length}` : `bytes ${range.start}-${range.end}/${length}`;
-}
-
-/** One piece of a multipart/byteranges body: delimiter and part headers as bytes, or a range of the representation. */
-export type BodyPiece = Buffer | ByteRange;
 
 /**
- * RFC 9110 §14.6: the media type, total length and pieces of a multipart/byteranges body for several ranges,
- * each part with its Content-Type and Content-Range. The boundary is random, so no representation's bytes can end a part.
+ * RFC 9110 §14.6: ranges that overlap are sent as one (at the place of the first), so no byte is sent twice and a
+ * body is never longer than the representation; ranges that only touch stay apart, in the order asked.
  */
-export function layOutByteRanges(ranges: readonly ByteRange[], contentType: string, length: number): { contentType: string; length: number; pieces: BodyPiece[] } {
-  const boundary = randomBytes(18).toString('base64url');
-  const pieces: BodyPiece[] = [];
-  ranges.forEach((range, index) => {
-    pieces.push(Buffer.from(`${index === 0 ? '' : '\r\n'}--${boundary}\r\nContent-Type: ${contentType}\r\nContent-Range: ${contentRange(range, length)}\r\n\r\n`, 'latin1'));
-    pieces.push(range);
-  });
-  pieces.push(Buffer.from(`\r\n--${boundary}--\r\n`, 'latin1'));
-  const total = pieces.reduce((sum, piece) => sum + (Buffer.isBuffer(piece) ? piece.length : piece.end - piece.start + 1), 0);
-  return { contentType: `multipart/byteranges; boundary=${boundary}`, length: total, pieces };
+function coalesceOverlaps(ranges: readonly ByteRange[]): ByteRange[] {
+  const merged = ranges.map((range) => ({ ...range }));
+  for (let i = 0; i < merged.length; i += 1) {
+    for (let j = i + 1; j < merged.length; j += 1) {
+      const [a, b] = [merged[i]!, merged[j]!];
+      if (a.start > b.end || b.start > a.end) continue;
+      merged[i] = { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
+      merged.splice(j, 1);
+      // The grown range may now reach one it passed: look again from the first.
+      i = -1;
+      break;
+    }
+  }
+  return merged;
 }
