@@ -88,3 +88,27 @@ function coalesceOverlaps(ranges: readonly ByteRange[]): ByteRange[] {
   }
   return merged;
 }
+
+// RFC 9110 §14.4: "bytes first-last/complete-length", or "bytes *" and "/complete-length" for a 416.
+export function contentRange(range: ByteRange | undefined, length: number): string {
+  return range === undefined ? `bytes */${length}` : `bytes ${range.start}-${range.end}/${length}`;
+}
+
+/** One piece of a multipart/byteranges body: delimiter and part headers as bytes, or a range of the representation. */
+export type BodyPiece = Buffer | ByteRange;
+
+/**
+ * RFC 9110 §14.6: the media type, total length and pieces of a multipart/byteranges body for several ranges,
+ * each part with its Content-Type and Content-Range. The boundary is random, so no representation's bytes can end a part.
+ */
+export function layOutByteRanges(ranges: readonly ByteRange[], contentType: string, length: number): { contentType: string; length: number; pieces: BodyPiece[] } {
+  const boundary = randomBytes(18).toString('base64url');
+  const pieces: BodyPiece[] = [];
+  ranges.forEach((range, index) => {
+    pieces.push(Buffer.from(`${index === 0 ? '' : '\r\n'}--${boundary}\r\nContent-Type: ${contentType}\r\nContent-Range: ${contentRange(range, length)}\r\n\r\n`, 'latin1'));
+    pieces.push(range);
+  });
+  pieces.push(Buffer.from(`\r\n--${boundary}--\r\n`, 'latin1'));
+  const total = pieces.reduce((sum, piece) => sum + (Buffer.isBuffer(piece) ? piece.length : piece.end - piece.start + 1), 0);
+  return { contentType: `multipart/byteranges; boundary=${boundary}`, length: total, pieces };
+}

@@ -1,40 +1,12 @@
 // Files in messages (docs/protocol.md §15): uploads, the message's attachments, limits, lifetime and search.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
-import { call, runSql, TestClock, withServer, type TestResponse } from './client.ts';
+import { randomBytes } from 'node:crypto';
+import { call, runSql, TestClock, withServer } from './client.ts';
 import { createChat, postMessage, threeUsers } from './chat-fixtures.ts';
-import { png, type FormPart } from './avatar-fixtures.ts';
+import { png } from './avatar-fixtures.ts';
+import { filePart, postWithFiles, sha256, upload } from './attachment-fixtures.ts';
 import type { RunningServer } from '../../src/index.ts';
-import type { LoggedIn } from './client.ts';
-
-const BOUNDARY = '----AttachmentBoundary0123456789';
-const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
-const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-
-/** RFC 7578 as browsers send it: part headers in UTF-8 (a file name of any script goes as it is), CRLF between lines. */
-export function multipart(parts: readonly FormPart[], boundary = BOUNDARY): Buffer {
-  const pieces: Buffer[] = [];
-  for (const part of parts) {
-    const filename = part.filename === undefined ? '' : `; filename="${part.filename}"`;
-    const type = part.type === undefined ? '' : `Content-Type: ${part.type}\r\n`;
-    pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${filename}\r\n${type}\r\n`, 'utf8'), Buffer.from(part.data), Buffer.from('\r\n'));
-  }
-  pieces.push(Buffer.from(`--${boundary}--\r\n`));
-  return Buffer.concat(pieces);
-}
-
-export function filePart(name: string, data: Buffer, type = 'application/octet-stream'): FormPart {
-  return { name: 'file', filename: name, type, data };
-}
-
-export async function postWithFiles(server: RunningServer, user: LoggedIn, chatId: string, parts: FormPart[]): Promise<TestResponse> {
-  return call(server, 'POST', `/chats/${chatId}/messages`, { token: user.token, headers: { 'content-type': MULTIPART }, body: multipart(parts, BOUNDARY) });
-}
-
-export async function upload(server: RunningServer, user: LoggedIn, chatId: string, name: string, data: Buffer): Promise<TestResponse> {
-  return call(server, 'POST', `/chats/${chatId}/attachments`, { token: user.token, headers: { 'content-type': MULTIPART }, body: multipart([filePart(name, data)], BOUNDARY) });
-}
 
 async function countRows(server: RunningServer, table: string): Promise<number> {
   return Number((await runSql(server, `SELECT count(*) AS n FROM ${table}`))[0]!['n']);
