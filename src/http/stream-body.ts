@@ -1,6 +1,7 @@
 // Writes a body that is read as it is sent (an attachment's chunks), as fast as the client takes it.
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import { BufferRelease } from './buffer-release.ts';
 
 /**
  * Writes each chunk, waiting for 'drain' whenever the socket's buffer is full, so at most one chunk waits in
@@ -8,9 +9,11 @@ import type { ServerResponse } from 'node:http';
  * content deleted meanwhile) cuts the connection, since the head promised a length the body can no longer have.
  */
 export async function streamBody(res: ServerResponse, chunks: AsyncIterable<Buffer>): Promise<void> {
+  const release = new BufferRelease();
   try {
     for await (const chunk of chunks) {
       if (res.destroyed) return;
+      release.note(chunk.length);
       if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
     }
     res.end();

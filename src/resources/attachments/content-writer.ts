@@ -2,6 +2,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { FileSink } from '../../parsers/multipart-stream.ts';
 import { inspectImage, type ImageInfo } from '../../parsers/image-info.ts';
+import { BufferRelease } from '../../http/buffer-release.ts';
 import { newId } from '../../storage/ids.ts';
 import type { Store } from '../../storage/store.ts';
 import { attachmentTooLarge, quotaExceeded } from './limits.ts';
@@ -46,6 +47,8 @@ export class ContentWriter implements FileSink {
   private readonly limits: WriterLimits;
   private readonly hash: Hash = createHash('sha256');
   private readonly chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  // The request's own chunks, read from the socket, are garbage once copied here.
+  private readonly release = new BufferRelease();
   private filled = 0;
   private chunks = 0;
   private size = 0;
@@ -72,6 +75,7 @@ export class ContentWriter implements FileSink {
     if (this.size > this.limits.maxBytes) throw attachmentTooLarge(this.limits.field, this.limits.maxBytes);
     if (this.limits.used + this.size > this.limits.quota) throw quotaExceeded(this.limits.field, this.limits.quota, this.limits.used);
     this.hash.update(data);
+    this.release.note(data.length);
     this.keepForImageCheck(data);
     for (let offset = 0; offset < data.length;) {
       const copied = data.copy(this.chunk, this.filled, offset);

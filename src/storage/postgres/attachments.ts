@@ -7,6 +7,9 @@ const ATTACHMENT_SELECT = 'SELECT a.id, a.chat_id AS "chatId", a.uploader_id AS 
   + ' a.content_type AS "contentType", a.size, a.sha256, a.width, a.height, a.created_at AS "createdAt", b.chunk_bytes AS "chunkBytes"'
   + ' FROM attachments a JOIN attachment_blobs b ON b.id = a.blob_id';
 
+/** Bytes of a chunk read per row (see readChunk). */
+const READ_SLICE = 32 * 1024;
+
 /** The advisory lock (with a hash of the sha256) that makes two uploads of the same bytes finish one after the other. */
 const CONTENT_LOCK = 2;
 
@@ -40,8 +43,16 @@ export class PgAttachments implements AttachmentRepository {
     await this.sql.run('DELETE FROM attachment_blobs WHERE id = ? AND refs = 0', [contentId]);
   }
 
+  /**
+   * In slices of READ_SLICE bytes, one row each: the driver reads bytea as hex text, and a 256 KiB chunk would be one
+   * 512 KiB string, which V8 keeps among its large objects until a full collection; a slice's 64 KiB of text is an
+   * ordinary young object that the next scavenge frees (http/buffer-release.ts). The storage is EXTERNAL, so
+   * PostgreSQL reads just the slice's pages.
+   */
   async readChunk(contentId: string, n: number): Promise<Buffer | undefined> {
-    return (await this.sql.one<{ data: Buffer }>('SELECT data FROM attachment_chunks WHERE blob_id = ? AND n = ?', [contentId, n]))?.data;
+    const slices = await this.sql.rows<{ part: Buffer }>('SELECT substring(c.data FROM s FOR ?) AS part FROM attachment_chunks c CROSS JOIN generate_series(1, length(c.data), ?) AS s'
+      + ' WHERE c.blob_id = ? AND c.n = ? ORDER BY s', [READ_SLICE, READ_SLICE, contentId, n]);
+    return slices.length === 0 ? undefined : Buffer.concat(slices.map((slice) => slice.part));
   }
 
   async insertAttachment(row: Omit<AttachmentRow, 'messageId' | 'chunkBytes'>): Promise<void> {
