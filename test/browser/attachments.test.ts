@@ -30,10 +30,22 @@ for (const javaScriptEnabled of [false, true]) {
     });
     await page.goto(`${server.url}/chats/${chat.id}/messages`);
     await page.fill('#compose-text', 'The screenshot and the report');
-    await page.setInputFiles('#compose-file', [
-      { name: 'screen.png', mimeType: 'image/png', buffer: paintedPng(640, 360, (x) => (x < 320 ? [200, 40, 40] : [40, 40, 200])) },
-      { name: 'report.pdf', mimeType: 'application/pdf', buffer: PDF },
-    ]);
+    const screen = { name: 'screen.png', mimeType: 'image/png', buffer: paintedPng(640, 360, (x) => (x < 320 ? [200, 40, 40] : [40, 40, 200])) };
+    const report = { name: 'report.pdf', mimeType: 'application/pdf', buffer: PDF };
+    if (javaScriptEnabled) {
+      // With the script, a file pasted into the message joins the chosen ones.
+      await page.setInputFiles('#compose-file', [screen]);
+      const count = await page.evaluate((base64) => {
+        const { document, DataTransfer, ClipboardEvent, File, atob } = globalThis as any;
+        const pasted = new DataTransfer();
+        pasted.items.add(new File([Uint8Array.from(atob(base64), (c: string) => c.charCodeAt(0))], 'report.pdf', { type: 'application/pdf' }));
+        document.querySelector('#compose-text').dispatchEvent(new ClipboardEvent('paste', { clipboardData: pasted, bubbles: true, cancelable: true }));
+        return document.querySelector('#compose-file').files.length;
+      }, PDF.toString('base64'));
+      assert.equal(count, 2);
+    } else {
+      await page.setInputFiles('#compose-file', [screen, report]);
+    }
     await follow(page, page.getByRole('button', { name: 'Send' }));
     assert.equal(new URL(page.url()).pathname, `/chats/${chat.id}/messages`);
 
