@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** Bytes of a transfer between two collections. */
-export const RELEASE_EVERY = 2 * 1024 * 1024;
+export const RELEASE_EVERY = 1024 * 1024;
 
 type Collect = (options: { type: 'minor' }) => void;
 

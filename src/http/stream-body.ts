@@ -1,5 +1,4 @@
 // Writes a body that is read as it is sent (an attachment's chunks), as fast as the client takes it.
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { BufferRelease } from './buffer-release.ts';
 
@@ -14,10 +13,23 @@ export async function streamBody(res: ServerResponse, chunks: AsyncIterable<Buff
     for await (const chunk of chunks) {
       if (res.destroyed) return;
       release.note(chunk.length);
-      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(chunk)) await drained(res);
     }
     res.end();
   } catch {
     res.destroy();
   }
+}
+
+/** Resolves at 'drain', or at 'close' when the client went away; both listeners leave either way. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }

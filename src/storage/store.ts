@@ -242,8 +242,8 @@ export interface EventRepository {
 export interface AttachmentRepository {
   /** A new content that receives chunks; it has no sha256 and no reference yet. */
   startContent(contentId: string, chunkBytes: number, createdAt: number): Promise<void>;
-  /** Chunk n (0, 1, 2, ...) of a started content. */
-  appendChunk(contentId: string, n: number, data: Buffer): Promise<void>;
+  /** Chunks first, first + 1, ... of a started content (numbered from 0), in one write: one commit, one sync. */
+  appendChunks(contentId: string, first: number, chunks: readonly Buffer[]): Promise<void>;
   /**
    * Only through a Tx, with the insertAttachment that refers to it: the content is complete. Answers the id under
    * which these bytes are stored: this one's, or an earlier content's with the same sha256 (this copy is then dropped).

@@ -7,8 +7,14 @@ import { newId } from '../../storage/ids.ts';
 import type { Store } from '../../storage/store.ts';
 import { attachmentTooLarge, quotaExceeded } from './limits.ts';
 
-/** Bytes of one stored chunk: small enough that a download or an upload holds only a few, large enough that a 25 MiB file is 100 rows. */
+/** Bytes of one stored chunk: small enough that a download holds only one, large enough that a 25 MiB file is 100 rows. */
 export const CHUNK_BYTES = 256 * 1024;
+/**
+ * Chunks written together, in one commit: every commit is a sync to disk (synchronous=FULL, PostgreSQL's
+ * synchronous_commit), and a sync per 256 KiB held an upload to a fifth of a bare server's speed (bench/RESULTS.md).
+ * 8 chunks, 2 MiB held while the batch fills.
+ */
+export const CHUNKS_PER_WRITE = 8;
 
 // 12 bytes tell every image signature apart (WebP's is the longest).
 const SIGNATURE_BYTES = 12;
@@ -36,8 +42,8 @@ export interface ReceivedFile {
 }
 
 /**
- * The sink of one file: at most one chunk of CHUNK_BYTES is held (the buffer being filled), and each full chunk is
- * written before the next bytes are taken. A file that starts like an image is also kept whole up to maxImageBytes,
+ * The sink of one file: at most one batch of CHUNKS_PER_WRITE chunks is held (the buffer being filled), and each
+ * full batch is written before the next bytes are taken. A file that starts like an image is also kept whole up to maxImageBytes,
  * so the avatar checks can walk it; past that it is stored as a plain file.
  */
 export class ContentWriter implements FileSink {
@@ -46,7 +52,7 @@ export class ContentWriter implements FileSink {
   private readonly storage: Store;
   private readonly limits: WriterLimits;
   private readonly hash: Hash = createHash('sha256');
-  private readonly chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private readonly batch = Buffer.allocUnsafe(CHUNK_BYTES * CHUNKS_PER_WRITE);
   // The request's own chunks, read from the socket, are garbage once copied here.
   private readonly release = new BufferRelease();
   private filled = 0;
@@ -78,10 +84,10 @@ export class ContentWriter implements FileSink {
     this.release.note(data.length);
     this.keepForImageCheck(data);
     for (let offset = 0; offset < data.length;) {
-      const copied = data.copy(this.chunk, this.filled, offset);
+      const copied = data.copy(this.batch, this.filled, offset);
       this.filled += copied;
       offset += copied;
-      if (this.filled === CHUNK_BYTES) await this.flush();
+      if (this.filled === this.batch.length) await this.flush();
     }
   }
 
@@ -96,10 +102,13 @@ export class ContentWriter implements FileSink {
     return this.result;
   }
 
+  /** Writes what the batch holds as chunks of CHUNK_BYTES (the last one maybe shorter). */
   private async flush(): Promise<void> {
+    const chunks: Buffer[] = [];
+    for (let start = 0; start < this.filled; start += CHUNK_BYTES) chunks.push(this.batch.subarray(start, Math.min(start + CHUNK_BYTES, this.filled)));
     // Both drivers have copied the bytes once the write resolves, so the one buffer is filled again.
-    await this.storage.attachments.appendChunk(this.contentId, this.chunks, this.chunk.subarray(0, this.filled));
-    this.chunks += 1;
+    await this.storage.attachments.appendChunks(this.contentId, this.chunks, chunks);
+    this.chunks += chunks.length;
     this.filled = 0;
   }
 

@@ -24,8 +24,10 @@ export class PgAttachments implements AttachmentRepository {
     await this.sql.run('INSERT INTO attachment_blobs (id, chunk_bytes, created_at) VALUES (?, ?, ?)', [contentId, chunkBytes, createdAt]);
   }
 
-  async appendChunk(contentId: string, n: number, data: Buffer): Promise<void> {
-    await this.sql.run('INSERT INTO attachment_chunks (blob_id, n, data) VALUES (?, ?, ?)', [contentId, n, data]);
+  /** One statement (pg sends each Buffer as a binary parameter, as it is): one commit for the batch. */
+  async appendChunks(contentId: string, first: number, chunks: readonly Buffer[]): Promise<void> {
+    const rows = chunks.map(() => '(?, ?, ?)').join(', ');
+    await this.sql.run(`INSERT INTO attachment_chunks (blob_id, n, data) VALUES ${rows}`, chunks.flatMap((data, index) => [contentId, first + index, data]));
   }
 
   async finishContent(contentId: string, sha256: string, size: number): Promise<string> {

@@ -27,18 +27,23 @@ const SQL = {
 
 export class AttachmentStore {
   private readonly sql: Statements<typeof SQL>;
+  private readonly appendAll: (contentId: string, first: number, chunks: readonly Buffer[]) => void;
 
   constructor(db: Db) {
     this.sql = prepareStatements(db, SQL);
     this.sql.chunk.pluck();
+    // A savepoint when a transaction is open already, else a transaction of its own: one commit for the batch.
+    this.appendAll = db.transaction((contentId: string, first: number, chunks: readonly Buffer[]) => {
+      chunks.forEach((data, index) => this.sql.append.run(contentId, first + index, data));
+    });
   }
 
   startContent(contentId: string, chunkBytes: number, createdAt: number): void {
     this.sql.start.run(contentId, chunkBytes, createdAt);
   }
 
-  appendChunk(contentId: string, n: number, data: Buffer): void {
-    this.sql.append.run(contentId, n, data);
+  appendChunks(contentId: string, first: number, chunks: readonly Buffer[]): void {
+    this.appendAll(contentId, first, chunks);
   }
 
   /** Inside the transaction that inserts the attachment: the IMMEDIATE lock makes two identical uploads take turns. */
