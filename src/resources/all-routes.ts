@@ -2,10 +2,12 @@
 import type { Route } from './context.ts';
 import { ACTION_ROUTES } from './actions/routes.ts';
 import { ATTACHMENT_ROUTES } from './attachments/routes.ts';
+import { ADMIN_ROUTES } from './admin/routes.ts';
 import { AUDIT_ROUTES } from './audit/routes.ts';
 import { AVATAR_ROUTES } from './avatars/routes.ts';
 import { CHAT_ROUTES } from './chats/routes.ts';
 import { EVENT_ROUTES } from './events/routes.ts';
+import { INVITE_ROUTES } from './invites/routes.ts';
 import { MEMBER_ROUTES } from './members/routes.ts';
 import { MESSAGE_ROUTES } from './messages/routes.ts';
 import { REACTION_ROUTES } from './reactions/routes.ts';
@@ -22,4 +24,5 @@ export const ALL_ROUTES: readonly Route[] = [
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
   ...ATTACHMENT_ROUTES,
+  ...INVITE_ROUTES, ...ADMIN_ROUTES,
 ];

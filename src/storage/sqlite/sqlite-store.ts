@@ -16,6 +16,7 @@ import { openDatabase, toStoreError, type Db, type OpenOptions } from './databas
 import { EventStore } from './event-store.ts';
 import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { InviteStore } from './invite-store.ts';
 import { MessageStore } from './message-store.ts';
 import { SqliteRateCounters } from './rate-counter-store.ts';
 import { ReactionStore } from './reaction-store.ts';
@@ -51,6 +52,7 @@ export class SqliteStore implements Store {
   readonly revisions: Repositories['revisions'];
   readonly collections: Repositories['collections'];
   readonly events: Repositories['events'];
+  readonly invites: Repositories['invites'];
   readonly audit: Repositories['audit'];
   readonly attachments: Repositories['attachments'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
@@ -101,6 +103,7 @@ export class SqliteStore implements Store {
       revisions: new RevisionStore(this.db),
       collections: new SqliteCollections(this.db),
       events: this.eventLog,
+      invites: new InviteStore(this.db),
       audit: new AuditStore(this.db),
       attachments: new AttachmentStore(this.db),
     };
@@ -118,6 +121,7 @@ export class SqliteStore implements Store {
     this.revisions = gated.revisions;
     this.collections = gated.collections;
     this.events = gated.events;
+    this.invites = gated.invites;
     this.audit = gated.audit;
     this.attachments = gated.attachments;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
