@@ -13,6 +13,8 @@ export interface StreamMultipartOptions {
   checkPart?(part: PartInfo, repeated: boolean): void;
   /** Opens the sink of a file part (one with a filename), once its headers are read. */
   openFile(part: PartInfo): Promise<FileSink>;
+  /** Told each text field as soon as it is whole, so a body refused later still shows what it held. */
+  onField?(name: string, value: string): void;
 }
 
 /**
@@ -58,7 +60,11 @@ export async function streamMultipart(
       if (current !== undefined) pending.push(() => current.sink!.write(data));
     },
     onPartEnd() {
-      if (field !== undefined) fields.set(field.name, Buffer.concat(field.chunks).toString('utf8'));
+      if (field !== undefined) {
+        const value = Buffer.concat(field.chunks).toString('utf8');
+        fields.set(field.name, value);
+        options.onField?.(field.name, value);
+      }
       const current = file;
       if (current !== undefined) pending.push(() => current.sink!.end());
       field = undefined;

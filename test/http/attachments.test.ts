@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { call, runSql, TestClock, withServer } from './client.ts';
 import { createChat, postMessage, threeUsers } from './chat-fixtures.ts';
 import { png } from './avatar-fixtures.ts';
-import { filePart, postWithFiles, sha256, upload } from './attachment-fixtures.ts';
+import { filePart, multipart, MULTIPART, postWithFiles, sha256, upload } from './attachment-fixtures.ts';
 import type { RunningServer } from '../../src/index.ts';
 
 async function countRows(server: RunningServer, table: string): Promise<number> {
@@ -262,4 +262,26 @@ test('the erasure hook removes a user\'s attachments and their messages show non
   assert.deepEqual((await call(server, 'GET', `/chats/${chat.id}/messages/${erased.id}`, { token: alice.token })).body.data.attachments, []);
   assert.equal((await call(server, 'GET', kept.attachments[0].href, { token: bob.token })).status, 200);
   assert.equal(await countRows(server, 'attachment_blobs'), 1);
+});
+
+test('the composer\'s multipart form: 303 to the message on success; the page again with the text kept on a broken rule', async (t) => {
+  const server = await withServer(t, { maxAttachments: 1 });
+  const { alice } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'Form' });
+  const login = await call(server, 'POST', '/session', { json: { login: alice.login, password: alice.password } });
+  const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+  const browser = { 'content-type': MULTIPART, origin: server.url, cookie, accept: 'text/html' };
+  // As html-forms.test.ts: the OpenAPI document describes the API for clients with a token, not the browser's form posts.
+  const unchecked = 'an HTML form post, answered 303 or with the page again';
+  const path = `/chats/${chat.id}/messages`;
+  const sent = await call(server, 'POST', path, { headers: browser, unchecked, body: multipart([{ name: 'text', data: 'from the page' }, filePart('a.txt', Buffer.from('hi')), { name: 'file', filename: '', type: 'application/octet-stream', data: '' }]) });
+  assert.equal(sent.status, 303, sent.text);
+  const history = await call(server, 'GET', path, { token: alice.token });
+  const [message] = history.body.data;
+  assert.equal(sent.headers['location'], `${path}#message-${message.id}`);
+  assert.deepEqual(message.attachments.map((attachment: { name: string }) => attachment.name), ['a.txt']);
+  const refused = await call(server, 'POST', path, { headers: browser, unchecked, body: multipart([{ name: 'text', data: 'two files' }, filePart('a.txt', Buffer.from('1')), filePart('b.txt', Buffer.from('2'))]) });
+  assert.equal(refused.status, 413);
+  assert.match(refused.text, /<textarea id="compose-text" name="text"[^>]*>two files<\/textarea>/);
+  assert.match(refused.text, /a message holds at most 1 files \(--max-attachments\)/);
 });

@@ -23,6 +23,8 @@ export interface MultipartRules {
   textFields: readonly string[];
   /** More file parts than maxFiles. */
   tooManyFiles(): HttpError;
+  /** Told each text part once read (an HTML form shown again keeps what was typed). */
+  onField?(name: string, value: string): void;
 }
 
 /** An empty file input of an HTML form sends a part with filename="" and nothing in it: no file was chosen. */
@@ -72,7 +74,7 @@ export async function receiveMultipart(ctx: RequestContext, rules: MultipartRule
   };
   const body = limitBody(ctx.req, multipartBodyLimit(config, rules.maxFiles), bodyTooLarge(config, rules.maxFiles));
   try {
-    const fields = await streamMultipart(body, ctx.req.headers['content-type'] ?? '', multipartLimits(config, rules.maxFiles), { checkPart, openFile });
+    const fields = await streamMultipart(body, ctx.req.headers['content-type'] ?? '', multipartLimits(config, rules.maxFiles), { checkPart, openFile, ...(rules.onField ? { onField: rules.onField } : {}) });
     for (const name of [...fields.keys()]) if (name.startsWith('_')) fields.delete(name);
     return { fields, files: writers.map((writer) => writer.received()) };
   } catch (error) {

@@ -32,6 +32,8 @@ export async function readNewMessage(ctx: RequestContext): Promise<NewMessage> {
   const chatId = (await findVisibleChat(ctx, ctx.params['chatId']!)).id;
   const { fields, files } = await receiveMultipart(ctx, {
     maxFiles: config.maxAttachments, textFields: TEXT_PARTS, tooManyFiles: () => tooManyAttachments(config.maxAttachments),
+    // An HTML form shown again after a broken rule keeps what was typed (pipeline/answer-form.ts reads these).
+    onField: (name, value) => ctx.form?.fields.set(name, [value]),
   });
   try {
     const data = Object.fromEntries([...fields].filter(([, value]) => value !== ''));
