@@ -285,3 +285,37 @@ test('the composer\'s multipart form: 303 to the message on success; the page ag
   assert.match(refused.text, /<textarea id="compose-text" name="text"[^>]*>two files<\/textarea>/);
   assert.match(refused.text, /a message holds at most 1 files \(--max-attachments\)/);
 });
+
+test('an empty file, a file name with a path and control characters, and the refusals of the JSON form', async (t) => {
+  const server = await withServer(t);
+  const { alice } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'Edges' });
+  const res = await postWithFiles(server, alice, chat.id, [filePart('C:\\Users\\me\\empty\u0007.txt', Buffer.alloc(0))]);
+  assert.equal(res.status, 201, res.text);
+  const [empty] = res.body.data.attachments;
+  assert.deepEqual([empty.name, empty.size, empty.sha256], ['empty.txt', 0, sha256(Buffer.alloc(0))]);
+  const got = await call(server, 'GET', empty.href, { token: alice.token, headers: { range: 'bytes=0-10' } });
+  assert.equal(got.status, 200);
+  assert.equal(got.headers['content-length'], '0');
+  const path = `/chats/${chat.id}/attachments`;
+  const cases: [unknown, string, string][] = [
+    [{ data: { name: 'a.txt' } }, 'data.content', 'is required'],
+    [{ data: { name: 'a.txt', content: 'not base64!' } }, 'data.content', 'is not valid base64'],
+    [{ data: { content: 'aGk=' } }, 'data.name', 'must be a string'],
+    [{ data: { name: 'a/b.txt', content: 'aGk=' } }, 'data.name', 'may not hold control characters, / or \\'],
+    [{ data: { name: 'a.txt', content: 'aGk=', contentType: 'not a type' } }, 'data.contentType', 'must be a media type such as text/plain'],
+    [{ data: { name: 'a.txt', content: 'aGk=', extra: 1 } }, 'data.extra', 'is not a known field'],
+  ];
+  for (const [json, field, message] of cases) {
+    const refused = await call(server, 'POST', path, { token: alice.token, json });
+    assert.equal(refused.status, 400, JSON.stringify(json));
+    assert.deepEqual(refused.body.errors, [{ field, message }], JSON.stringify(json));
+  }
+  const text = await call(server, 'POST', path, { token: alice.token, headers: { 'content-type': 'text/plain' }, body: 'hi' });
+  assert.equal(text.status, 415);
+  assert.equal(text.headers['accept-post'], 'multipart/form-data, application/json');
+  const twoFiles = await call(server, 'POST', path, { token: alice.token, headers: { 'content-type': MULTIPART }, body: multipart([filePart('1', Buffer.from('1')), filePart('2', Buffer.from('2'))]) });
+  assert.equal(twoFiles.status, 400);
+  assert.deepEqual(twoFiles.body.errors, [{ field: 'file', message: 'appears more than once: upload one file at a time' }]);
+  assert.equal(await countRows(server, 'attachment_blobs'), 1);
+});
