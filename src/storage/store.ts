@@ -237,7 +237,7 @@ export interface EventRepository {
 }
 
 /**
- * Files of messages (docs/protocol.md §15). A content is written in chunks as it arrives (startContent, appendChunk,
+ * Files of messages (docs/protocol.md §15). A content is written in chunks as it arrives (startContent, appendChunks,
  * each its own short write, so an upload never holds the database), then finished under its sha256: identical bytes
  * are stored once, and a content goes with the last attachment that refers to it (the backends' triggers).
  */
