@@ -17,6 +17,8 @@ import { SEARCH_ROUTES } from './search/routes.ts';
 import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
+import { ACCOUNT_ROUTES } from './account/routes.ts';
+import { USER_SESSION_ROUTES } from './user-sessions/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
   ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
@@ -25,4 +27,6 @@ export const ALL_ROUTES: readonly Route[] = [
   ...AUDIT_ROUTES,
   ...ATTACHMENT_ROUTES,
   ...INVITE_ROUTES, ...ADMIN_ROUTES,
+  // A user's sessions, export and erasure (docs/protocol.md §3.5-§3.7).
+  ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,
 ];

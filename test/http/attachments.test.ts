@@ -252,15 +252,25 @@ test('message.created carries the attachments', async (t) => {
   assert.deepEqual(created.data.attachments, res.body.data.attachments);
 });
 
-test('the erasure hook removes a user\'s attachments and their messages show none', async (t) => {
+test('erasing an account removes the files its user uploaded; kept messages show none, shared bytes stay', async (t) => {
   const server = await withServer(t);
-  const { alice, bob } = await threeUsers(server);
-  const chat = await createChat(server, alice, { title: 'Erase', members: [bob.userId] });
+  const { alice, bob, carol } = await threeUsers(server);
+  const chat = await createChat(server, alice, { title: 'Erase', members: [bob.userId, carol.userId] });
   const kept = (await postWithFiles(server, alice, chat.id, [filePart('same.bin', Buffer.from('same'))])).body.data;
-  const erased = (await postWithFiles(server, bob, chat.id, [filePart('same.bin', Buffer.from('same'))])).body.data;
-  assert.equal(await server.app.services.storage.transaction((tx) => tx.attachments.deleteUserAttachments(bob.userId)), 1);
-  assert.deepEqual((await call(server, 'GET', `/chats/${chat.id}/messages/${erased.id}`, { token: alice.token })).body.data.attachments, []);
-  assert.equal((await call(server, 'GET', kept.attachments[0].href, { token: bob.token })).status, 200);
+  const erased = (await postWithFiles(server, bob, chat.id, [{ name: 'text', data: 'mine' }, filePart('same.bin', Buffer.from('same')), filePart('own.bin', randomBytes(300))])).body.data;
+  await upload(server, bob, chat.id, 'unused.bin', randomBytes(100));
+  const gone = await call(server, 'DELETE', `/users/${bob.userId}?keepMessages=true`, { token: bob.token, json: { password: bob.password } });
+  assert.equal(gone.status, 204, gone.text);
+  const message = await call(server, 'GET', `/chats/${chat.id}/messages/${erased.id}`, { token: alice.token });
+  assert.equal(message.body.data.text, 'mine');
+  assert.deepEqual(message.body.data.attachments, []);
+  for (const { href } of erased.attachments) assert.equal((await call(server, 'GET', href, { token: alice.token })).status, 404);
+  assert.equal((await call(server, 'GET', kept.attachments[0].href, { token: alice.token })).status, 200);
+  assert.equal(await countRows(server, 'attachments'), 1);
+  assert.equal(await countRows(server, 'attachment_blobs'), 1);
+  // Erased with their messages, carol's files go with them too.
+  await postWithFiles(server, carol, chat.id, [filePart('c.bin', randomBytes(50))]);
+  assert.equal((await call(server, 'DELETE', `/users/${carol.userId}`, { token: carol.token, json: { password: carol.password } })).status, 204);
   assert.equal(await countRows(server, 'attachment_blobs'), 1);
 });
 

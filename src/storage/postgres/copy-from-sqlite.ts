@@ -18,10 +18,14 @@ interface TableCopy {
 const TABLES: readonly TableCopy[] = [
   {
     table: 'users',
-    columns: [['id', 'text'], ['login', 'text'], ['password_hash', 'text'], ['role', 'text'], ['deactivated_at', 'bigint'], ['last_seen_at', 'bigint'], ['created_at', 'bigint'], ['updated_at', 'bigint']],
-    select: 'SELECT id, login, password_hash, role, deactivated_at, last_seen_at, created_at, updated_at FROM users ORDER BY seq',
+    columns: [['id', 'text'], ['login', 'text'], ['password_hash', 'text'], ['role', 'text'], ['deactivated_at', 'bigint'], ['last_seen_at', 'bigint'], ['created_at', 'bigint'], ['updated_at', 'bigint'], ['erased_at', 'bigint']],
+    select: 'SELECT id, login, password_hash, role, deactivated_at, last_seen_at, created_at, updated_at, erased_at FROM users ORDER BY seq',
   },
-  { table: 'sessions', columns: [['id', 'text'], ['token_hash', 'bytea'], ['user_id', 'text'], ['created_at', 'bigint'], ['expires_at', 'bigint'], ['max_expires_at', 'bigint']], select: 'SELECT id, token_hash, user_id, created_at, expires_at, max_expires_at FROM sessions' },
+  {
+    table: 'sessions',
+    columns: [['id', 'text'], ['token_hash', 'bytea'], ['user_id', 'text'], ['created_at', 'bigint'], ['expires_at', 'bigint'], ['max_expires_at', 'bigint'], ['last_used_at', 'bigint'], ['user_agent', 'text'], ['address', 'text']],
+    select: 'SELECT id, token_hash, user_id, created_at, expires_at, max_expires_at, last_used_at, user_agent, address FROM sessions',
+  },
   {
     table: 'invites',
     columns: [['id', 'text'], ['code_hash', 'bytea'], ['created_by', 'text'], ['role', 'text'], ['max_uses', 'integer'], ['uses', 'integer'], ['expires_at', 'bigint'], ['created_at', 'bigint'], ['revoked_at', 'bigint']],
