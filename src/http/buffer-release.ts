@@ -9,7 +9,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** Bytes of a transfer between two collections. */
+/** Bytes of a transfer between two collections, by default. */
 export const RELEASE_EVERY = 1024 * 1024;
 
 type Collect = (options: { type: 'minor' }) => void;
@@ -27,10 +27,19 @@ function collector(): Collect {
 /** Counts one transfer's bytes and collects the young generation each time RELEASE_EVERY more have passed. */
 export class BufferRelease {
   private pending = 0;
+  private readonly every: number;
+
+  /**
+   * `every`: an upload's chunks live across a database write, and a collection each MiB would see them twice and
+   * move them to the old generation, which only a full collection frees: it collects less often than a download.
+   */
+  constructor(every = RELEASE_EVERY) {
+    this.every = every;
+  }
 
   note(bytes: number): void {
     this.pending += bytes;
-    if (this.pending < RELEASE_EVERY) return;
+    if (this.pending < this.every) return;
     this.pending = 0;
     collector()({ type: 'minor' });
   }

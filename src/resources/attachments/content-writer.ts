@@ -2,7 +2,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { FileSink } from '../../parsers/multipart-stream.ts';
 import { inspectImage, type ImageInfo } from '../../parsers/image-info.ts';
-import { BufferRelease } from '../../http/buffer-release.ts';
+import { BufferRelease, RELEASE_EVERY } from '../../http/buffer-release.ts';
 import { newId } from '../../storage/ids.ts';
 import type { Store } from '../../storage/store.ts';
 import { attachmentTooLarge, quotaExceeded } from './limits.ts';
@@ -54,7 +54,7 @@ export class ContentWriter implements FileSink {
   private readonly hash: Hash = createHash('sha256');
   private readonly batch = Buffer.allocUnsafe(CHUNK_BYTES * CHUNKS_PER_WRITE);
   // The request's own chunks, read from the socket, are garbage once copied here.
-  private readonly release = new BufferRelease();
+  private readonly release = new BufferRelease(2 * RELEASE_EVERY);
   private filled = 0;
   private chunks = 0;
   private size = 0;
