@@ -12,9 +12,9 @@ export const CHUNK_BYTES = 256 * 1024;
 /**
  * Chunks written together, in one commit: every commit is a sync to disk (synchronous=FULL, PostgreSQL's
  * synchronous_commit), and a sync per 256 KiB held an upload to a fifth of a bare server's speed (bench/RESULTS.md).
- * 8 chunks, 2 MiB held while the batch fills.
+ * 4 chunks, 1 MiB held while the batch fills (PostgreSQL's driver builds one more copy of it to send).
  */
-export const CHUNKS_PER_WRITE = 8;
+export const CHUNKS_PER_WRITE = 4;
 
 // 12 bytes tell every image signature apart (WebP's is the longest).
 const SIGNATURE_BYTES = 12;
