@@ -10,12 +10,14 @@ import type {
 
 export { isoTime };
 
-/** Never the password hash. */
-export function publicUser(row: UserRow): PublicUser {
-  return {
-    id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null,
-    createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt),
-  };
+/**
+ * Never the password hash. `presence` is given by whoever answers (docs/protocol.md §14.6): it is computed at that
+ * moment, so it is left out where the user is stored for later (a user.updated event in the log).
+ */
+export function publicUser(row: UserRow, presence?: PublicUser['presence']): PublicUser {
+  const user = { id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null };
+  const at = { createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+  return presence === undefined ? { ...user, ...at } : { ...user, presence, ...at };
 }
 
 export function publicAuditEntry(row: AuditRow): PublicAuditEntry {
@@ -63,14 +65,15 @@ export function publicUserSession(row: SessionRow, currentId: string | undefined
 
 /** The chat as every member sees it: what events carry (docs/protocol.md §9.1 leaves the per-caller fields out). */
 export function publicChat(row: ChatRow): PublicChat {
-  return { id: row.id, title: row.title, ownerId: row.ownerId, members: row.members, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+  return { id: row.id, kind: row.kind, title: row.title, ownerId: row.ownerId, members: row.members, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
 }
 
 /** The chat as one member reads it: with their own read marker and unread count (docs/protocol.md §10.1). */
-export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Record<string, unknown> {
+export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount' | 'mentionCount'>): Record<string, unknown> {
   // One literal, not a spread of publicChat: a page of 50 chats is serialised about twice as fast.
   return {
     id: row.id,
+    kind: row.kind,
     title: row.title,
     ownerId: row.ownerId,
     members: row.members,
@@ -78,11 +81,12 @@ export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'l
     updatedAt: isoTime(row.updatedAt),
     lastReadId: marker.lastReadId,
     unreadCount: marker.unreadCount,
+    mentionCount: marker.mentionCount,
   };
 }
 
 export function publicReadMarker(row: ReadMarkerRow): Record<string, unknown> {
-  return { chatId: row.chatId, lastReadId: row.lastReadId, unreadCount: row.unreadCount };
+  return { chatId: row.chatId, lastReadId: row.lastReadId, unreadCount: row.unreadCount, mentionCount: row.mentionCount };
 }
 
 /** One user's reaction; messageId only where the reaction travels alone (in events), so a client can place it. */
@@ -133,6 +137,7 @@ export function publicMessage(row: MessageRow, basePath: string): PublicMessage 
     editedAt: row.editedAt === null ? null : isoTime(row.editedAt),
     // Most messages have none: skip the parse.
     reactions: row.reactions === '[]' ? [] : JSON.parse(row.reactions) as PublicMessage['reactions'],
+    mentions: row.mentions === '[]' ? [] : JSON.parse(row.mentions) as string[],
     attachments: row.attachments === '[]' ? [] : (JSON.parse(row.attachments) as AttachmentSummary[]).map((summary) => publicAttachment(summary, row.chatId, basePath)),
   };
 }

@@ -6,7 +6,7 @@ import { readJsonBody } from '../../http/json-body.ts';
 import { rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
 import { isoTime, publicSession } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
-import type { SessionRow } from '../../storage/store.ts';
+import { isForeignKeyViolation, type SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
 import { readOwnOriginBody } from '../own-origin-body.ts';
 import { appendSessionsEnded } from './sessions-ended.ts';
@@ -94,9 +94,15 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   await storage.transaction(async (tx) => {
     // Deactivated while the password was checked: no session (SQLite's writes take turns; on PostgreSQL a session
     // that slipped past is refused at every use, as authentication finds only active users' sessions).
-    if ((await tx.users.findUserById(user.id))?.deactivatedAt !== null) throw accountDeactivated();
+    const current = await tx.users.findUserById(user.id);
+    // Erased meanwhile (docs/protocol.md §3.7): the login names no account any more.
+    if (!current) throw badCredentials();
+    if (current.deactivatedAt !== null) throw accountDeactivated();
     await tx.sessions.deleteExpiredSessions(now);
     await tx.sessions.insertSession(session);
+  }).catch((error: unknown) => {
+    // On PostgreSQL the erasure may commit between that read and the insert.
+    throw isForeignKeyViolation(error) ? badCredentials() : error;
   });
   const cookie = sessionCookie(ctx, token, config.sessionMaxAge);
   if (form) {

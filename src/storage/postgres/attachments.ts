@@ -1,4 +1,4 @@
-// Attachments on PostgreSQL: contents in chunks, stored once per sha256 (sql/postgres/011-attachments.sql).
+// Attachments on PostgreSQL: contents in chunks, stored once per sha256 (sql/postgres/009-attachments.sql).
 import type { AttachmentRepository, AttachmentRow } from '../store.ts';
 import type { Sql } from './connection.ts';
 import { LOCK_NAMESPACE } from './migrate.ts';

@@ -48,6 +48,14 @@ export class PgUsers implements UserRepository {
     return row!.n;
   }
 
+  /** One statement for the whole flush: two arrays, unnested side by side. */
+  async recordLastSeen(seen: readonly (readonly [string, number])[]): Promise<void> {
+    if (seen.length === 0) return;
+    await this.sql.run('UPDATE users u SET last_seen_at = GREATEST(COALESCE(u.last_seen_at, 0), s.at) '
+      + 'FROM (SELECT id, max(at) AS at FROM unnest(?::text[], ?::bigint[]) AS v(id, at) GROUP BY id) s WHERE u.id = s.id AND u.erased_at IS NULL',
+    [seen.map(([id]) => id), seen.map(([, at]) => at)]);
+  }
+
   findUserById(id: string): Promise<UserRow | undefined> {
     // An erased account's row (it keeps its messages' author) is nobody's to find: docs/protocol.md §3.7.
     return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ? AND erased_at IS NULL`, [id]);

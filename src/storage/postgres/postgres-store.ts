@@ -8,7 +8,7 @@ import { Sql } from './connection.ts';
 import { PgCollections } from './collections.ts';
 import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './conversations.ts';
 import { createClient, createPool, describeConnectFailure, isUnavailable, mapError, type Pool, type PoolClient } from './driver.ts';
-import { EventListener } from './event-listener.ts';
+import { EPHEMERAL_CHANNEL, EventListener } from './event-listener.ts';
 import { PgInvites } from './invites.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
@@ -29,6 +29,8 @@ export interface PostgresStoreOptions {
   onCommit?: (writes: number) => void;
   /** Told after each commit that appended events, and of every NOTIFY (docs/events.md): the event hub's wake-up. */
   commits?: CommitListener;
+  /** Told each payload another server broadcast (NOTIFY on the ephemeral channel). */
+  onBroadcast?: (payload: string) => void;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -128,7 +130,7 @@ export class PostgresStore implements Store {
     this.invites = base.invites;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
-    this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });
+    this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits, onBroadcast: options.onBroadcast });
   }
 
   /** Connects, checks the server (15 or newer), migrates once, starts listening. Rejects with a DatabaseOpenError. */
@@ -205,6 +207,11 @@ export class PostgresStore implements Store {
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.run('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', (client) => work(pgRepositories(new Sql(client), undefined, this, false)));
   }
+
+  /** NOTIFY on the ephemeral channel through the pool; every server's listening connection hears it, this one's too. */
+  readonly broadcast = async (payload: string): Promise<void> => {
+    await new Sql(this.pool, this.refused).run('SELECT pg_notify(?, ?)', [EPHEMERAL_CHANNEL, payload]);
+  };
 
   keptReads(safe: boolean): KeptReads {
     return this.kept.forRequest(safe);

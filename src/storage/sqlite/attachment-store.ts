@@ -90,7 +90,7 @@ export class AttachmentStore {
     return (this.sql.used.get(userId) as { used: number }).used;
   }
 
-  /** The triggers of sql/migrations/017 take each content with its last reference. */
+  /** The triggers of sql/migrations/015 take each content with its last reference. */
   deleteUnused(cutoff: number): number {
     const count = this.sql.deleteUnused.run(cutoff).changes;
     this.sql.deleteUnfinished.run(cutoff);

@@ -77,6 +77,8 @@ export class SqliteStore implements Store {
 
   private readonly path: string;
   readonly notices: readonly string[];
+  /** One file on one host: its processes (--workers) hear each other through the primary, not the database. */
+  readonly broadcast = undefined;
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(path: string, options: SqliteStoreOptions = {}) {

@@ -1,4 +1,4 @@
--- Files and images in messages, as SQLite's migration 017 (docs/protocol.md §15): contents stored once by sha256
+-- Files and images in messages, as SQLite's migration 015 (docs/protocol.md §15): contents stored once by sha256
 -- in chunks, referenced by attachments, removed with their last reference.
 CREATE TABLE attachment_blobs (
   id text COLLATE "C" PRIMARY KEY,
