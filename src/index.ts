@@ -107,7 +107,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     closing ??= new Promise<void>((resolve) => {
       app.stopAccepting();
       const metricsClosed = metricsListener?.close();
+      // A client that stopped reading (a paused event stream) would hold the close for ever: past the time a whole
+      // request may take (--request-timeout), what is still open is cut (docs/operations.md, Stopping).
+      const deadline = setTimeout(() => server.closeAllConnections(), config.requestTimeout * 1000);
+      deadline.unref();
       server.close(() => {
+        clearTimeout(deadline);
         void Promise.all([app.close(), metricsClosed]).then(() => resolve());
       });
       // Idle keep-alive connections would hold close() open; requests in flight still finish.

@@ -27,6 +27,8 @@ export class EventHub {
   private readonly subscribers = new SubscriberRegistry();
   private readonly purges = new PurgesInFlight();
   private readonly endedSessions = new EndedSessions();
+  /** stop() was called: the server is shutting down. */
+  private stopped = false;
   private readonly timers: HubTimers;
   private readonly turns: PumpTurns;
   private readonly replays: Replays;
@@ -109,6 +111,11 @@ export class EventHub {
     // Its session ended after the request was authenticated, and the hub has read that already: no stream.
     if (this.endedSessions.has(subscriber.sessionId)) {
       this.end(subscriber, 'session ended');
+      return this.tail.cursor;
+    }
+    // The server began to stop while this stream was being opened: it would outlive stop(), holding the close.
+    if (this.stopped) {
+      this.end(subscriber, 'shutdown');
       return this.tail.cursor;
     }
     try {
@@ -220,8 +227,9 @@ export class EventHub {
     return this.retention.prune();
   }
 
-  /** Shutdown: timers stop and every subscriber ends. */
+  /** Shutdown: timers stop and every subscriber ends, and any that attaches later ends at once. */
   stop(): void {
+    this.stopped = true;
     this.timers.stop();
     for (const subscriber of this.subscribers.all()) this.end(subscriber, 'shutdown');
   }

@@ -23,7 +23,7 @@ interface Answer { as: string; path: string; status: number; body: unknown }
 function withoutNewUserFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNewUserFields);
   if (value === null || typeof value !== 'object') return value;
-  const { role: _role, active: _active, presence: _presence, kind: _kind, mentionCount: _mentionCount, mentions: _mentions, ...rest } = value as Record<string, unknown>;
+  const { role: _role, active: _active, kind: _kind, mentionCount: _mentionCount, mentions: _mentions, presence: _presence, ...rest } = value as Record<string, unknown>;
   if (Array.isArray(rest['attachments']) && rest['attachments'].length === 0) delete rest['attachments'];
   return Object.fromEntries(Object.entries(rest).map(([key, inner]) => [key, withoutNewUserFields(inner)]));
 }
