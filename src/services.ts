@@ -15,6 +15,7 @@ import { EphemeralBus, type BusTransport } from './events/ephemeral-bus.ts';
 import { PresenceTracker } from './events/presence.ts';
 import { TypingTracker } from './events/typing.ts';
 import { RouteTable } from './router/route-table.ts';
+import { UploadCleanup } from './resources/attachments/cleanup.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
 
 /** Internal store options (benchmarks compare synchronous=NORMAL, no group commit, no events); they are not flags. */
@@ -106,6 +107,10 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
   });
   const typing = new TypingTracker(bus, () => clock.now());
   wakeUp.startWaking(events);
+  const uploadCleanup = new UploadCleanup({
+    storage, clock, logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'upload-cleanup', error)),
+  });
+  uploadCleanup.start();
   metrics.streamsOpen.readFrom(() => events.streamCount());
   return {
     config,
@@ -118,6 +123,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
     publicOrigin: () => config.publicUrl || listenOrigin,
     events,
+    uploadCleanup,
     bus,
     typing,
     presence,
@@ -128,6 +134,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
       // Before the hub ends the streams: the other processes hear that this one's holders left, not one by one.
       await presence.stop().catch(logHubError);
       events.stop();
+      uploadCleanup.stop();
       metrics.stop();
       await storage.close();
     },

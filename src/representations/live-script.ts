@@ -1,6 +1,7 @@
 // The one script of the HTML pages, allowed by its hash (CSP): times in the reader's locale, the newest page of a chat
-// following the event stream (docs/protocol.md §9.9) with who is typing and who is online (§14.5, §14.6), and the avatar
-// form's zone filled in. Every page works the same without it.
+// following the event stream (docs/protocol.md §9.9) with who is typing and who is online (§14.5, §14.6), the avatar
+// form's zone filled in, and files pasted or dropped on the composer added to its file input (§15). Every page works
+// the same without it.
 import { createHash } from 'node:crypto';
 
 /**
@@ -35,6 +36,19 @@ export const LIVE_SCRIPT = `(() => {
       };
       image.src = URL.createObjectURL(chosen);
     });
+  }
+  const attach = document.querySelector('input[type=file][name=file]');
+  if (attach && window.DataTransfer) {
+    const add = (files) => {
+      if (!files || files.length === 0) return false;
+      const all = new DataTransfer();
+      for (const chosen of [...attach.files, ...files]) all.items.add(chosen);
+      attach.files = all.files;
+      return true;
+    };
+    attach.form.addEventListener('paste', (event) => { if (add(event.clipboardData && event.clipboardData.files)) event.preventDefault(); });
+    attach.form.addEventListener('dragover', (event) => event.preventDefault());
+    attach.form.addEventListener('drop', (event) => { if (add(event.dataTransfer && event.dataTransfer.files)) event.preventDefault(); });
   }
   const list = document.querySelector('ol[data-live-chat]');
   if (!list || !window.EventSource || !window.fetch || !window.DOMParser) return;

@@ -1,9 +1,11 @@
 // Row -> public fields: the one place that picks what a client sees of each stored row. The return types
 // come from the schemas of the OpenAPI document (schemas.ts): a field added to one and not the other fails tsc.
-import type { AuditRow, AvatarRow, ChatRow, InviteRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
+import type { AttachmentRow, AuditRow, AvatarRow, ChatRow, InviteRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
 import { isoTime } from './iso-time.ts';
+import { PATHS } from '../paths.ts';
+import { buildPath } from '../router/compile-pattern.ts';
 import type {
-  PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicInvite, PublicMember, PublicMessage, PublicSession, PublicUser, PublicUserSession,
+  PublicAction, PublicAttachment, PublicAuditEntry, PublicAvatar, PublicChat, PublicInvite, PublicMember, PublicMessage, PublicSession, PublicUser, PublicUserSession,
 } from './schemas.ts';
 
 export { isoTime };
@@ -106,7 +108,24 @@ export function publicMember(row: MemberRow): PublicMember {
   return { id: row.userId, userId: row.userId, login: row.login, addedAt: isoTime(row.addedAt) };
 }
 
-export function publicMessage(row: MessageRow): PublicMessage {
+/** What a message keeps of each of its files (MessageRow.attachments): the public fields but the href, which depends on the base path. */
+export type AttachmentSummary = Omit<PublicAttachment, 'href'>;
+
+export function attachmentSummary(row: AttachmentRow): AttachmentSummary {
+  const summary: AttachmentSummary = { id: row.id, name: row.name, contentType: row.contentType as AttachmentSummary['contentType'], size: row.size, sha256: row.sha256 };
+  if (row.width !== null && row.height !== null) Object.assign(summary, { width: row.width, height: row.height });
+  return summary;
+}
+
+/** docs/protocol.md §15.1: the summary with the path of the bytes (under the base path), in the documented order. */
+export function publicAttachment(summary: AttachmentSummary, chatId: string, basePath: string): PublicAttachment {
+  const { id, name, contentType, size, sha256, width, height } = summary;
+  const href = `${basePath}${buildPath(PATHS.attachment, { chatId, attachmentId: id })}`;
+  return width === undefined || height === undefined ? { id, name, contentType, size, sha256, href } : { id, name, contentType, size, sha256, href, width, height };
+}
+
+/** basePath: the server's --base-path, which the attachments' hrefs start with. */
+export function publicMessage(row: MessageRow, basePath: string): PublicMessage {
   return {
     id: row.id,
     chatId: row.chatId,
@@ -119,6 +138,7 @@ export function publicMessage(row: MessageRow): PublicMessage {
     // Most messages have none: skip the parse.
     reactions: row.reactions === '[]' ? [] : JSON.parse(row.reactions) as PublicMessage['reactions'],
     mentions: row.mentions === '[]' ? [] : JSON.parse(row.mentions) as string[],
+    attachments: row.attachments === '[]' ? [] : (JSON.parse(row.attachments) as AttachmentSummary[]).map((summary) => publicAttachment(summary, row.chatId, basePath)),
   };
 }
 

@@ -1,6 +1,7 @@
 // The whole route table, in order: each resource folder contributes its routes.
 import type { Route } from './context.ts';
 import { ACTION_ROUTES } from './actions/routes.ts';
+import { ATTACHMENT_ROUTES } from './attachments/routes.ts';
 import { ADMIN_ROUTES } from './admin/routes.ts';
 import { AUDIT_ROUTES } from './audit/routes.ts';
 import { AVATAR_ROUTES } from './avatars/routes.ts';
@@ -27,6 +28,7 @@ export const ALL_ROUTES: readonly Route[] = [
   ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES,
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
+  ...ATTACHMENT_ROUTES,
   ...INVITE_ROUTES, ...ADMIN_ROUTES,
   // A user's sessions, export and erasure (docs/protocol.md §3.5-§3.7).
   ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,

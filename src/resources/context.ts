@@ -15,6 +15,7 @@ import type { TypingTracker } from '../events/typing.ts';
 import type { Reply } from '../http/reply.ts';
 import type { FormSubmission } from '../http/form-post.ts';
 import type { RateLimit } from './limits/rate-limit.ts';
+import type { UploadCleanup } from './attachments/cleanup.ts';
 
 export type { Clock } from '../clock.ts';
 export type { Reply } from '../http/reply.ts';
@@ -36,6 +37,8 @@ export interface AppServices {
   /** docs/protocol.md §11.1: writes per signed-in user per minute, and registrations per address per hour. */
   writeLimit: RateLimit;
   registerLimit: RateLimit;
+  /** Removes unused uploads after their hour (docs/protocol.md §15.2); tests call its sweep() after moving the clock. */
+  uploadCleanup: UploadCleanup;
   /** The origin browsers reach the server at (--public-url, else the listen address): never the client's Host. */
   publicOrigin(): string;
 }

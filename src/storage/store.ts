@@ -7,7 +7,7 @@
 import type { ParsedQuery } from '../parsers/query.ts';
 import type {
   AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewChatRow, NewEvent, NotificationLevel, Page,
-  ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow,
+  ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow, AttachmentRow,
   MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow,
 } from './rows.ts';
 import type { InviteRepository } from './invite-repository.ts';
@@ -16,7 +16,7 @@ import type { KeptReads } from './kept-reads.ts';
 export type * from './rows.ts';
 export type { KeptReads, KeptValueKind } from './kept-reads.ts';
 export type { InviteRepository } from './invite-repository.ts';
-export { NO_CHAT, NO_MENTIONS, NO_REACTIONS } from './rows.ts';
+export { NO_ATTACHMENTS, NO_CHAT, NO_MENTIONS, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
 export class DatabaseOpenError extends Error {
@@ -141,8 +141,12 @@ export interface ChatRepository {
   setNotificationLevel(chatId: string, userId: string, level: NotificationLevel | null): Promise<void>;
 }
 
+/** A message as it is inserted: no reactions or edit yet; attachments absent for none. */
+export type NewMessage = Omit<MessageRow, 'reactions' | 'editedAt' | 'attachments'> & { attachments?: string };
+
 export interface MessageRepository {
-  insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): Promise<void>;
+  /** attachments: the summary of the files it holds (NO_ATTACHMENTS when absent), written once with the message. */
+  insertMessage(message: NewMessage): Promise<void>;
   /** Any message, in any chat: the caller checks that the reader may see its chat. */
   findMessage(id: string): Promise<MessageRow | undefined>;
   findMessageInChat(chatId: string, id: string): Promise<MessageRow | undefined>;
@@ -286,6 +290,42 @@ export interface EventRepository {
   pruneChunk(cutoff: number, chunk: number): Promise<number>;
 }
 
+/**
+ * Files of messages (docs/protocol.md §15). A content is written in chunks as it arrives (startContent, appendChunks,
+ * each its own short write, so an upload never holds the database), then finished under its sha256: identical bytes
+ * are stored once, and a content goes with the last attachment that refers to it (the backends' triggers).
+ */
+export interface AttachmentRepository {
+  /** A new content that receives chunks; it has no sha256 and no reference yet. */
+  startContent(contentId: string, chunkBytes: number, createdAt: number): Promise<void>;
+  /** Chunks first, first + 1, ... of a started content (numbered from 0), in one write: one commit, one sync. */
+  appendChunks(contentId: string, first: number, chunks: readonly Buffer[]): Promise<void>;
+  /**
+   * Only through a Tx, with the insertAttachment that refers to it: the content is complete. Answers the id under
+   * which these bytes are stored: this one's, or an earlier content's with the same sha256 (this copy is then dropped).
+   */
+  finishContent(contentId: string, sha256: string, size: number): Promise<string>;
+  /** An upload that failed: its chunks go (only a content no attachment refers to). */
+  dropContent(contentId: string): Promise<void>;
+  /** Chunk n of a content, or undefined when it is gone (its last reference was deleted meanwhile). */
+  readChunk(contentId: string, n: number): Promise<Buffer | undefined>;
+  insertAttachment(row: Omit<AttachmentRow, 'messageId' | 'chunkBytes'>): Promise<void>;
+  findAttachment(id: string): Promise<AttachmentRow | undefined>;
+  /** The attachments among these ids, in the order of the ids (unknown ids are left out). */
+  findAttachments(ids: readonly string[]): Promise<AttachmentRow[]>;
+  /** Gives unused attachments to a message, in the order given; answers how many were unused and taken. */
+  attachToMessage(messageId: string, ids: readonly string[]): Promise<number>;
+  /** The bytes of every attachment the user uploaded that still exists (the quota, --attachment-quota). */
+  bytesUsedBy(userId: string): Promise<number>;
+  /** Unused uploads made before cutoff, and contents whose upload never finished by then; answers how many attachments went. */
+  deleteUnused(cutoff: number): Promise<number>;
+  /**
+   * Account erasure (docs/protocol.md §13): every attachment the user uploaded goes (so do contents nobody else
+   * refers to), and their messages show none any more. Answers how many attachments went.
+   */
+  deleteUserAttachments(userId: string): Promise<number>;
+}
+
 /** Fixed-window counters (rate limits, failed logins): shared by every process that shares the database. */
 export interface RateCounterRepository {
   /** Counts one hit on `key` and answers the window it fell in; a new window starts when the last one ended. */
@@ -313,6 +353,7 @@ export interface Repositories {
   readonly accounts: AccountRepository;
   readonly invites: InviteRepository;
   readonly audit: AuditRepository;
+  readonly attachments: AttachmentRepository;
 }
 
 /** The repositories bound to one open transaction: valid only until its work's promise settles. */

@@ -48,7 +48,7 @@ export async function search(ctx: RequestContext): Promise<Reply> {
 async function loadResource(ctx: RequestContext, tx: Repositories, hit: SearchHit): Promise<Resource> {
   let found: Resource | undefined;
   if (hit.type === 'message') {
-    found = mapDefined(await tx.messages.findMessage(hit.id), publicMessage);
+    found = mapDefined(await tx.messages.findMessage(hit.id), (row) => publicMessage(row, ctx.services.config.basePath));
   } else if (hit.type === 'chat') {
     // A chat found is the caller's, read as they read it: with their own marker and count (docs/protocol.md §10.1).
     const marker = await tx.readMarkers.findMarker(hit.id, ctx.caller!.userId);

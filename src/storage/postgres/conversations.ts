@@ -1,9 +1,11 @@
 // Chats, members, messages, read markers, reactions and revisions on PostgreSQL (the counts are kept by triggers).
 import type {
   ChatAccess, ChatForCallerRow, ChatRepository, ChatRow, MemberRow, MessageRepository, MessageRow, NewChatRow, NotificationLevel, ReactionRepository, ReactionRow,
-  ReadMarkerRepository, ReadMarkerRow, RevisionRepository, RevisionRow,
+  ReadMarkerRepository, ReadMarkerRow, RevisionRepository, RevisionRow, NewMessage,
 } from '../store.ts';
+import { NO_ATTACHMENTS } from '../store.ts';
 import type { Sql } from './connection.ts';
+import { attachmentNamesOf } from '../attachment-names.ts';
 import type { Guarded } from './people.ts';
 
 /** Every chat's member ids, owner first, then by joining time and id: one subquery, no N+1; pg reads text[] as an array. */
@@ -22,7 +24,7 @@ export const MEMBER_SELECT = 'SELECT cm.chat_id AS "chatId", cm.user_id AS "user
   + ' FROM chat_members cm JOIN users u ON u.id = cm.user_id';
 
 export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS "chatId", m.author_id AS "authorId", m.text, m.reply_to AS "replyTo", m.created_at AS "createdAt",'
-  + ' m.updated_at AS "updatedAt", m.edited_at AS "editedAt", m.reactions, m.mentions FROM messages m';
+  + ' m.updated_at AS "updatedAt", m.edited_at AS "editedAt", m.reactions, m.mentions, m.attachments FROM messages m';
 
 export class PgChats implements ChatRepository {
   private readonly sql: Sql;
@@ -117,9 +119,9 @@ export class PgMessages implements MessageRepository {
     this.sql = sql;
   }
 
-  async insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): Promise<void> {
-    await this.sql.run('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at, mentions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [message.id, message.chatId, message.authorId, message.text, message.replyTo, message.createdAt, message.updatedAt, message.mentions]);
+  async insertMessage(message: NewMessage): Promise<void> {
+    await this.sql.run('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at, mentions, attachments, attachment_names) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [message.id, message.chatId, message.authorId, message.text, message.replyTo, message.createdAt, message.updatedAt, message.mentions, message.attachments ?? NO_ATTACHMENTS, attachmentNamesOf(message.attachments ?? NO_ATTACHMENTS)]);
   }
 
   findMessage(id: string): Promise<MessageRow | undefined> {

@@ -15,6 +15,7 @@ import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
 import { PgAccounts } from './accounts.ts';
 import { PgAudit } from './audit-log.ts';
+import { PgAttachments } from './attachments.ts';
 import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
 export interface PostgresStoreOptions {
@@ -72,6 +73,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     accounts: new PgAccounts(sql),
     invites: new PgInvites(sql),
     audit: new PgAudit(sql),
+    attachments: new PgAttachments(sql),
   };
 }
 
@@ -102,6 +104,7 @@ export class PostgresStore implements Store {
   readonly accounts;
   readonly invites;
   readonly audit;
+  readonly attachments;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
@@ -123,6 +126,7 @@ export class PostgresStore implements Store {
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
     this.accounts = base.accounts;
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
+    this.attachments = base.attachments;
     this.invites = base.invites;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);

@@ -1,6 +1,7 @@
 // The async face of SQLite's synchronous stores: each method run through the gate, or directly inside a transaction.
 import type { Repositories } from '../store.ts';
 import type { RefusedWrites } from '../refused-writes.ts';
+import type { AttachmentStore } from './attachment-store.ts';
 import type { AuditStore } from './audit-store.ts';
 import type { AvatarStore } from './avatar-store.ts';
 import type { ChatStore } from './chat-store.ts';
@@ -31,6 +32,7 @@ export interface SyncRepositories {
   accounts: AccountStore;
   invites: InviteStore;
   audit: AuditStore;
+  attachments: AttachmentStore;
 }
 
 export type Method = (...args: unknown[]) => unknown;
@@ -84,5 +86,6 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     accounts: views.accounts,
     invites: views.invites,
     audit: views.audit,
+    attachments: views.attachments,
   };
 }

@@ -8,6 +8,7 @@ import { ReadThrough } from '../read-through.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { asRepositories, asyncRepositories, settle, type SyncRepositories } from './async-repositories.ts';
 import { AuditStore } from './audit-store.ts';
+import { AttachmentStore } from './attachment-store.ts';
 import { AvatarStore } from './avatar-store.ts';
 import { ChatStore } from './chat-store.ts';
 import { SqliteCollections } from './collections.ts';
@@ -55,6 +56,7 @@ export class SqliteStore implements Store {
   readonly accounts: Repositories['accounts'];
   readonly invites: Repositories['invites'];
   readonly audit: Repositories['audit'];
+  readonly attachments: Repositories['attachments'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
   private readonly gate = new Gate();
@@ -108,6 +110,7 @@ export class SqliteStore implements Store {
       accounts: new AccountStore(this.db),
       invites: new InviteStore(this.db),
       audit: new AuditStore(this.db),
+      attachments: new AttachmentStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
     const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
@@ -126,6 +129,7 @@ export class SqliteStore implements Store {
     this.accounts = gated.accounts;
     this.invites = gated.invites;
     this.audit = gated.audit;
+    this.attachments = gated.attachments;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));
