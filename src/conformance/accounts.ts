@@ -48,8 +48,10 @@ export async function signUpBody(host: AccountHost, body: { login: string; passw
     const invite = await makeInvite(host);
     if (invite !== undefined) reply = await host.call('POST', PATHS.users, { json: { ...body, inviteCode: invite } });
   }
-  if (reply.status === 403 && code() === 'ERR_REGISTRATION_CLOSED' && host.adminToken !== undefined) {
-    reply = await host.call('POST', PATHS.users, { token: host.adminToken, json: body });
+  // Closed: an admin's own request creates the account (the kit's first user is one on an empty server).
+  const admin = host.adminToken ?? host.inviter();
+  if (reply.status === 403 && code() === 'ERR_REGISTRATION_CLOSED' && admin !== undefined) {
+    reply = await host.call('POST', PATHS.users, { token: admin, json: body });
   }
   return reply;
 }

@@ -2,7 +2,7 @@
 // streams, made on demand and cleaned up where the protocol allows (docs/conformance.md).
 import { randomBytes } from 'node:crypto';
 import { PATHS } from '../paths.ts';
-import { createAccount, type AccountHost, type KitUser } from './accounts.ts';
+import { createAccount, signUpBody, type AccountHost, type KitUser } from './accounts.ts';
 import { KitStream } from './event-stream.ts';
 import { CheckFailure, CheckSkipped } from './expect.ts';
 import { sendRequest, type Exchange, type Reply } from './http-client.ts';
@@ -117,6 +117,11 @@ export class KitContext {
       made.catch(() => this.users.delete(name));
     }
     return made;
+  }
+
+  /** Signs up with `body` as the kit signs up its users (an invite or the admin's token when the server asks for one). */
+  signUp(body: { login: string; password: string }): Promise<Reply> {
+    return signUpBody(this.accounts, body);
   }
 
   /** A token to clean up with later (a second session a check made). */

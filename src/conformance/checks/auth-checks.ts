@@ -1,6 +1,5 @@
 // docs/protocol.md §2: registration, login, credentials, cookies and the origin rule, the session, tokens.
 import { PATHS } from '../../paths.ts';
-import { signUpBody } from '../accounts.ts';
 import { expectEqual, expectHeader, expectMatch, expectNoHeader, expectProblem, expectStatus, expectTrue, header, ISO_MS } from '../expect.ts';
 import { check } from './define.ts';
 
@@ -23,8 +22,7 @@ export const AUTH_CHECKS = [
   }),
   check('core.users.login-taken-409', '§2.1', 'A login taken in any letter case answers 409 ERR_LOGIN_TAKEN naming login', async (ctx) => {
     const alice = await ctx.user('alice');
-    const reply = await signUpBody({ runId: ctx.runId, invite: undefined, adminToken: undefined, inviter: () => alice.token, call: (method, path, options) => ctx.call(method, path, options) },
-      { login: alice.login.toUpperCase(), password: 'another good password' });
+    const reply = await ctx.signUp({ login: alice.login.toUpperCase(), password: 'another good password' });
     expectProblem(reply, 409, 'ERR_LOGIN_TAKEN', 'login');
   }),
   check('core.session.login-201', '§2.2', 'POST /session logs in: 201, Location: /session, {token, userId, expiresAt, createdAt}, Cache-Control: no-store', async (ctx) => {

@@ -63,7 +63,7 @@ export const HARDENING_CHECKS = [
   }),
   check('hardening.input.odd-paths', '§1.2', 'Odd path segments are answered 4xx, never 5xx', async (ctx) => {
     const alice = await ctx.user('alice');
-    for (const segment of ['x'.repeat(5000), '%F0%9F%98%80', '%2E%2E', '%2F', 'a%20b', '%EF%BF%BF']) {
+    for (const segment of ['x'.repeat(5000), '%F0%9F%98%80', 'a..b', '%2F', 'a%20b', '%EF%BF%BF']) {
       expect4xx((await ctx.call('GET', `${PATHS.chats}/${segment}`, { token: alice.token })).status, `GET ${PATHS.chats}/${segment.slice(0, 20)}`);
       expect4xx((await ctx.call('PUT', `${PATHS.chats}/${segment}/members/${segment}`, { token: alice.token })).status, `PUT a member ${segment.slice(0, 20)}`);
     }
