@@ -2,7 +2,7 @@
 // prints its report (docs/conformance.md). Exit 0 when every check selected passed, 1 on any failure, 2 on bad usage.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { formatJson, formatJunit, formatTap, formatText, LEVELS, readSkipList, runConformance, type ConformanceReport, type Level, type ReporterName } from './conformance/index.ts';
+import { closeConnections, formatJson, formatJunit, formatTap, formatText, LEVELS, readSkipList, runConformance, sendRequest, type ConformanceReport, type Level, type ReporterName } from './conformance/index.ts';
 
 const USAGE = 'usage: chat-server conformance <base-url> [--level core,events,features,hardening] [--only ID] [--skip ID] '
   + '[--skip-file FILE] [--reporter text|junit|json|tap] [--output FILE] [--invite CODE] [--admin-token TOKEN]';
@@ -62,10 +62,11 @@ export async function runConformanceCommand(argv: readonly string[]): Promise<nu
     process.stderr.write(`chat-server conformance: ${error.message}\n`);
     return 2;
   }
-  const reachable = await fetch(`${command.baseUrl}/`).then(() => true, (error: Error) => {
-    process.stderr.write(`chat-server conformance: cannot reach ${command.baseUrl}: ${(error.cause as Error | undefined)?.message ?? error.message}\n`);
+  const reachable = await sendRequest({ method: 'GET', url: new URL(`${command.baseUrl}/`) }, () => undefined).then(() => true, (error: Error) => {
+    process.stderr.write(`chat-server conformance: cannot reach ${command.baseUrl}: ${error.message}\n`);
     return false;
   });
+  closeConnections();
   if (!reachable) return 2;
   const report = await runConformance({
     baseUrl: command.baseUrl, levels: command.levels, only: command.only, skip: command.skip,

@@ -5,3 +5,4 @@ export { formatText } from './report-text.ts';
 export { formatJunit, formatJson, formatTap, type ReporterName } from './report-formats.ts';
 export { readSkipList } from './select-checks.ts';
 export { LEVELS, type Check, type CheckResult, type ConformanceOptions, type ConformanceReport, type Level, type Outcome } from './types.ts';
+export { closeConnections, sendRequest } from './http-client.ts';
