@@ -17,6 +17,8 @@ export interface CallOptions {
   body?: string | Buffer;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** Leaves out the base path (§1.1: the unprefixed paths answer 404). */
+  unprefixed?: boolean;
 }
 
 export interface StreamOptions {
@@ -66,8 +68,8 @@ export class KitContext {
     return `${this.basePath}${path}`;
   }
 
-  url(path: string): URL {
-    return new URL(`${this.base.origin}${this.basePath}${path}`);
+  url(path: string, unprefixed = false): URL {
+    return new URL(`${this.base.origin}${unprefixed ? '' : this.basePath}${path}`);
   }
 
   call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
@@ -78,7 +80,7 @@ export class KitContext {
       if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
     }
     if (options.token !== undefined) headers['Authorization'] = `Bearer ${options.token}`;
-    return sendRequest({ method, url: this.url(path), headers, ...(body === undefined ? {} : { body }), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
+    return sendRequest({ method, url: this.url(path, options.unprefixed), headers, ...(body === undefined ? {} : { body }), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
       (exchange) => this.exchanges.push(exchange));
   }
 

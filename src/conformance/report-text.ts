@@ -45,8 +45,9 @@ export function groupBySection(results: readonly CheckResult[]): [string, CheckR
 export function formatText(report: ConformanceReport): string {
   const lines = [`Conformance of ${report.baseUrl} (docs/protocol.md), ${report.startedAt}`, ''];
   for (const [section, results] of groupBySection(report.results)) {
-    const failed = results.filter((result) => result.outcome === 'fail').length;
-    lines.push(`${section}  ${results.length - failed}/${results.length}${failed > 0 ? `, ${failed} failed` : ''}`);
+    const count = (outcome: string): number => results.filter((result) => result.outcome === outcome).length;
+    const [failed, skipped] = [count('fail'), count('skip')];
+    lines.push(`${section}  ${count('pass')}/${results.length}${failed > 0 ? `, ${failed} failed` : ''}${skipped > 0 ? `, ${skipped} skipped` : ''}`);
     for (const result of results) {
       lines.push(`  ${MARK[result.outcome]}  ${result.id}: ${result.rule}`);
       if (result.outcome === 'skip' && result.message) lines.push(`      (${result.message})`);

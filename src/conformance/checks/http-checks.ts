@@ -51,6 +51,14 @@ export const HTTP_CHECKS = [
       expectProblem(await ctx.call('POST', PATHS.chats, { token: alice.token, body, headers: { 'Content-Type': 'application/json' } }), 400, 'ERR_BAD_JSON');
     }
   }),
+  check('core.forms.no-override', '§7.3', '_method MUST be honoured nowhere else (not in JSON, the query string or any header)', async (ctx) => {
+    const alice = await ctx.user('alice');
+    const chat = await ctx.chat(alice);
+    const path = ctx.at(PATHS.chat, { chatId: chat.id });
+    expectProblem(await ctx.call('POST', `${path}?_method=DELETE`, { token: alice.token, json: { data: {} } }), 405);
+    expectProblem(await ctx.call('POST', path, { token: alice.token, json: { _method: 'DELETE', data: {} }, headers: { 'X-HTTP-Method-Override': 'DELETE' } }), 405);
+    expectStatus(await ctx.call('GET', path, { token: alice.token }), 200);
+  }),
   check('core.representations.json-default', '§7.4', 'JSON is the default, also for no Accept and for */*', async (ctx) => {
     const alice = await ctx.user('alice');
     for (const accept of [undefined, '*/*', 'application/*']) {

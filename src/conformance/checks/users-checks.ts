@@ -7,6 +7,16 @@ import { check } from './define.ts';
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 export const USERS_CHECKS = [
+  check('core.paths.own-paths', '§1.1', 'Location headers and links are paths on the server itself, never built from the request\'s Host; under a base path the unprefixed paths answer 404', async (ctx) => {
+    const alice = await ctx.user('alice');
+    const made = await ctx.call('POST', PATHS.chats, { token: alice.token, json: { data: { title: ctx.unique('paths') } }, headers: { Host: 'attacker.example' } });
+    expectStatus(made, 201);
+    ctx.remember(made.json.data.id, alice);
+    expectEqual(header(made, 'location'), ctx.prefixed(ctx.at(PATHS.chat, { chatId: made.json.data.id })), 'Location, whatever the Host');
+    const index = await ctx.call('GET', PATHS.index);
+    for (const link of Object.values(index.json?.links ?? {})) expectTrue(String(link).startsWith(`${ctx.basePath}/`), `the link ${String(link)} is a path under ${ctx.basePath || '/'}`);
+    if (ctx.basePath !== '') expectStatus(await ctx.call('GET', PATHS.health, { unprefixed: true }), 404);
+  }),
   check('core.ids.string-ids', '§1.2', 'Every id is a JSON string matching ^[A-Za-z0-9_-]{1,64}$', async (ctx) => {
     const alice = await ctx.user('alice');
     const chat = await ctx.chat(alice);
