@@ -66,6 +66,7 @@ export async function createAccount(host: AccountHost, name: string, loginAs: (l
   const signUp = await signUpBody(host, { login, password });
   if (signUp.status !== 201) {
     const why = signUp.json?.code === undefined ? '' : ` ${signUp.json.code}`;
+    if (signUp.status === 429) throw new CheckFailure(`cannot sign up ${login}: POST ${PATHS.users} answered 429, the registration rate of this address is spent (--register-rate; docs/conformance.md)`);
     throw new CheckFailure(`cannot sign up ${login}: POST ${PATHS.users} answered ${signUp.status}${why}; ` +
       'an invite-only server needs --invite CODE or --admin-token TOKEN, a closed one --admin-token (docs/conformance.md)');
   }
