@@ -38,6 +38,11 @@ export const PATHS = {
   topRevision: '/messages/:messageId/revisions/:revisionId',
   // The event stream and long-poll (docs/events.md).
   events: '/events',
+  // Invites, the join page and the admin page (docs/protocol.md §13.5, docs/html.md).
+  invites: '/invites',
+  invite: '/invites/:inviteId',
+  join: '/join/:code',
+  admin: '/admin',
 } as const;
 
 export type PathName = keyof typeof PATHS;

@@ -1,28 +1,18 @@
 // `chat-server admin promote|demote <login>`: a role changed on the database file directly, for recovery; the last
 // active admin stays; bad arguments and unknown logins exit 2 with one line. Also the registration options.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_CONFIG, parseConfig } from '../src/config.ts';
 import { SqliteStore } from '../src/storage/sqlite/sqlite-store.ts';
 import { parseQuery } from '../src/parsers/query.ts';
 import { AUDIT_FIELDS } from '../src/resources/audit/handlers.ts';
 import { registerAndLogIn, withServer } from './http/client.ts';
+import { runCommand } from './run-command.ts';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-
-function runAdmin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'admin', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const runAdmin = (args: string[]) => runCommand(['admin', ...args]);
 
 test('sign-up is by invite unless said otherwise, and members may invite', () => {
   assert.equal(DEFAULT_CONFIG.registration, 'invite');

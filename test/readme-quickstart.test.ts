@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_CONFIG } from '../src/config.ts';
 import { withServer } from './http/client.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -141,13 +142,14 @@ test('the README quickstart runs as written and every command prints what the RE
   const steps = runnable.flatMap((block) => block.steps);
   // The quickstart covers what a newcomer does first; dropping a step fails here rather than rotting quietly.
   const script = steps.map((step) => step.command).join('\n');
-  for (const needed of ['/users', '/session', '/chats', '/members/', '/messages', 'replyTo', 'limit=', '/search?q=', '--data-binary @', '/avatar']) {
+  for (const needed of ['/users', '/session', '/invites', 'inviteCode', '/chats', '/members/', '/messages', 'replyTo', 'limit=', '/search?q=', '--data-binary @', '/avatar']) {
     assert.ok(script.includes(needed), `the quickstart shows ${needed}`);
   }
   const events = blocks.flatMap((block) => block.steps).filter((step) => step.command.includes('curl -N'));
   assert.equal(events.length, 1, 'the quickstart follows events with curl -N');
 
-  const server = await withServer(t);
+  // Sign-up as `make run` serves it: the default registration mode (invite), not the tests' open one.
+  const server = await withServer(t, { registration: DEFAULT_CONFIG.registration });
   const dir = mkdtempSync(join(tmpdir(), 'chat-quickstart-'));
   const shell = new Shell(dir);
   t.after(() => {

@@ -21,19 +21,18 @@ export interface AccountHost {
   invite: string | undefined;
   adminToken: string | undefined;
   call(method: string, path: string, options?: { token?: string; json?: unknown }): Promise<Reply>;
+  /** Set once a sign-up was refused with ERR_REGISTRATION_CLOSED: the server runs closed (§13.2). */
+  closed?: boolean;
   /** A user the kit already has, who may make invites (members may, unless the server says otherwise). */
   inviter(): string | undefined;
 }
 
-// The invites route arrives with the team administration (docs/protocol.md §13.4); until paths.ts names it, its
-// one segment is assembled here.
-const INVITES = (PATHS as Readonly<Record<string, string>>)['invites'] ?? ['', 'invites'].join('/');
 
 /** A fresh invite code for one account, made with the admin token or a kit user's, or undefined when none can be made. */
 async function makeInvite(host: AccountHost): Promise<string | undefined> {
   for (const token of [host.adminToken, host.inviter()]) {
     if (token === undefined) continue;
-    const made = await host.call('POST', INVITES, { token, json: { data: { maxUses: 1 } } });
+    const made = await host.call('POST', PATHS.invites, { token, json: { data: { maxUses: 1 } } });
     const code = made.json?.data?.code ?? made.json?.code;
     if (made.status === 201 && typeof code === 'string') return code;
   }
@@ -50,6 +49,7 @@ export async function signUpBody(host: AccountHost, body: { login: string; passw
   }
   // Closed: an admin's own request creates the account (the kit's first user is one on an empty server).
   const admin = host.adminToken ?? host.inviter();
+  if (reply.status === 403 && code() === 'ERR_REGISTRATION_CLOSED') host.closed = true;
   if (reply.status === 403 && code() === 'ERR_REGISTRATION_CLOSED' && admin !== undefined) {
     reply = await host.call('POST', PATHS.users, { token: admin, json: body });
   }

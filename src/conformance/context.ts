@@ -132,6 +132,11 @@ export class KitContext {
     return made;
   }
 
+  /** Whether the server turned a sign-up away as closed (§13.2); known once the kit has signed up its users. */
+  get registrationClosed(): boolean {
+    return this.accounts.closed === true;
+  }
+
   /** Signs up with `body` as the kit signs up its users (an invite or the admin's token when the server asks for one). */
   signUp(body: { login: string; password: string }): Promise<Reply> {
     return signUpBody(this.accounts, body);

@@ -36,6 +36,8 @@ export interface FormShape {
   nullable?: readonly string[];
   /** The route takes multipart/form-data (a file upload), read by its handler. */
   files?: boolean;
+  /** Fields sent as JSON true or false: the values "true" and "false" (any other text goes on as text, for the handler to refuse). */
+  booleans?: readonly string[];
 }
 
 /**
@@ -123,7 +125,7 @@ export function formBody(submission: FormSubmission, shape: FormShape): Record<s
     } else if (values.length > 1) {
       throw invalidField(shape.envelope ? `data.${name}` : name, 'must be given once');
     } else if (values[0] !== '') {
-      body[name] = values[0];
+      body[name] = shape.booleans?.includes(name) && (values[0] === 'true' || values[0] === 'false') ? values[0] === 'true' : values[0];
     } else if (shape.nullable?.includes(name)) {
       body[name] = null;
     }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import { UNMATCHED_ROUTE } from '../metrics/server-metrics.ts';
 import { formatAccessLine, type LogFormat } from './access-log.ts';
-import { traceExchange } from './trace.ts';
+import { redactTarget, traceExchange } from './trace.ts';
 
 export interface ObserveOptions {
   requestId: string;
@@ -69,7 +69,7 @@ function onClose(this: Watched): void {
       requestId: options.requestId,
       method,
       route: labels.route,
-      path: req.url ?? '/',
+      path: redactTarget(req.url ?? '/'),
       status: answered ? this.statusCode : 0,
       bytes: bytes!(),
       durationMs,

@@ -1,12 +1,16 @@
 // --trace: each exchange as raw HTTP/1.1 on stderr, curl -v style, with secrets replaced by [redacted].
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PATHS } from '../paths.ts';
 
 /** Bodies are shown up to this many bytes (after redaction). */
 export const TRACE_BODY_LIMIT = 2048;
 /** Bytes kept for redaction before cutting: a secret straddling the cut is still found whole. */
 const CAPTURE_LIMIT = 64 * 1024;
 const REDACTED = '[redacted]';
-const SECRET_FIELDS = 'token|password|currentPassword|newPassword';
+const SECRET_FIELDS = 'token|password|currentPassword|newPassword|inviteCode';
+/** An invite's code (docs/protocol.md §13.5) is in its `code` field, and in its join page's path, /join/<code>. */
+const JOIN_SEGMENT = PATHS.join.split('/')[1]!;
+const JOIN_PATH = new RegExp(`(/${JOIN_SEGMENT}/)[^/?#"'<>\\s&]+`, 'g');
 const TEXT_TYPE = /^(text\/|application\/([\w.+-]+\+)?(json|xml)$|application\/x-www-form-urlencoded$|multipart\/form-data$)/;
 
 const BODY_REDACTIONS: readonly [RegExp, string][] = [
@@ -19,7 +23,20 @@ const BODY_REDACTIONS: readonly [RegExp, string][] = [
   // XML elements and the HTML definition lists of a resource page.
   [new RegExp(`<(${SECRET_FIELDS})>[^<]*`, 'g'), `<$1>${REDACTED}`],
   [new RegExp(`(<dt>(?:${SECRET_FIELDS})</dt><dd>)[^<]*`, 'g'), `$1${REDACTED}`],
+  // A form field's value in a page (the join page's hidden inviteCode).
+  [new RegExp(`(name="(?:${SECRET_FIELDS})" value=")[^"]*`, 'g'), `$1${REDACTED}`],
+  // An invite's code, wherever a problem's code (ERR_...) is not meant.
+  [/("code"\s*:\s*)"(?!ERR_)(?:[^"\\]|\\.)*(?:"|$)/g, `$1"${REDACTED}"`],
+  // In XML and a page only what looks like one (base64url, 22 characters or more): <code> marks up much else in HTML.
+  [/<code>(?!ERR_)[A-Za-z0-9_-]{22,}<\/code>/g, `<code>${REDACTED}</code>`],
+  [/(<dt>code<\/dt><dd>)(?!ERR_)[A-Za-z0-9_-]{22,}/g, `$1${REDACTED}`],
+  [JOIN_PATH, `$1${REDACTED}`],
 ];
+
+/** A request target with an invite's code taken out of a join page's path (the access log and the trace print it). */
+export function redactTarget(target: string): string {
+  return target.replace(JOIN_PATH, `$1${REDACTED}`);
+}
 
 /** Keeps the first CAPTURE_LIMIT bytes of a body and counts them all. */
 class BodyTap {
@@ -145,7 +162,7 @@ export function traceExchange(req: IncomingMessage, res: ServerResponse): Trace 
   return {
     format({ time, requestId, durationMs }) {
       const lines = [`* ${new Date(time).toISOString()} ${requestId} ${req.socket.remoteAddress ?? '-'}:${req.socket.remotePort ?? '-'} ${durationMs.toFixed(1)} ms`];
-      const request = [`${req.method} ${req.url} HTTP/${req.httpVersion}`, ...headerLines(req.rawHeaders), ''];
+      const request = [`${req.method} ${redactTarget(req.url ?? '/')} HTTP/${req.httpVersion}`, ...headerLines(req.rawHeaders), ''];
       request.push(...describeBody(requestBody.bytes(), requestBody.total, req.headers['content-type']));
       const declared = Number(req.headers['content-length'] ?? 0);
       if (declared > requestBody.total) request.push(`[the server read ${requestBody.total} of the ${declared} bytes declared]`);

@@ -25,6 +25,7 @@ export async function answerForm(ex: Exchange, rule: FormRule, routes: RouteTabl
     return shown;
   }
   if (reply.status >= 300) return reply;
+  if (rule.showReply) return withPage(ex, reply);
   const headers: Record<string, string | string[]> = { Location: rule.next(ex, reply, back) };
   const cookie = reply.headers?.['Set-Cookie'];
   if (cookie !== undefined) headers['Set-Cookie'] = cookie;

@@ -72,7 +72,7 @@ export function renderMembersPage(rep: CollectionRepresentation, page: PageConte
         // Hands the chat over (PATCH /chats/{id} {"ownerId"}), back to this list, where the new owner is marked.
         + ` ${renderForm({
           action: pathOf(page, 'chat', { chatId }), method: 'PATCH', button: 'Make owner', id: `owner-${userId}`, inline: true, back: pathOf(page, 'members', { chatId }),
-          fields: [{ name: 'ownerId', type: 'hidden', value: userId }], buttonAttributes: `aria-label="${escapeHtml(`Make ${login} the owner`)}"`,
+          fields: [{ name: 'ownerId', type: 'hidden', value: userId }], buttonAttributes: `aria-label="${escapeHtml(`Make owner: ${login}`)}"`,
         }, page)}`;
     }
     return `<li>${renderUser(page, userId, 24)}${button}</li>`;

@@ -4,6 +4,7 @@ import { compilePattern } from '../router/compile-pattern.ts';
 import { escapeHtml } from './escape.ts';
 import { renderChatList, renderMembersPage } from './html-chats.ts';
 import { DISPLAY_FIELDS, labelOf, renderField, renderLinks, renderRaw, renderValue } from './html-fields.ts';
+import { renderInviteList } from './html-invites.ts';
 import { renderMessagesPage } from './html-messages.ts';
 import { renderPage, type HtmlOptions } from './html-page.ts';
 import { anchor, safeHref } from './html-parts.ts';
@@ -24,7 +25,8 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
         : rep.type === 'member' && page.chat ? renderMembersPage(rep, page)
           : rep.type === 'user' ? renderUserList(rep, page)
             : rep.type === 'avatar' && avatarsOf ? renderAvatarsPage(rep, page, decodeURIComponent(avatarsOf[1]!))
-              : rep.type === 'result' ? renderSearchResults(rep, page, query) : undefined;
+              : rep.type === 'result' ? renderSearchResults(rep, page, query)
+                : rep.type === 'invite' ? renderInviteList(rep, page) : undefined;
     if (shown) {
       // Keyset pages of messages carry their own Older/Newer links; other lists get Previous/Next page.
       const paging = rep.type === 'message' ? '' : renderLinks(rep.links?.filter((link) => link.rel === 'prev' || link.rel === 'next'));

@@ -18,6 +18,7 @@ const REFERENCE_PATTERNS = new Map<string, readonly [pattern: string, param: str
   ['userId', [PATHS.user, 'userId']],
   ['ownerId', [PATHS.user, 'userId']],
   ['authorId', [PATHS.user, 'userId']],
+  ['createdBy', [PATHS.user, 'userId']],
   ['members', [PATHS.user, 'userId']],
   ['chatId', [PATHS.chat, 'chatId']],
   ['replyTo', [PATHS.topMessage, 'messageId']],

@@ -7,7 +7,7 @@ export interface FieldSpec {
   name: string;
   /** The visible label; every input has one (WCAG 1.3.1, 4.1.2). Hidden fields have none. */
   label?: string;
-  type: 'text' | 'password' | 'textarea' | 'hidden' | 'number' | 'file' | 'search' | 'checkbox';
+  type: 'text' | 'password' | 'textarea' | 'hidden' | 'number' | 'file' | 'search' | 'checkbox' | 'datetime-local';
   value?: string;
   /** Trusted attribute text written by the page code (required, minlength, autocomplete...), never user data. */
   attributes?: string;

@@ -47,6 +47,7 @@ export function renderPage(heading: string, main: string, basePath: string, page
   if (page?.me !== undefined) {
     nav.push(`<form method="get" action="${escapeHtml(`${basePath}${PATHS.search}`)}" role="search"><label for="nav-q">Search</label>` +
       '<input id="nav-q" name="q" type="search" required><button type="submit">Go</button></form>');
+    if (page.admin === true) nav.push(anchor(`${basePath}${PATHS.admin}`, 'Admin'));
     nav.push(`<span>Signed in as ${renderUser(page, page.me.id, 24)}</span>`);
     nav.push(renderForm({ action: pathOf(page, 'session'), method: 'DELETE', button: 'Log out', id: 'logout', inline: true }, page));
   }

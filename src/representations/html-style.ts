@@ -28,6 +28,7 @@ export const STYLESHEET = [
   'td{overflow-wrap:break-word}',
   'th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}',
   'td ul{list-style:none;margin:0;padding:0}',
+  'caption{text-align:left;font-weight:600;padding:.25rem 0}',
   'time>span{white-space:nowrap}',
   'ul.related{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}',
   'ol.messages,ul.chats,ul.people,ul.avatars,ul.results{list-style:none;padding:0;margin:0}',

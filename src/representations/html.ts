@@ -4,7 +4,9 @@ import { escapeHtml } from './escape.ts';
 import { renderChatPage } from './html-chats.ts';
 import { renderCollection } from './html-collection.ts';
 import { displayNameOf, labelOf, renderFields, renderLinks, renderRaw } from './html-fields.ts';
+import { renderAdminPage } from './html-admin.ts';
 import { renderForm } from './html-forms.ts';
+import { renderInvitePage, renderJoinPage } from './html-invites.ts';
 import { renderLanding, renderLoginForm } from './html-landing.ts';
 import { renderMessagePage } from './html-messages.ts';
 import { renderPage, type HtmlOptions } from './html-page.ts';
@@ -29,13 +31,22 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
   const session = `${options.basePath}${PATHS.session}`;
   const page = rep.page;
   if (rep.type === 'login-form') return renderPage('Log in', renderLoginForm(rep.data, session), options.basePath, page);
+  // A refused sign-up from the join page is answered by the sign-up itself, like the landing page's: without a page context.
+  if (rep.type === 'join') {
+    const shown = renderJoinPage(rep, page ?? { basePath: options.basePath, users: {}, replied: {}, self: `${options.basePath}${PATHS.users}` });
+    return renderPage(shown.heading, shown.main, options.basePath, page);
+  }
   if (rep.type === 'landing') {
     return renderPage('Chat API', renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath, page);
   }
   if (page !== undefined) {
     const shown = rep.type === 'chat' ? renderChatPage(rep, page)
       : rep.type === 'message' ? renderMessagePage(rep, page)
-        : rep.type === 'user' ? renderUserPage(rep, page) : undefined;
+        : rep.type === 'user' ? renderUserPage(rep, page)
+          : rep.type === 'invite' ? renderInvitePage(rep, page) : undefined;
+    // A page of its own, without the fields below: the administration page is about people, not one resource.
+    const own = rep.type === 'admin' ? renderAdminPage(rep, page) : undefined;
+    if (own) return renderPage(own.heading, own.main, options.basePath, page);
     if (shown) return renderPage(shown.heading, `${shown.main}${renderRelated(rep.links)}${renderRaw(renderFields(rep.type, rep.data, 0, options.basePath))}`, options.basePath, page);
   }
   const heading = rep.type === 'session' ? 'Your session' : `${labelOf(rep.type)} ${displayNameOf(rep.data)}`.trim();

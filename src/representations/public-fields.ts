@@ -1,8 +1,10 @@
 // Row -> public fields: the one place that picks what a client sees of each stored row. The return types
 // come from the schemas of the OpenAPI document (schemas.ts): a field added to one and not the other fails tsc.
-import type { AuditRow, AvatarRow, ChatRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
+import type { AuditRow, AvatarRow, ChatRow, InviteRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
 import { isoTime } from './iso-time.ts';
-import type { PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicMember, PublicMessage, PublicSession, PublicUser } from './schemas.ts';
+import type {
+  PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicInvite, PublicMember, PublicMessage, PublicSession, PublicUser,
+} from './schemas.ts';
 
 export { isoTime };
 
@@ -105,4 +107,23 @@ export function publicMessage(row: MessageRow): PublicMessage {
 /** Something the caller may do to a message now (docs/protocol.md §4.5): the method and the complete path to call. */
 export function publicAction(row: { id: string; method: PublicAction['method']; href: string }): PublicAction {
   return { id: row.id, method: row.method, href: row.href };
+}
+
+/**
+ * Never the code's hash. The code and its join URL exist only in the answer that made the invite (`shown`): the
+ * server keeps no copy of the code, so every later answer has null for both (docs/protocol.md §13.5).
+ */
+export function publicInvite(row: InviteRow, shown?: { code: string; url: string }): PublicInvite {
+  return {
+    id: row.id,
+    code: shown?.code ?? null,
+    url: shown?.url ?? null,
+    maxUses: row.maxUses,
+    uses: row.uses,
+    expiresAt: row.expiresAt === null ? null : isoTime(row.expiresAt),
+    role: row.role,
+    createdBy: row.createdBy,
+    createdAt: isoTime(row.createdAt),
+    revokedAt: row.revokedAt === null ? null : isoTime(row.revokedAt),
+  };
 }

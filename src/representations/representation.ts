@@ -111,6 +111,8 @@ export interface PageContext {
   locale?: string;
   /** The path and query of this page, for the forms' `_back` field. */
   self: string;
+  /** The reader is an active administrator: the navigation links the administration page (docs/html.md). */
+  admin?: boolean;
   form?: FormState;
 }
 

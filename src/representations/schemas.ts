@@ -194,6 +194,43 @@ export const SEARCH_RESULT = {
   oneOf: [tagged('message', MESSAGE), tagged('chat', CHAT), tagged('user', USER)],
 };
 
+const INVITE_ID = '01JDB0A2C4E6G8J0K2M4P6R8T0';
+const INVITE_CODE = 'Qk3v9XbT2mYp7LsW1nHc5dRf8gJa0eUz';
+
+export const INVITE = object({
+  id: id(),
+  code: describe(nullable(text()), 'The secret code (at least 128 random bits): in the answer to POST /invites only, null in every later answer'),
+  url: describe(nullable(text()), 'The join page of the code, <public URL><base path>/join/<code>: like code, only in the answer to POST /invites'),
+  maxUses: describe(nullable(integer({ minimum: 1 })), 'How many accounts it may make; null: no limit'),
+  uses: describe(integer({ minimum: 0 }), 'How many accounts it made'),
+  expiresAt: describe(nullable(timestamp()), 'When it stops working; null: never'),
+  role: oneOfValues(['admin', 'member'], 'The role of an account made with it'),
+  createdBy: id('The user who made it'),
+  createdAt: timestamp(),
+  revokedAt: describe(nullable(timestamp()), 'When it was revoked (DELETE); null while it holds'),
+}, {
+  description: 'An invite: a code that lets people sign up (docs/protocol.md §13.5).',
+  example: {
+    id: INVITE_ID, code: INVITE_CODE, url: `https://chat.example${buildPath(PATHS.join, { code: INVITE_CODE })}`, maxUses: 1, uses: 0,
+    expiresAt: '2026-11-28T09:30:00.000Z', role: 'member', createdBy: USER_ID, createdAt: AT, revokedAt: null,
+  },
+});
+
+/** GET /join/{code} as JSON: what the holder of a code may learn of it before signing up. */
+export const INVITE_STATUS = object({
+  role: oneOfValues(['admin', 'member'], 'The role the new account gets'),
+  expiresAt: describe(nullable(timestamp()), 'When the code stops working; null: never'),
+  usesLeft: describe(nullable(integer({ minimum: 1 })), 'Sign-ups left; null: no limit'),
+  signUp: text(undefined, { description: 'Where to sign up: POST this path with login, password and inviteCode' }),
+}, { description: 'A usable invite code, as its holder sees it.', example: { role: 'member', expiresAt: '2026-11-28T09:30:00.000Z', usesLeft: 1, signUp: PATHS.users } });
+
+/** GET /admin as JSON or XML: where the administrator's collections are (the page itself is HTML). */
+export const ADMIN_INDEX = object({
+  users: text(undefined, { pattern: '^/' }),
+  invites: text(undefined, { pattern: '^/' }),
+  audit: text(undefined, { pattern: '^/' }),
+}, { description: 'The administration index.', example: { users: PATHS.users, invites: PATHS.invites, audit: PATHS.audit } });
+
 export type PublicUser = Infer<typeof USER>;
 export type PublicAuditEntry = Infer<typeof AUDIT_ENTRY>;
 export type PublicAvatar = Infer<typeof AVATAR>;
@@ -203,6 +240,8 @@ export type PublicChat = Infer<typeof CHAT>;
 export type PublicMember = Infer<typeof MEMBER>;
 export type PublicMessage = Infer<typeof MESSAGE>;
 export type PublicAction = Infer<typeof ACTION>;
+export type PublicInvite = Infer<typeof INVITE>;
+export type PublicInviteStatus = Infer<typeof INVITE_STATUS>;
 
 /** How a resource travels (docs/protocol.md §1.4): chats, messages, actions and what lives under a chat in {"data"}. */
 export interface ResourceKind {
@@ -228,6 +267,9 @@ export const RESOURCES = {
   Event: { schema: EVENT, enveloped: false },
   Health: { schema: HEALTH, enveloped: false },
   Index: { schema: INDEX, enveloped: false },
+  Invite: { schema: INVITE, enveloped: true },
+  InviteStatus: { schema: INVITE_STATUS, enveloped: false },
+  AdminIndex: { schema: ADMIN_INDEX, enveloped: false },
 } as const satisfies Record<string, ResourceKind>;
 
 export type ResourceName = keyof typeof RESOURCES;

@@ -1,10 +1,12 @@
 // The whole route table, in order: each resource folder contributes its routes.
 import type { Route } from './context.ts';
 import { ACTION_ROUTES } from './actions/routes.ts';
+import { ADMIN_ROUTES } from './admin/routes.ts';
 import { AUDIT_ROUTES } from './audit/routes.ts';
 import { AVATAR_ROUTES } from './avatars/routes.ts';
 import { CHAT_ROUTES } from './chats/routes.ts';
 import { EVENT_ROUTES } from './events/routes.ts';
+import { INVITE_ROUTES } from './invites/routes.ts';
 import { MEMBER_ROUTES } from './members/routes.ts';
 import { MESSAGE_ROUTES } from './messages/routes.ts';
 import { REACTION_ROUTES } from './reactions/routes.ts';
@@ -20,4 +22,5 @@ export const ALL_ROUTES: readonly Route[] = [
   ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES,
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
+  ...INVITE_ROUTES, ...ADMIN_ROUTES,
 ];

@@ -10,6 +10,11 @@ export interface FormRule {
   next(ctx: RequestContext, reply: Reply, back: string | undefined): string;
   /** The page the form lives on, shown again with the error beside its field when a rule is broken. */
   page(ctx: RequestContext, back: string | undefined): string;
+  /**
+   * A success is answered with its own page instead of a 303 (a new invite: its link exists only in that answer,
+   * and a redirect would have to carry the secret in a URL).
+   */
+  showReply?: true;
 }
 
 const BARE: FormShape = { envelope: false };
@@ -34,8 +39,9 @@ export const FORM_RULES = new Map<string, FormRule>([
   [`POST ${PATHS.session}`, { shape: BARE, next: (ctx) => ctx.href(PATHS.chats), page: (ctx) => ctx.href(PATHS.session) }],
   [`DELETE ${PATHS.session}`, { shape: BARE, next: (ctx) => ctx.href(PATHS.index), page: (ctx) => ctx.href(PATHS.session) }],
   // Change login or password; choose the current avatar (`avatar` empty: none).
-  [`PATCH ${PATHS.users}`, { shape: { envelope: false, nullable: ['avatar'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
-  [`PATCH ${PATHS.user}`, { shape: { envelope: false, nullable: ['avatar'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
+  // The administration page's buttons send role or active (docs/html.md, Administration).
+  [`PATCH ${PATHS.users}`, { shape: { envelope: false, nullable: ['avatar'], booleans: ['active'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
+  [`PATCH ${PATHS.user}`, { shape: { envelope: false, nullable: ['avatar'], booleans: ['active'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
   [`POST ${PATHS.avatars}`, { shape: { envelope: false, files: true }, next: avatarsPage, page: avatarsPage }],
   [`DELETE ${PATHS.avatar}`, { shape: BARE, next: avatarsPage, page: avatarsPage }],
   // A new chat opens on its (empty) history, where the next thing to do is to write.
@@ -67,6 +73,9 @@ export const FORM_RULES = new Map<string, FormRule>([
   [`DELETE ${PATHS.reaction}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
   // Mark read or unread: `lastReadId` empty marks the whole chat unread.
   [`PUT ${PATHS.read}`, { shape: { envelope: true, nullable: ['lastReadId'] }, next: (ctx, _reply, back) => back ?? messagesPage(ctx), page: (ctx, back) => back ?? messagesPage(ctx) }],
+  // Invites (docs/html.md, Administration): a new one is shown with its link, once; a revoked one leaves the list as it was.
+  [`POST ${PATHS.invites}`, { shape: ENVELOPED, showReply: true, next: (ctx, _reply, back) => back ?? ctx.href(PATHS.invites), page: (ctx, back) => back ?? ctx.href(PATHS.invites) }],
+  [`DELETE ${PATHS.invite}`, { shape: BARE, next: (ctx, _reply, back) => back ?? ctx.href(PATHS.invites), page: (ctx, back) => back ?? ctx.href(PATHS.invites) }],
 ]);
 
 export function formRuleOf(method: string, pattern: string): FormRule | undefined {

@@ -5,13 +5,16 @@ import { publicAvatar, publicChatForCaller } from '../representations/public-fie
 import type { PageContext, PageUser, Representation, Resource } from '../representations/representation.ts';
 import type { UserRow } from '../storage/store.ts';
 import { USER_FIELDS } from './users/handlers.ts';
+import { isAdmin } from './users/roles.ts';
 import { PATHS } from '../paths.ts';
 
 /** A page names at most this many distinct users; past it an id stays an id (a page holds at most 100 items). */
 const MAX_NAMED_USERS = 500;
 /** The owner's "Add a member" list: the first users by login who are not members yet. */
 const CANDIDATES_QUERY = 'limit=100&sort=login&order=asc';
-const USER_REFERENCES = ['authorId', 'ownerId', 'userId'];
+const USER_REFERENCES = ['authorId', 'ownerId', 'userId', 'createdBy', 'actorId'];
+/** The administration page holds its people, invites and audit entries in lists of its one resource. */
+const ADMIN_LISTS = ['people', 'invites', 'audit'];
 
 /** Every user id a resource refers to: its author, owner, members, reacting users; itself for a user or member. */
 function collectUserIds(type: string, item: Resource, into: Set<string>): void {
@@ -23,6 +26,11 @@ function collectUserIds(type: string, item: Resource, into: Set<string>): void {
     }
   }
   if ((type === 'user' || type === 'result') && typeof item['id'] === 'string' && typeof item['login'] === 'string') into.add(item['id']);
+  if (type === 'admin') {
+    for (const list of ADMIN_LISTS) {
+      for (const entry of Array.isArray(item[list]) ? (item[list] as Resource[]) : []) collectUserIds(list === 'people' ? 'user' : list, entry, into);
+    }
+  }
 }
 
 async function pageUser(ctx: RequestContext, row: UserRow): Promise<PageUser> {
@@ -103,6 +111,7 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
     locale: preferredLocale(ctx.req.headers['accept-language']),
     self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
   };
+  if (ctx.caller && (await isAdmin(ctx))) page.admin = true;
   if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
     const members = new Set(chat['members'] as string[]);
     const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));

@@ -181,6 +181,24 @@ export interface Page<T> {
   total: number;
 }
 
+/** An invite (docs/protocol.md §13.5): found by the SHA-256 of its code, never by the code itself. */
+export interface InviteRow {
+  id: string;
+  /** The SHA-256 of the code: the code itself is shown once, in the answer that made it, and never stored. */
+  codeHash: Buffer;
+  createdBy: string;
+  /** The role an account made with it gets. */
+  role: 'admin' | 'member';
+  /** null: any number of sign-ups. */
+  maxUses: number | null;
+  uses: number;
+  /** null: never expires. */
+  expiresAt: number | null;
+  createdAt: number;
+  /** When it was revoked (DELETE /invites/{id}); null while it holds. */
+  revokedAt: number | null;
+}
+
 /** One entry of the audit log (docs/protocol.md §13): who did what to which resource, and when. */
 export interface AuditRow {
   id: string;

@@ -9,10 +9,12 @@ import type {
   AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow,
 } from './rows.ts';
+import type { InviteRepository } from './invite-repository.ts';
 import type { KeptReads } from './kept-reads.ts';
 
 export type * from './rows.ts';
 export type { KeptReads, KeptValueKind } from './kept-reads.ts';
+export type { InviteRepository } from './invite-repository.ts';
 export { NO_CHAT, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
@@ -254,6 +256,7 @@ export interface Repositories {
   readonly revisions: RevisionRepository;
   readonly collections: CollectionRepository;
   readonly events: EventRepository;
+  readonly invites: InviteRepository;
   readonly audit: AuditRepository;
 }
 

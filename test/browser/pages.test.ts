@@ -40,6 +40,10 @@ test('hostile strings stay text on every page; no serious axe violation, light o
   const avatar = await call(server, 'POST', `/users/${alice.userId}/avatar`, { token: alice.token, json: { avatar: png(400, 300).toString('base64'), x: 50, y: 0, width: 300, height: 300 } });
   assert.equal(avatar.status, 201);
   await call(server, 'PATCH', '/users', { token: alice.token, json: { avatar: avatar.body.id } });
+  // alice signed up first, so she is the admin: her invites (one made by __proto__ too) fill the admin pages.
+  const invite = await call(server, 'POST', '/invites', { token: alice.token, json: { data: { maxUses: 3, role: 'admin' } } });
+  assert.equal(invite.status, 201);
+  assert.equal((await call(server, 'POST', '/invites', { token: proto.token, json: { data: { expiresAt: null } } })).status, 201);
 
   const browser = await launch();
   t.after(() => browser.close());
@@ -55,6 +59,10 @@ test('hostile strings stay text on every page; no serious axe violation, light o
     ['avatars', `/users/${alice.userId}/avatar`],
     ['search', '/search?q=hiking'],
     ['session', '/session'],
+    ['admin', '/admin'],
+    ['invites', '/invites'],
+    ['invite', `/invites/${String(invite.body.data.id)}`],
+    ['join', `/join/${String(invite.body.data.code)}`],
   ];
   for (const [scheme, width] of [['light', 320], ['dark', 1280]] as const) {
     const context = await browser.newContext({ viewport: { width, height: 700 }, colorScheme: scheme });

@@ -69,7 +69,8 @@ test('the executable with --log-format json writes one JSON object per exchange 
   const session = await call(server.url, 'POST', '/session', { json: login });
   const chats = await call(server.url, 'GET', '/chats?limit=5', { token: session.body.token });
   const missing = await call(server.url, 'GET', `/users/${registered.body.id}/nothing`);
-  const stdout = await server.waitForStdout((text) => text.split('\n').filter((line) => line.startsWith('{')).length === 4);
+  const join = await call(server.url, 'GET', '/join/Qk3v9XbT2mYp7LsW1nHc5dRf8gJa0eUz');
+  const stdout = await server.waitForStdout((text) => text.split('\n').filter((line) => line.startsWith('{')).length === 5);
   const lines = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
   const fields = ['time', 'level', 'requestId', 'method', 'route', 'path', 'status', 'bytes', 'durationMs'];
   for (const line of lines) {
@@ -77,7 +78,7 @@ test('the executable with --log-format json writes one JSON object per exchange 
     assert.match(line.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.equal(typeof line.durationMs, 'number');
   }
-  const [first, second, third, fourth] = lines;
+  const [first, second, third, fourth, fifth] = lines;
   assert.deepEqual({ ...first, time: 0, durationMs: 0 }, {
     time: 0, level: 'info', requestId: registered.headers['x-request-id'], method: 'POST', route: '/users', path: '/users', status: 201, bytes: registered.raw.length, durationMs: 0,
   });
@@ -85,6 +86,9 @@ test('the executable with --log-format json writes one JSON object per exchange 
   assert.equal(second.userId, undefined, 'logging in has no caller yet');
   assert.deepEqual([third.route, third.path, third.status, third.bytes, third.userId], ['/chats', '/chats?limit=5', 200, chats.raw.length, registered.body.id]);
   assert.deepEqual([fourth.route, fourth.status, fourth.bytes], ['unmatched', 404, missing.raw.length]);
+  // An invite's code is a secret: its join page's path is logged without it.
+  assert.deepEqual([fifth.route, fifth.path, fifth.status], ['/join/:code', '/join/[redacted]', join.status]);
+  assert.ok(!stdout.includes('Qk3v9XbT2mYp7LsW1nHc5dRf8gJa0eUz'));
 });
 
 test('the executable logs text lines by default', { timeout: 30_000 }, async (t) => {

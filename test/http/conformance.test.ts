@@ -32,6 +32,18 @@ test('a closed server under a base path that already has users: the kit creates 
   assert.equal((await call(base, 'GET', '/health')).status, 200);
 });
 
+test('an invite-only server that has an admin: one --invite code starts the kit, whose users then invite each other', { timeout: 120_000 }, async (t) => {
+  const server = await withServer(t, { registration: 'invite' });
+  const password = 'the owner of this server';
+  assert.equal((await call(server.url, 'POST', '/users', { json: { login: 'owner', password } })).status, 201);
+  const session = await call(server.url, 'POST', '/session', { json: { login: 'owner', password } });
+  const invite = await call(server.url, 'POST', '/invites', { token: session.body.token, json: { data: { maxUses: 1 } } });
+  assert.equal(invite.status, 201);
+  const report = await runConformance({ baseUrl: server.url, invite: invite.body.data.code });
+  // Without an admin's token the admin checks cannot run; everything else passes.
+  assertAllPassed(report, ['features.audit.collection', 'features.deactivation.by-admin', 'features.moderation.admin-reads-404', 'hardening.rates.fields']);
+});
+
 test('--level, --only and --skip choose the checks; skipped ones are reported as skipped', { timeout: 60_000 }, async (t) => {
   const server = await withServer(t);
   const report = await runConformance({ baseUrl: server.url, levels: ['core'], only: ['§7.9', 'core.auth.'], skip: ['core.auth.header-wins', 'core.service.*'] });

@@ -47,6 +47,8 @@ test('the fields become the route\'s JSON body: envelope, lists, empty as absent
     { what: 'a list of one', pairs: [['members', 'a']], shape: { envelope: true, lists: ['members'] }, expected: { data: { members: ['a'] } } },
     { what: 'nothing', pairs: [], shape: { envelope: true }, expected: { data: {} } },
     { what: 'the page\'s own fields left out', pairs: [['_confirm', 'yes'], ['title', 't']], shape: { envelope: true }, expected: { data: { title: 't' } } },
+    { what: 'true and false as booleans where the shape says so', pairs: [['active', 'false'], ['role', 'true']], shape: { envelope: false, booleans: ['active'] }, expected: { active: false, role: 'true' } },
+    { what: 'any other text of a boolean field stays text, for the handler to refuse', pairs: [['active', 'yes']], shape: { envelope: false, booleans: ['active'] }, expected: { active: 'yes' } },
   ];
   for (const row of rows) assert.deepEqual(formBody(submission(row.pairs), row.shape), row.expected, row.what);
   assert.throws(() => formBody(submission([['text', 'a'], ['text', 'b']]), { envelope: true }), (error: HttpError) => {

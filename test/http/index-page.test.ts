@@ -70,7 +70,7 @@ test('signing up through the form: 303 to the login form; then logging in throug
   const FORM = { ...FORM_TYPE, accept: 'text/html', origin: server.url };
   const signUp = await call(server, 'POST', '/users', { headers: FORM, body: new URLSearchParams({ login: 'newcomer', password: 'first hour!' }).toString() });
   assert.equal(signUp.status, 303);
-  assert.equal(signUp.headers['location'], '/session');
+  assert.equal(signUp.headers['location'], '/session?joined=1');
   assert.equal(signUp.headers['set-cookie'], undefined, 'registration does not log in');
   const logIn = await call(server, 'POST', '/session', { headers: FORM, body: new URLSearchParams({ login: 'newcomer', password: 'first hour!' }).toString() });
   assert.equal(logIn.status, 303);

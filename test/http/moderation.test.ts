@@ -178,7 +178,7 @@ test('HTML: the members page marks the owner; the owner sees Make owner for each
   assert.match(page.text, /<bdi>alice<\/bdi><\/a> <span class="badge">owner<\/span>/);
   const form = `<form method="post" action="/chats/${chat.id}" enctype="application/x-www-form-urlencoded" class="inline"><input type="hidden" name="_method" value="PATCH">`
     + `<input type="hidden" name="_back" value="/chats/${chat.id}/members"><input type="hidden" name="ownerId" value="${bob.userId}">`
-    + '<button type="submit" aria-label="Make bob the owner">Make owner</button></form>';
+    + '<button type="submit" aria-label="Make owner: bob">Make owner</button></form>';
   assert.ok(page.text.includes(form), page.text);
   assert.ok(!(await call(server, 'GET', `/chats/${chat.id}/members`, { headers: cookie(bob) })).text.includes('Make owner'), 'only the owner sees it');
 

@@ -47,6 +47,10 @@ const EXPECTED_TYPE: Record<string, string> = {
   '/messages/:messageId/revisions/:revisionId': 'revision',
   '/audit': 'auditEntry',
   '/audit/:entryId': 'auditEntry',
+  '/invites': 'invite',
+  '/invites/:inviteId': 'invite',
+  '/join/:code': 'invite-status',
+  '/admin': 'admin',
 };
 
 /** Independent of the renderer's escapeHtml: what a user string must look like inside the page. */
@@ -188,6 +192,13 @@ async function buildFixture(): Promise<Fixture> {
     const log = await call(server, 'GET', '/audit', { token: owner.token });
     params['entryId'] = log.body.data[0].id;
   }
+  if (hasRoute('POST', '/invites')) {
+    // Three invites (the owner is the admin): the first one's code opens its join page.
+    const invites = [];
+    for (const maxUses of [1, 2, null]) invites.push(await created(post('/invites', { data: { maxUses } }), 'invite'));
+    params['inviteId'] = invites[0].id;
+    params['code'] = invites[0].code;
+  }
   return { server, owner, params };
 }
 
@@ -204,7 +215,7 @@ function pathOf(route: Route, params: Record<string, string>, extraQuery = ''): 
 
 /** Collections answer {data, meta} and page; the others are single resources with an ETag. */
 function isCollection(pattern: string): boolean {
-  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session', '/chats/:chatId/read'].includes(pattern);
+  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session', '/chats/:chatId/read', '/admin'].includes(pattern);
 }
 
 /** Pages by limit and offset: every collection but the event log, which goes on by `after` (its own tests). */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { test } from 'node:test';
-import { describeBody, redactBody, redactHeader, TRACE_BODY_LIMIT } from '../../src/http/trace.ts';
+import { describeBody, redactBody, redactHeader, redactTarget, TRACE_BODY_LIMIT } from '../../src/http/trace.ts';
 import { call, withServer } from './client.ts';
 import { startExecutable } from './executable.ts';
 
@@ -34,8 +34,29 @@ test('bodies: token, password and currentPassword fields are redacted in JSON, f
     { what: 'multipart', input: '--b\r\nContent-Disposition: form-data; name="password"\r\n\r\ns3cret\r\n--b--', expected: '--b\r\nContent-Disposition: form-data; name="password"\r\n\r\n[redacted]\r\n--b--' },
     { what: 'XML', input: '<session><token>abc</token></session>', expected: '<session><token>[redacted]</token></session>' },
     { what: 'HTML page', input: '<dl><dt>token</dt><dd>abc</dd></dl>', expected: '<dl><dt>token</dt><dd>[redacted]</dd></dl>' },
+    { what: 'sign-up with an invite', input: '{"login":"bob","inviteCode":"Qk3v"}', expected: '{"login":"bob","inviteCode":"[redacted]"}' },
+    { what: 'sign-up form with an invite', input: 'inviteCode=Qk3v&login=bob', expected: 'inviteCode=[redacted]&login=bob' },
+    {
+      what: 'a new invite in JSON: its code and join URL',
+      input: '{"data":{"id":"01J","code":"Qk3v9XbT2mYp7LsW1nHc5dRf8gJa0eUz","url":"http://h/api/join/Qk3v9XbT2mYp7LsW1nHc5dRf8gJa0eUz","uses":0}}',
+      expected: '{"data":{"id":"01J","code":"[redacted]","url":"http://h/api/join/[redacted]","uses":0}}',
+    },
+    { what: 'a problem\'s code stays', input: '{"status":403,"code":"ERR_INVITE_USED_UP"}', expected: '{"status":403,"code":"ERR_INVITE_USED_UP"}' },
+    { what: 'a new invite in XML', input: '<invite><code>Qk3v9XbT2mYp7LsW1nHc5dRf8gJa0eUz</code></invite>', expected: '<invite><code>[redacted]</code></invite>' },
+    { what: 'other code elements of a page stay', input: '<code>invite.use</code> <code>ERR_DATABASE_UNAVAILABLE</code>', expected: '<code>invite.use</code> <code>ERR_DATABASE_UNAVAILABLE</code>' },
+    {
+      what: 'the join page and the new invite\'s page',
+      input: '<input type="hidden" name="inviteCode" value="Qk3v9XbT"><input id="invite-url" type="text" readonly value="http://h/join/Qk3v9XbT">',
+      expected: '<input type="hidden" name="inviteCode" value="[redacted]"><input id="invite-url" type="text" readonly value="http://h/join/[redacted]">',
+    },
   ];
   for (const row of rows) assert.equal(redactBody(row.input), row.expected, row.what);
+});
+
+test('request targets: the code of a join page\'s path is redacted (the access log and the trace print targets)', () => {
+  assert.equal(redactTarget('/join/Qk3v9XbT2mYp7LsW1nHc5dRf8gJa0eUz'), '/join/[redacted]');
+  assert.equal(redactTarget('/api/join/abc?x=1'), '/api/join/[redacted]?x=1');
+  assert.equal(redactTarget('/invites?limit=5'), '/invites?limit=5');
 });
 
 test('bodies: text is cut at 2 KiB with the rest counted; binary or undecodable bodies are summarised', () => {

@@ -4,19 +4,10 @@ import { test } from 'node:test';
 import pg from 'pg';
 import { loadPostgresMigrations, migratePostgres } from '../../src/storage/postgres/migrate.ts';
 import { insertEventsSql, KEPT_AFTER_UPGRADE } from '../storage/deletes-before-upgrade.ts';
-import { ensureTestCluster, urlWithDatabase } from './test-database.ts';
+import { createEmptyDatabase } from './test-database.ts';
 
 test('migration 004 removes what deletes made before it would have removed, and fills in subjects', async (t) => {
-  const cluster = await ensureTestCluster();
-  const name = `chat_upgrade_${process.pid}`;
-  const admin = new pg.Client({ connectionString: cluster });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  t.after(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  });
-  const client = new pg.Client({ connectionString: urlWithDatabase(cluster, name) });
+  const client = new pg.Client({ connectionString: await createEmptyDatabase(t, `chat_upgrade_${process.pid}`) });
   await client.connect();
   try {
     const migrations = loadPostgresMigrations();

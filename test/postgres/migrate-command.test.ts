@@ -2,7 +2,6 @@
 // after (PostgreSQL), the same tokens still work, new ids follow the copied ones; bad arguments and a non-empty
 // target are refused with exit 2.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,24 +12,18 @@ import { png } from '../http/avatar-fixtures.ts';
 import { createChat, postMessage } from '../http/chat-fixtures.ts';
 import { call, registerAndLogIn, TestClock, type LoggedIn } from '../http/client.ts';
 import { createTestDatabase } from './test-database.ts';
+import { runCommand } from '../run-command.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
-function runMigrate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'migrate', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const runMigrate = (args: string[]) => runCommand(['migrate', ...args]);
 
 /** Everything a client can read of the data, as each user sees it. */
 async function readEverything(server: RunningServer, users: LoggedIn[], chatId: string, messageIds: string[], avatarPath: string): Promise<unknown[]> {
   const paths = [
     '/users', `/users/${users[0]!.userId}`, `/users/${users[0]!.userId}/avatar`, '/chats', `/chats/${chatId}`, `/chats/${chatId}/members`,
     `/chats/${chatId}/messages?limit=100`, `/chats/${chatId}/messages?sort=-createdAt&limit=2`, `/chats/${chatId}/read`, '/session',
-    '/search?q=hel', '/events?after=0&wait=0', `/chats/${chatId}/messages?filter=text|like|%25ELLO%25`,
+    '/search?q=hel', '/events?after=0&wait=0', `/chats/${chatId}/messages?filter=text|like|%25ELLO%25`, '/invites', '/audit',
     ...messageIds.flatMap((id) => [`/messages/${id}`, `/messages/${id}/reactions`, `/messages/${id}/revisions`]),
   ];
   const answers: unknown[] = [];
@@ -55,8 +48,14 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   const options = { scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open' as const, clock };
 
   const before = await startServer({ ...options, db: file });
+  t.after(() => before.close());
   const ann = await registerAndLogIn(before, 'ann');
   const bob = await registerAndLogIn(before, 'bob');
+  // ann, the first account, is the admin: an invite, a revoked one, and their audit entries come along too.
+  const invite = await call(before, 'POST', '/invites', { token: ann.token, json: { data: { maxUses: 2 } } });
+  assert.equal(invite.status, 201, invite.text);
+  const revoked = await call(before, 'POST', '/invites', { token: ann.token, json: { data: {} } });
+  assert.equal((await call(before, 'DELETE', `/invites/${revoked.body.data.id}`, { token: ann.token })).status, 204);
   clock.advance(1000);
   const upload = await call(before, 'POST', `/users/${ann.userId}/avatar`, { token: ann.token, json: { avatar: png(4, 4).toString('base64'), x: 0, y: 0, width: 4, height: 4 } });
   assert.equal(upload.status, 201, upload.text);
@@ -79,7 +78,7 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
 
   const copied = await runMigrate(['--from', file, '--to', database.url]);
   assert.equal(copied.code, 0, copied.stderr);
-  assert.match(copied.stdout, /copied .* 2 users, 2 sessions, 1 avatars, 1 chats, 1 chat_stats, 2 chat_members, 3 messages, 2 reactions, 1 message_revisions, \d+ events/);
+  assert.match(copied.stdout, /copied .* 2 users, 2 sessions, 2 invites, 1 avatars, 1 chats, 1 chat_stats, 2 chat_members, 3 messages, 2 reactions, 1 message_revisions, \d+ events, 3 audit_log/);
 
   const after = await startServer({ ...options, db: database.url });
   t.after(() => after.close());
@@ -92,6 +91,9 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   assert.ok(events.length > 0 && Number(events[0].id) > Number(lastEvent));
   assert.equal(reply.replyTo, ids[2]);
   assert.equal((await call(after, 'PUT', `/messages/${ids[1]}/reactions/new`, { token: bob.token })).status, 201);
+  // The copied invite still signs people up (its code's hash came along), counting on from its uses.
+  assert.equal((await call(after, 'POST', '/users', { json: { login: 'cat', password: 'cat password', inviteCode: invite.body.data.code } })).status, 201);
+  assert.equal((await call(after, 'GET', `/invites/${invite.body.data.id}`, { token: ann.token })).body.data.uses, 1);
   const reactions = (await call(after, 'GET', `/messages/${ids[1]}`, { token: bob.token })).body.data.reactions;
   assert.deepEqual(reactions.map((reaction: { emoji: string }) => reaction.emoji), ['👍', 'ok', 'new']);
 

@@ -5,19 +5,10 @@ import { test } from 'node:test';
 import pg from 'pg';
 import { loadPostgresMigrations, migratePostgres } from '../../src/storage/postgres/migrate.ts';
 import { PostgresStore } from '../../src/storage/postgres/postgres-store.ts';
-import { ensureTestCluster, urlWithDatabase } from './test-database.ts';
+import { createEmptyDatabase } from './test-database.ts';
 
 test('migration 005 makes the oldest account the admin, and the store says so once', async (t) => {
-  const cluster = await ensureTestCluster();
-  const name = `chat_roles_upgrade_${process.pid}`;
-  const admin = new pg.Client({ connectionString: cluster });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  t.after(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  });
-  const url = urlWithDatabase(cluster, name);
+  const url = await createEmptyDatabase(t, `chat_roles_upgrade_${process.pid}`);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

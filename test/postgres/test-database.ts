@@ -65,6 +65,22 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/**
+ * A database with no schema at all (not made from the template), dropped when the test ends: for the tests of
+ * migrations themselves, which apply some and then the rest.
+ */
+export async function createEmptyDatabase(t: { after(fn: () => Promise<void>): void }, name: string): Promise<string> {
+  const cluster = await ensureTestCluster();
+  const admin = new pg.Client({ connectionString: cluster });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  t.after(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+  return urlWithDatabase(cluster, name);
+}
+
 /** Makes a template database of the migrated schema on a fresh cluster; no connection stays on it. */
 export async function prepareTemplate(clusterUrl: string, template: string = TEST_DATABASE_TEMPLATE): Promise<void> {
   const admin = new pg.Client({ connectionString: clusterUrl });

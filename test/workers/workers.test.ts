@@ -110,6 +110,24 @@ test('--workers 2: processes racing to PUT the same new chat id give one 201 and
   assert.equal(events.body.data.filter((event: { type: string }) => event.type === 'chat.created').length, 5);
 });
 
+test('--workers 2: sign-ups racing on both processes for an invite\'s last uses: exactly maxUses of them get in', { timeout: 60_000 }, async (t) => {
+  const server = await startWorkers(t, ['--registration', 'invite']);
+  const alice = await register(server.url, 'alice');
+  for (let round = 0; round < 3; round++) {
+    const invite = await call(server.url, 'POST', '/invites', { token: alice.token, json: { data: { maxUses: 2 } } });
+    assert.equal(invite.status, 201, invite.text);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => call(server.url, 'POST', '/users', {
+      json: { login: `racer-${round}-${i}`, password: 'a long enough password', inviteCode: invite.body.data.code },
+    })));
+    const statuses = answers.map((res) => res.status);
+    assert.equal(statuses.filter((status) => status === 201).length, 2, `round ${round}: ${statuses.join(' ')}`);
+    assert.ok(answers.every((res) => res.status === 201 || res.body.code === 'ERR_INVITE_USED_UP'), statuses.join(' '));
+    const read = await call(server.url, 'GET', `/invites/${invite.body.data.id}`, { token: alice.token });
+    assert.equal(read.body.data.uses, 2);
+  }
+  assert.equal((await call(server.url, 'GET', '/users', { token: alice.token })).body.meta.total, 7);
+});
+
 test('--workers 2: SIGKILL of a worker during a write burst loses no acknowledged write or event; the primary replaces it', { timeout: 90_000 }, async (t) => {
   const server = await startWorkers(t);
   const alice = await register(server.url, 'alice');

@@ -1,10 +1,60 @@
 // docs/protocol.md §4.7 and §13 as far as a client sees them: roles, the audit log, deactivation, moderation by admins.
 // The checks that act as an admin need one (--admin-token, or alice as the first account of an empty server).
 import { PATHS } from '../../paths.ts';
-import { expectEqual, expectProblem, expectStatus, expectTrue } from '../expect.ts';
+import { expectEqual, expectHeader, expectMatch, expectProblem, expectStatus, expectTrue } from '../expect.ts';
+import type { KitContext } from '../context.ts';
 import { check } from './define.ts';
 
+/** An invite made by carol (a member), or the check is skipped where members may not invite. */
+async function carolsInvite(ctx: KitContext): Promise<any> {
+  const carol = await ctx.user('carol');
+  const reply = await ctx.call('POST', PATHS.invites, { token: carol.token, json: { data: { maxUses: 1 } } });
+  if (reply.status === 403) ctx.skip('members may not invite on this server (--members-invite off)');
+  expectStatus(reply, 201);
+  return reply;
+}
+
 export const TEAM_CHECKS = [
+  check('features.invites.unusable-code-403', '§13.2', 'A code given MUST be usable, in every mode, or the sign-up is refused with 403 naming inviteCode', async (ctx) => {
+    await ctx.user('carol');
+    const reply = await ctx.call('POST', PATHS.users, { json: { login: ctx.unique('u').slice(0, 32), password: 'a good long password', inviteCode: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
+    if (ctx.registrationClosed) expectProblem(reply, 403, 'ERR_REGISTRATION_CLOSED');
+    else expectProblem(reply, 403, 'ERR_INVITE_INVALID', 'inviteCode');
+  }),
+  check('features.invites.create', '§13.5', 'POST /invites: 201, Location: /invites/{id}, the invite with its code, shown only in that answer', async (ctx) => {
+    const made = await carolsInvite(ctx);
+    const invite = made.json.data;
+    expectHeader(made, 'location', ctx.prefixed(ctx.at(PATHS.invite, { inviteId: invite.id })));
+    expectEqual(Object.keys(invite).sort(), ['code', 'createdAt', 'createdBy', 'expiresAt', 'id', 'maxUses', 'revokedAt', 'role', 'url', 'uses'], 'the keys of the invite');
+    expectMatch(invite.code, /^[A-Za-z0-9_-]{22,}$/, 'the code (at least 128 bits)');
+    expectEqual([invite.maxUses, invite.uses, invite.role, invite.revokedAt], [1, 0, 'member', null], 'maxUses, uses, role, revokedAt');
+    expectTrue(String(invite.url).endsWith(ctx.prefixed(ctx.at(PATHS.join, { code: invite.code }))), `the url ${invite.url} ends with the join path`);
+    const again = await ctx.call('GET', ctx.at(PATHS.invite, { inviteId: invite.id }), { token: (await ctx.user('carol')).token });
+    expectStatus(again, 200);
+    expectEqual([again.json.data.code, again.json.data.url], [null, null], 'code and url after creation');
+    expectStatus(await ctx.call('DELETE', ctx.at(PATHS.invite, { inviteId: invite.id }), { token: (await ctx.user('carol')).token }), 204);
+  }),
+  check('features.invites.member-no-admin-role', '§13.5', 'A member invites never with "role": "admin" (403 ERR_FORBIDDEN naming data.role)', async (ctx) => {
+    const carol = await ctx.user('carol');
+    if (carol.role !== 'member') ctx.skip('carol is not a member on this server');
+    expectProblem(await ctx.call('POST', PATHS.invites, { token: carol.token, json: { data: { role: 'admin' } } }), 403, 'ERR_FORBIDDEN', 'data.role');
+  }),
+  check('features.invites.join-and-revoke', '§13.5', 'GET /join/{code} answers a usable code without a session; DELETE /invites/{id} revokes: 204, and the code stops working at once', async (ctx) => {
+    const made = await carolsInvite(ctx);
+    const { id, code } = made.json.data;
+    const join = await ctx.call('GET', ctx.at(PATHS.join, { code }));
+    if (ctx.registrationClosed) expectProblem(join, 403, 'ERR_FORBIDDEN');
+    else {
+      expectStatus(join, 200);
+      expectEqual([join.json.role, join.json.usesLeft], ['member', 1], 'role and usesLeft');
+      expectProblem(await ctx.call('GET', ctx.at(PATHS.join, { code: 'BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' })), 404, 'ERR_NOT_FOUND');
+    }
+    const carol = await ctx.user('carol');
+    expectStatus(await ctx.call('DELETE', ctx.at(PATHS.invite, { inviteId: id }), { token: carol.token }), 204);
+    expectStatus(await ctx.call('DELETE', ctx.at(PATHS.invite, { inviteId: id }), { token: carol.token }), 204);
+    const refused = await ctx.call('POST', PATHS.users, { json: { login: ctx.unique('r').slice(0, 32), password: 'a good long password', inviteCode: code } });
+    expectProblem(refused, 403, ctx.registrationClosed ? 'ERR_REGISTRATION_CLOSED' : 'ERR_INVITE_REVOKED');
+  }),
   check('features.roles.fields', '§13.1', 'Every user has role, "admin" or "member", and active, shown in every representation', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
     const user = (await ctx.call('GET', ctx.at(PATHS.user, { userId: bob.id }), { token: alice.token })).json;

@@ -34,7 +34,7 @@ export interface SignUpState {
 export function indexReply(ctx: RequestContext, status = 200, signUp: SignUpState = {}): Reply {
   const links: Link[] = INDEX_LINKS.map(([rel, path, title]) => ({ rel, href: ctx.href(path), title }));
   if (ctx.mediaType === 'text/html') {
-    const data = { name: 'Chat API', version: serverVersion(), signedIn: ctx.caller !== undefined, signUp };
+    const data = { name: 'Chat API', version: serverVersion(), signedIn: ctx.caller !== undefined, signUp, registration: ctx.services.config.registration };
     return { status, representation: { kind: 'single', type: 'landing', enveloped: false, data, links } };
   }
   const data = { name: 'Chat API', version: serverVersion(), links: Object.fromEntries(links.map((link) => [link.rel, link.href])) };

@@ -123,11 +123,15 @@ function sessionReply(ctx: RequestContext, session: SessionRow): Reply {
   return singleReply('session', publicSession(session), links, { enveloped: false });
 }
 
+/** The word the login form shows after a sign-up form sent the browser to it (`?joined=1`, docs/html.md). */
+const JOINED_NOTICE = 'Your account is ready: log in with the login and password you chose.';
+
 /** Without a session, a browser asking for HTML gets the login form; anyone else gets 401. */
 export async function getSession(ctx: RequestContext): Promise<Reply> {
   if (!ctx.caller) {
     if (ctx.mediaType === 'text/html') {
-      return { status: 200, representation: { kind: 'single', type: 'login-form', enveloped: false, data: {} } };
+      const data = new URLSearchParams(ctx.rawQuery).get('joined') === '1' ? { notice: JOINED_NOTICE } : {};
+      return { status: 200, representation: { kind: 'single', type: 'login-form', enveloped: false, data } };
     }
     throw new HttpError('ERR_UNAUTHENTICATED', 'This request needs a session: log in with POST /session', { headers: { 'WWW-Authenticate': 'Bearer realm="chat"' } });
   }

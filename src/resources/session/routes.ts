@@ -23,6 +23,7 @@ export const SESSION_ROUTES: Route[] = [
   {
     method: 'GET', pattern: PATHS.session, handler: getSession, auth: 'optional', summary: 'Describe the caller\'s session (as HTML without a session: the login form)',
     responses: { 200: one('Session', 'The session (as HTML without a session: the login form)') },
+    query: { parameters: [{ name: 'joined', description: '1: the login form says the account was just made (where the sign-up forms send the browser)', schema: { type: 'string', enum: ['1'] } }] },
   },
   {
     method: 'PATCH', pattern: PATHS.session, handler: prolongSession, summary: 'Prolong the session (an empty body or {})',

@@ -11,6 +11,7 @@ import type { Body } from '../../parsers/body-fields.ts';
 import { collectionReply } from '../collection.ts';
 import { OWN_ORIGIN_BODY_TYPES, readOwnOriginBody } from '../own-origin-body.ts';
 import { indexReply } from '../service/index-page.ts';
+import { joinPageReply } from '../invites/join-page.ts';
 import { changesOwnProfile, validateRegistration, validateUserChanges } from './validate.ts';
 import { checkSignUp } from './sign-up-rules.ts';
 import { requireAdmin } from './roles.ts';
@@ -60,14 +61,18 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
   try {
     read = await readRegistration(ctx);
     const created = await createUser(ctx, read.body);
-    // Registration does not log in (docs/protocol.md §2.1): on to the login form (RFC 9110 §15.4.4, 303 See Other).
-    return read.form ? { status: 303, headers: { Location: ctx.href(PATHS.session) } } : created;
+    // Registration does not log in (docs/protocol.md §2.1): on to the login form, which says the account is ready
+    // (RFC 9110 §15.4.4, 303 See Other; docs/html.md).
+    return read.form ? { status: 303, headers: { Location: ctx.href(PATHS.session, {}, 'joined=1') } } : created;
   } catch (error) {
     await decision?.undo();
     const problem = httpErrorOf(error);
     if (read?.form && ctx.mediaType === 'text/html' && problem?.errors !== undefined) {
       const login = typeof read.body['login'] === 'string' ? read.body['login'] : undefined;
-      return indexReply(ctx, problem.status, { login, errors: problem.errors, status: problem.status, title: problem.title });
+      const state = { login, errors: problem.errors, status: problem.status, title: problem.title };
+      // The join page's form carries its code: that page again, else the landing page's form.
+      const code = read.body['inviteCode'];
+      return typeof code === 'string' ? joinPageReply(ctx, code, problem.status, state) : indexReply(ctx, problem.status, state);
     }
     throw error;
   }

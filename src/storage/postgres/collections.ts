@@ -76,7 +76,7 @@ const ACTION_SELECT = 'SELECT a.id, a.method, a.href FROM (SELECT x.id COLLATE "
 const ACTION_COLUMNS: SqlColumns = { idField: 'id', columns: { id: 'a.id', method: 'a.method', href: 'a.href' } };
 
 /** The page and meta.total of one collection, in one statement: one round trip. */
-async function listPage<T>(sql: Sql, source: PageSource, query: ParsedQuery): Promise<Page<T>> {
+export async function listPage<T>(sql: Sql, source: PageSource, query: ParsedQuery): Promise<Page<T>> {
   const { page, total, limit } = buildPageSql(source, query, buildPgQuerySql);
   if (limit === 0) return { rows: [], total: (await sql.one<{ n: number }>(total.sql, total.params))?.n ?? 0 };
   // The total and the page as a JSON array (json_agg keeps the order of its sorted subquery; every value the

@@ -21,6 +21,11 @@ const TABLES: readonly TableCopy[] = [
   },
   { table: 'sessions', columns: [['id', 'text'], ['token_hash', 'bytea'], ['user_id', 'text'], ['created_at', 'bigint'], ['expires_at', 'bigint'], ['max_expires_at', 'bigint']], select: 'SELECT id, token_hash, user_id, created_at, expires_at, max_expires_at FROM sessions' },
   {
+    table: 'invites',
+    columns: [['id', 'text'], ['code_hash', 'bytea'], ['created_by', 'text'], ['role', 'text'], ['max_uses', 'integer'], ['uses', 'integer'], ['expires_at', 'bigint'], ['created_at', 'bigint'], ['revoked_at', 'bigint']],
+    select: 'SELECT id, code_hash, created_by, role, max_uses, uses, expires_at, created_at, revoked_at FROM invites',
+  },
+  {
     table: 'avatars',
     columns: [['id', 'text'], ['user_id', 'text'], ['content_type', 'text'], ['image_width', 'integer'], ['image_height', 'integer'], ['x', 'double precision'], ['y', 'double precision'], ['width', 'double precision'], ['height', 'double precision'], ['bytes', 'bytea'], ['etag', 'text'], ['created_at', 'bigint']],
     select: 'SELECT id, user_id, content_type, image_width, image_height, x, y, width, height, bytes, etag, created_at FROM avatars',

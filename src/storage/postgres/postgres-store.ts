@@ -9,6 +9,7 @@ import { PgCollections } from './collections.ts';
 import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './conversations.ts';
 import { createClient, createPool, describeConnectFailure, isUnavailable, mapError, type Pool, type PoolClient } from './driver.ts';
 import { EventListener } from './event-listener.ts';
+import { PgInvites } from './invites.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
@@ -65,6 +66,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     revisions: new PgRevisions(sql),
     collections: new PgCollections(sql),
     events: new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client)))),
+    invites: new PgInvites(sql),
     audit: new PgAudit(sql),
   };
 }
@@ -93,6 +95,7 @@ export class PostgresStore implements Store {
   readonly revisions;
   readonly collections;
   readonly events;
+  readonly invites;
   readonly audit;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
@@ -114,6 +117,7 @@ export class PostgresStore implements Store {
     const base = pgRepositories(sql, undefined, this, options.recordEvents ?? true);
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
+    this.invites = base.invites;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });

@@ -7,6 +7,7 @@ import type { ChatStore } from './chat-store.ts';
 import type { SqliteCollections } from './collections.ts';
 import { toStoreError } from './database.ts';
 import type { EventStore } from './event-store.ts';
+import type { InviteStore } from './invite-store.ts';
 import type { MessageStore } from './message-store.ts';
 import type { ReactionStore } from './reaction-store.ts';
 import type { ReadMarkerStore } from './read-marker-store.ts';
@@ -26,6 +27,7 @@ export interface SyncRepositories {
   revisions: RevisionStore;
   collections: SqliteCollections;
   events: EventStore;
+  invites: InviteStore;
   audit: AuditStore;
 }
 
@@ -77,6 +79,7 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     // listActions is generic in the interface (it answers the items' own type): checked by hand, the cast stays.
     collections: views.collections as unknown as Repositories['collections'],
     events: views.events,
+    invites: views.invites,
     audit: views.audit,
   };
 }

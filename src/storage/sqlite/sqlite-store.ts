@@ -15,6 +15,7 @@ import { openDatabase, toStoreError, type Db, type OpenOptions } from './databas
 import { EventStore } from './event-store.ts';
 import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { InviteStore } from './invite-store.ts';
 import { MessageStore } from './message-store.ts';
 import { SqliteRateCounters } from './rate-counter-store.ts';
 import { ReactionStore } from './reaction-store.ts';
@@ -50,6 +51,7 @@ export class SqliteStore implements Store {
   readonly revisions: Repositories['revisions'];
   readonly collections: Repositories['collections'];
   readonly events: Repositories['events'];
+  readonly invites: Repositories['invites'];
   readonly audit: Repositories['audit'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
@@ -99,6 +101,7 @@ export class SqliteStore implements Store {
       revisions: new RevisionStore(this.db),
       collections: new SqliteCollections(this.db),
       events: this.eventLog,
+      invites: new InviteStore(this.db),
       audit: new AuditStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
@@ -115,6 +118,7 @@ export class SqliteStore implements Store {
     this.revisions = gated.revisions;
     this.collections = gated.collections;
     this.events = gated.events;
+    this.invites = gated.invites;
     this.audit = gated.audit;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.

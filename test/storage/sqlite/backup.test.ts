@@ -1,7 +1,5 @@
 // Online backup: a consistent copy while others write, checked with integrity_check; the subcommand's refusals.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +9,7 @@ import { BackupError, backupDatabase } from '../../../src/storage/sqlite/backup.
 import { openDatabase } from '../../../src/storage/sqlite/database.ts';
 import { call } from '../../http/client.ts';
 import { startExecutable } from '../../http/executable.ts';
+import { runCommand } from '../../run-command.ts';
 
 function tempDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'chat-backup-'));
@@ -69,15 +68,7 @@ test('a backup refuses to overwrite, to copy nothing, or to copy memory', async 
   assert.equal(nested.integrity, 'ok', 'missing folders are created');
 });
 
-async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'backup', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DB_PATH: undefined, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => { stdout += chunk; });
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const [code] = await once(child, 'exit');
-  return { code, stdout, stderr };
-}
+const runCli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCommand(['backup', ...args], env);
 
 test('chat-server backup copies the database of a running server while it takes writes', { timeout: 60_000 }, async (t) => {
   const dir = tempDir(t);
