@@ -12,7 +12,7 @@ const REPORTERS: Record<ReporterName, (report: ConformanceReport) => string> = {
 class UsageError extends Error {}
 
 /** Comma-separated values of a repeatable option, flattened. */
-function listOf(values: readonly string[] | undefined): string[] {
+function splitList(values: readonly string[] | undefined): string[] {
   return (values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value !== '');
 }
 
@@ -34,7 +34,7 @@ function parseCommand(argv: readonly string[]) {
     throw new UsageError(`not a URL: ${positionals[0]}`);
   }
   if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError(`not an http or https URL: ${positionals[0]}`);
-  const levels = listOf(values.level);
+  const levels = splitList(values.level);
   const unknown = levels.filter((level) => !LEVELS.includes(level as Level));
   if (unknown.length > 0) throw new UsageError(`unknown level ${unknown.join(', ')}: the levels are ${LEVELS.join(', ')}`);
   if (!(values.reporter! in REPORTERS)) throw new UsageError(`unknown reporter ${values.reporter}: text, junit, json or tap`);
@@ -46,8 +46,8 @@ function parseCommand(argv: readonly string[]) {
     }
   });
   return {
-    baseUrl: baseUrl.href.replace(/\/$/, ''), levels: levels.length > 0 ? levels as Level[] : LEVELS, only: listOf(values.only),
-    skip: [...listOf(values.skip), ...skipFiles], reporter: values.reporter as ReporterName, output: values.output,
+    baseUrl: baseUrl.href.replace(/\/$/, ''), levels: levels.length > 0 ? levels as Level[] : LEVELS, only: splitList(values.only),
+    skip: [...splitList(values.skip), ...skipFiles], reporter: values.reporter as ReporterName, output: values.output,
     invite: values.invite, adminToken: values['admin-token'],
   };
 }

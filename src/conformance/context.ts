@@ -6,7 +6,7 @@ import { createAccount, signUpBody, type AccountHost, type KitUser } from './acc
 import { KitStream } from './event-stream.ts';
 import { CheckFailure, CheckSkipped } from './expect.ts';
 import { sendRequest, type Exchange, type Reply } from './http-client.ts';
-import { pathTo } from './path-to.ts';
+import { fillPath } from './fill-path.ts';
 
 export type { KitUser } from './accounts.ts';
 
@@ -60,7 +60,7 @@ export class KitContext {
 
   /** A route pattern of paths.ts filled in, without the base path. */
   at(pattern: string, params: Readonly<Record<string, string>> = {}): string {
-    return pathTo(pattern, params);
+    return fillPath(pattern, params);
   }
 
   /** The path as the server writes it in `Location` and links: under the base path. */

@@ -38,32 +38,32 @@ export function expectStatus(reply: Answer, ...statuses: number[]): void {
 }
 
 /** A header's value, repeated fields joined by ", " (Set-Cookie by "\n"). */
-export function header(reply: { headers: IncomingHttpHeaders }, name: string): string | undefined {
+export function readHeader(reply: { headers: IncomingHttpHeaders }, name: string): string | undefined {
   const value = reply.headers[name.toLowerCase()];
   if (value === undefined) return undefined;
   return Array.isArray(value) ? value.join(name.toLowerCase() === 'set-cookie' ? '\n' : ', ') : value;
 }
 
 export function expectHeader(reply: Answer, name: string, expected: string | RegExp): void {
-  const value = header(reply, name);
+  const value = readHeader(reply, name);
   if (typeof expected === 'string') expectEqual(value, expected, `header ${name}`);
   else expectMatch(value, expected, `header ${name}`);
 }
 
 export function expectNoHeader(reply: Answer, name: string): void {
-  const value = header(reply, name);
+  const value = readHeader(reply, name);
   if (value !== undefined) throw new CheckFailure(`expected no ${name} header, got ${show(value)}`);
 }
 
 /** Whether a list header (Vary, Allow) names `token`, in any case. */
-export function listHas(reply: Answer, name: string, token: string): boolean {
-  return (header(reply, name) ?? '').split(',').some((item) => item.trim().toLowerCase() === token.toLowerCase());
+export function hasListItem(reply: Answer, name: string, token: string): boolean {
+  return (readHeader(reply, name) ?? '').split(',').some((item) => item.trim().toLowerCase() === token.toLowerCase());
 }
 
 /** docs/protocol.md §7.5: the status, a problem document, its code, and the field `errors[0]` names. */
 export function expectProblem(reply: Answer, status: number, code?: string, field?: string): void {
   expectStatus(reply, status);
-  expectMatch(header(reply, 'content-type'), /^application\/problem\+json\b/, 'Content-Type of the problem');
+  expectMatch(readHeader(reply, 'content-type'), /^application\/problem\+json\b/, 'Content-Type of the problem');
   if (code !== undefined) expectEqual(reply.json?.code, code, 'problem code');
   if (field !== undefined) {
     const fields = Array.isArray(reply.json?.errors) ? reply.json.errors.map((error: { field?: unknown }) => error.field) : [];
@@ -72,13 +72,13 @@ export function expectProblem(reply: Answer, status: number, code?: string, fiel
 }
 
 /** The keys of an object, sorted, for exact shape assertions. */
-export function keysOf(value: unknown): string[] {
+export function listKeys(value: unknown): string[] {
   return value !== null && typeof value === 'object' ? Object.keys(value).sort() : [];
 }
 
 /** Every key in `needed` is present (the protocol may grow fields: §13 added `role` and `active`). */
 export function expectKeys(value: unknown, needed: readonly string[], what: string): void {
-  const keys = keysOf(value);
+  const keys = listKeys(value);
   const missing = needed.filter((key) => !keys.includes(key));
   if (missing.length > 0) throw new CheckFailure(`${what} lacks ${missing.join(', ')}: it has ${keys.join(', ')}`);
 }

@@ -8,7 +8,7 @@ import { LEVELS, type Check, type CheckResult, type ConformanceOptions, type Con
 
 const KEPT_EXCHANGES = 3;
 
-function withTimeout(promise: Promise<void>, ms: number, id: string): Promise<void> {
+function raceTimeout(promise: Promise<void>, ms: number, id: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new CheckFailure(`${id} took more than ${ms} ms`)), ms);
@@ -16,12 +16,12 @@ function withTimeout(promise: Promise<void>, ms: number, id: string): Promise<vo
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function runOne(check: Check, ctx: KitContext, timeoutMs: number): Promise<CheckResult> {
+async function runCheck(check: Check, ctx: KitContext, timeoutMs: number): Promise<CheckResult> {
   const started = performance.now();
   ctx.exchanges = [];
   const base = { id: check.id, section: check.section, rule: check.rule, level: check.level };
   try {
-    await withTimeout(check.run(ctx), timeoutMs, check.id);
+    await raceTimeout(check.run(ctx), timeoutMs, check.id);
     return { ...base, outcome: 'pass', durationMs: Math.round(performance.now() - started) };
   } catch (error) {
     const durationMs = Math.round(performance.now() - started);
@@ -47,7 +47,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       if (skipped.includes(check)) {
         result = { id: check.id, section: check.section, rule: check.rule, level: check.level, outcome: 'skip', durationMs: 0, message: 'skipped by --skip' };
       } else if (run.includes(check)) {
-        result = await runOne(check, ctx, timeoutMs);
+        result = await runCheck(check, ctx, timeoutMs);
       }
       if (result === undefined) continue;
       results.push(result);

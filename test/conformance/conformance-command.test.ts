@@ -13,7 +13,7 @@ import { startBrokenServer } from './broken-server.ts';
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
 function runCommand(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'conformance', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_V8_COVERAGE: '' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'conformance', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });

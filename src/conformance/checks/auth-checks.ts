@@ -1,9 +1,9 @@
 // docs/protocol.md §2: registration, login, credentials, cookies and the origin rule, the session, tokens.
 import { PATHS } from '../../paths.ts';
-import { expectEqual, expectHeader, expectMatch, expectNoHeader, expectProblem, expectStatus, expectTrue, header, ISO_MS } from '../expect.ts';
+import { expectEqual, expectHeader, expectMatch, expectNoHeader, expectProblem, expectStatus, expectTrue, readHeader, ISO_MS } from '../expect.ts';
 import { check } from './define.ts';
 
-function cookieOf(setCookie: string | undefined): string {
+function readCookie(setCookie: string | undefined): string {
   const match = /(?:^|\n)(session=[^;]*)/.exec(setCookie ?? '');
   return match ? match[1]! : '';
 }
@@ -29,7 +29,7 @@ export const AUTH_CHECKS = [
     const { login201, id } = await ctx.user('alice');
     expectStatus(login201, 201);
     expectHeader(login201, 'location', ctx.prefixed(PATHS.session));
-    expectMatch(header(login201, 'cache-control'), /\bno-store\b/, 'Cache-Control');
+    expectMatch(readHeader(login201, 'cache-control'), /\bno-store\b/, 'Cache-Control');
     expectEqual(login201.json?.userId, id, 'userId');
     expectMatch(login201.json?.expiresAt, ISO_MS, 'expiresAt');
     expectMatch(login201.json?.createdAt, ISO_MS, 'createdAt');
@@ -55,12 +55,12 @@ export const AUTH_CHECKS = [
   check('core.auth.invalid-token-401', '§2.3', 'An unknown token: 401 with error="invalid_token"', async (ctx) => {
     const reply = await ctx.call('GET', PATHS.chats, { token: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
     expectProblem(reply, 401, 'ERR_UNAUTHENTICATED');
-    expectMatch(header(reply, 'www-authenticate'), /^Bearer realm="chat",\s*error="invalid_token"/, 'WWW-Authenticate');
+    expectMatch(readHeader(reply, 'www-authenticate'), /^Bearer realm="chat",\s*error="invalid_token"/, 'WWW-Authenticate');
   }),
   check('core.auth.malformed-header-401', '§2.3', 'A malformed Authorization header counts as an invalid token', async (ctx) => {
     const reply = await ctx.call('GET', PATHS.chats, { headers: { Authorization: 'Basic YWxpY2U6c2VjcmV0' } });
     expectProblem(reply, 401, 'ERR_UNAUTHENTICATED');
-    expectMatch(header(reply, 'www-authenticate'), /error="invalid_token"/, 'WWW-Authenticate');
+    expectMatch(readHeader(reply, 'www-authenticate'), /error="invalid_token"/, 'WWW-Authenticate');
   }),
   check('core.auth.scheme-any-case', '§2.3', 'Authorization: Bearer <token>, the scheme name in any letter case', async (ctx) => {
     const alice = await ctx.user('alice');
@@ -82,27 +82,27 @@ export const AUTH_CHECKS = [
   }),
   check('core.auth.header-wins', '§2.3', 'When both a bearer token and the session cookie are sent the header counts', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
-    const reply = await ctx.call('GET', PATHS.session, { token: bob.token, headers: { Cookie: cookieOf(header(alice.login201, 'set-cookie')) } });
+    const reply = await ctx.call('GET', PATHS.session, { token: bob.token, headers: { Cookie: readCookie(readHeader(alice.login201, 'set-cookie')) } });
     expectStatus(reply, 200);
     expectEqual(reply.json?.userId, bob.id, 'the session answered');
   }),
   check('core.cookies.attributes', '§2.4', 'POST /session sets session=<token>; HttpOnly; SameSite=Strict; Path=/; Max-Age', async (ctx) => {
     const { login201 } = await ctx.user('alice');
-    const cookie = (header(login201, 'set-cookie') ?? '').split('\n').find((line) => line.startsWith('session='));
+    const cookie = (readHeader(login201, 'set-cookie') ?? '').split('\n').find((line) => line.startsWith('session='));
     expectTrue(cookie !== undefined, 'the login answer sets the session cookie');
     expectEqual(cookie.split(';')[0], `session=${login201.json.token}`, 'the cookie value');
     for (const attribute of [/;\s*HttpOnly/i, /;\s*SameSite=Strict/i, /;\s*Path=\//, /;\s*Max-Age=\d+/]) expectMatch(cookie, attribute, 'the session cookie');
   }),
   check('core.cookies.read-with-cookie', '§2.4', 'A client authenticates with the session cookie', async (ctx) => {
     const alice = await ctx.user('alice');
-    const reply = await ctx.call('GET', PATHS.session, { headers: { Cookie: cookieOf(header(alice.login201, 'set-cookie')) } });
+    const reply = await ctx.call('GET', PATHS.session, { headers: { Cookie: readCookie(readHeader(alice.login201, 'set-cookie')) } });
     expectStatus(reply, 200);
     expectEqual(reply.json?.userId, alice.id, 'userId');
   }),
   check('core.cookies.csrf-403', '§2.4', 'A cookie-authenticated POST without an allowed Origin: 403 ERR_CSRF and nothing changes', async (ctx) => {
     const alice = await ctx.user('alice');
     const title = ctx.unique('csrf');
-    const cookie = cookieOf(header(alice.login201, 'set-cookie'));
+    const cookie = readCookie(readHeader(alice.login201, 'set-cookie'));
     const reply = await ctx.call('POST', PATHS.chats, { json: { data: { title } }, headers: { Cookie: cookie, Origin: 'https://attacker.example' } });
     expectProblem(reply, 403, 'ERR_CSRF');
     const none = await ctx.call('POST', PATHS.chats, { json: { data: { title } }, headers: { Cookie: cookie } });

@@ -1,6 +1,6 @@
 // docs/protocol.md §4.1 to §4.3: visibility, chats, members.
 import { PATHS } from '../../paths.ts';
-import { expectEqual, expectHeader, expectProblem, expectStatus, header } from '../expect.ts';
+import { expectEqual, expectHeader, expectProblem, expectStatus, readHeader } from '../expect.ts';
 import { check } from './define.ts';
 
 export const CHATS_CHECKS = [
@@ -153,6 +153,6 @@ export const CHATS_CHECKS = [
     expectStatus(await ctx.call('DELETE', ctx.at(PATHS.member, { chatId: chat.id, userId: bob.id }), { token: alice.token }), 204);
     const kept = await ctx.call('GET', ctx.at(PATHS.message, { chatId: chat.id, messageId: message.id }), { token: alice.token });
     expectStatus(kept, 200);
-    expectEqual(header(kept, 'content-type')?.startsWith('application/json'), true, 'a JSON message');
+    expectEqual(readHeader(kept, 'content-type')?.startsWith('application/json'), true, 'a JSON message');
   }),
 ];

@@ -1,6 +1,6 @@
 // docs/protocol.md §7.7: strong ETags, If-None-Match, If-Match, and the caching of answers that carry data.
 import { PATHS } from '../../paths.ts';
-import { expectEqual, expectHeader, expectMatch, expectProblem, expectStatus, expectTrue, header } from '../expect.ts';
+import { expectEqual, expectHeader, expectMatch, expectProblem, expectStatus, expectTrue, readHeader } from '../expect.ts';
 import { check } from './define.ts';
 
 const STRONG = /^"[^"]+"$/;
@@ -10,21 +10,21 @@ export const CONDITIONAL_CHECKS = [
     const alice = await ctx.user('alice');
     const chat = await ctx.chat(alice);
     for (const path of [ctx.at(PATHS.chat, { chatId: chat.id }), ctx.at(PATHS.messages, { chatId: chat.id }), PATHS.chats]) {
-      expectMatch(header(await ctx.call('GET', path, { token: alice.token }), 'etag'), STRONG, `the ETag of GET ${path}`);
+      expectMatch(readHeader(await ctx.call('GET', path, { token: alice.token }), 'etag'), STRONG, `the ETag of GET ${path}`);
     }
   }),
   check('core.conditional.user-etag', '§7.7', 'A user carries a strong ETag, and If-None-Match matching it answers 304', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
     const path = ctx.at(PATHS.user, { userId: bob.id });
     const first = await ctx.call('GET', path, { token: alice.token });
-    expectMatch(header(first, 'etag'), STRONG, 'the ETag of the user');
-    expectStatus(await ctx.call('GET', path, { token: alice.token, headers: { 'If-None-Match': header(first, 'etag')! } }), 304);
+    expectMatch(readHeader(first, 'etag'), STRONG, 'the ETag of the user');
+    expectStatus(await ctx.call('GET', path, { token: alice.token, headers: { 'If-None-Match': readHeader(first, 'etag')! } }), 304);
   }),
   check('core.conditional.not-modified', '§7.7', 'If-None-Match on GET/HEAD matching the tag: 304 with the same ETag and no body', async (ctx) => {
     const alice = await ctx.user('alice');
     const chat = await ctx.chat(alice);
     const path = ctx.at(PATHS.chat, { chatId: chat.id });
-    const etag = header(await ctx.call('GET', path, { token: alice.token }), 'etag')!;
+    const etag = readHeader(await ctx.call('GET', path, { token: alice.token }), 'etag')!;
     for (const method of ['GET', 'HEAD']) {
       const reply = await ctx.call(method, path, { token: alice.token, headers: { 'If-None-Match': etag } });
       expectStatus(reply, 304);
@@ -37,9 +37,9 @@ export const CONDITIONAL_CHECKS = [
     const alice = await ctx.user('alice');
     const chat = await ctx.chat(alice);
     const path = ctx.at(PATHS.chat, { chatId: chat.id });
-    const json = header(await ctx.call('GET', path, { token: alice.token }), 'etag');
-    const xml = header(await ctx.call('GET', path, { token: alice.token, headers: { Accept: 'application/xml' } }), 'etag');
-    const html = header(await ctx.call('GET', path, { token: alice.token, headers: { Accept: 'text/html' } }), 'etag');
+    const json = readHeader(await ctx.call('GET', path, { token: alice.token }), 'etag');
+    const xml = readHeader(await ctx.call('GET', path, { token: alice.token, headers: { Accept: 'application/xml' } }), 'etag');
+    const html = readHeader(await ctx.call('GET', path, { token: alice.token, headers: { Accept: 'text/html' } }), 'etag');
     expectTrue(new Set([json, xml, html]).size === 3, `three different tags: ${json}, ${xml}, ${html}`);
     expectStatus(await ctx.call('GET', path, { token: alice.token, headers: { Accept: 'application/xml', 'If-None-Match': json! } }), 200);
   }),
@@ -55,9 +55,9 @@ export const CONDITIONAL_CHECKS = [
     const alice = await ctx.user('alice');
     const chat = await ctx.chat(alice);
     const path = ctx.at(PATHS.chat, { chatId: chat.id });
-    const xml = header(await ctx.call('GET', path, { token: alice.token, headers: { Accept: 'application/xml' } }), 'etag')!;
+    const xml = readHeader(await ctx.call('GET', path, { token: alice.token, headers: { Accept: 'application/xml' } }), 'etag')!;
     expectStatus(await ctx.call('PATCH', path, { token: alice.token, json: { data: { title: 'with the XML tag' } }, headers: { 'If-Match': xml } }), 200);
-    const json = header(await ctx.call('GET', path, { token: alice.token }), 'etag')!;
+    const json = readHeader(await ctx.call('GET', path, { token: alice.token }), 'etag')!;
     expectStatus(await ctx.call('PATCH', path, { token: alice.token, json: { data: { title: 'with the JSON tag' } }, headers: { 'If-Match': json } }), 200);
   }),
   check('core.conditional.put-stars', '§7.7', 'PUT with If-None-Match: * on an existing resource, or If-Match: * on a missing one: 412, nothing created or changed', async (ctx) => {
@@ -73,7 +73,7 @@ export const CONDITIONAL_CHECKS = [
     const chat = await ctx.chat(alice);
     await ctx.post(alice, chat.id, 'kept');
     const path = ctx.at(PATHS.messages, { chatId: chat.id });
-    const etag = header(await ctx.call('GET', path, { token: alice.token }), 'etag')!;
+    const etag = readHeader(await ctx.call('GET', path, { token: alice.token }), 'etag')!;
     expectProblem(await ctx.call('DELETE', path, { token: alice.token, headers: { 'If-Match': etag } }), 412, 'ERR_PRECONDITION_FAILED');
     expectStatus(await ctx.call('DELETE', path, { token: alice.token, headers: { 'If-Match': '*' } }), 204);
   }),

@@ -4,7 +4,7 @@ import { expectEqual, expectHeader, expectStatus, expectTrue } from '../expect.t
 import type { KitContext, KitUser } from '../context.ts';
 import type { KitStream } from '../event-stream.ts';
 import { check } from './define.ts';
-import { eventsOf, newestEventId } from './events-checks.ts';
+import { selectChatEvents, newestEventId } from './events-checks.ts';
 
 /**
  * Proves that nothing more is coming without waiting on time: alice posts in a chat `user` shares with her, and once
@@ -24,7 +24,7 @@ export const DELIVERY_CHECKS = [
     const stream = await ctx.readyStream(carol.token);
     await ctx.post(alice, chat.id, 'not for carol');
     await passMarker(ctx, carol, stream);
-    expectEqual(eventsOf(stream, chat.id).map((event) => event.type), [], 'what carol received of a chat she is not in');
+    expectEqual(selectChatEvents(stream, chat.id).map((event) => event.type), [], 'what carol received of a chat she is not in');
   }),
   check('events.scope.added', '§9.4', 'An added user receives member.added and the chat\'s events from then on, never earlier ones', async (ctx) => {
     const [alice, carol] = [await ctx.user('alice'), await ctx.user('carol')];
@@ -35,10 +35,10 @@ export const DELIVERY_CHECKS = [
     expectStatus(await ctx.call('PUT', ctx.at(PATHS.member, { chatId: chat.id, userId: carol.id }), { token: alice.token }), 204);
     const after = await ctx.post(alice, chat.id, 'after carol');
     await stream.waitFor((event) => event.json?.data?.id === after.id, 'the message after she joined');
-    const types = eventsOf(stream, chat.id).map((event) => event.type);
+    const types = selectChatEvents(stream, chat.id).map((event) => event.type);
     expectEqual(types.slice(0, 1), ['member.added'], 'the first event carol received of the chat');
     const replay = await ctx.readyStream(carol.token, { lastEventId: since });
-    expectTrue(!eventsOf(replay, chat.id).some((event) => event.json?.data?.id === before.id), 'a replay holds no message from before she joined');
+    expectTrue(!selectChatEvents(replay, chat.id).some((event) => event.json?.data?.id === before.id), 'a replay holds no message from before she joined');
   }),
   check('events.scope.removed', '§9.4', 'A removed member receives that member.removed, then nothing more of the chat', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
@@ -47,7 +47,7 @@ export const DELIVERY_CHECKS = [
     expectStatus(await ctx.call('DELETE', ctx.at(PATHS.member, { chatId: chat.id, userId: bob.id }), { token: alice.token }), 204);
     await ctx.post(alice, chat.id, 'after bob left');
     await passMarker(ctx, bob, stream);
-    const events = eventsOf(stream, chat.id);
+    const events = selectChatEvents(stream, chat.id);
     expectEqual(events.map((event) => event.type), ['member.removed'], 'what bob received of the chat');
     expectEqual(events[0]!.json.data.userId, bob.id, 'the member removed');
   }),
@@ -76,7 +76,7 @@ export const DELIVERY_CHECKS = [
     const stream = await ctx.readyStream(alice.token);
     expectStatus(await ctx.call('PUT', ctx.at(PATHS.member, { chatId: chat.id, userId: carol.id }), { token: alice.token }), 204);
     await stream.waitFor((event) => event.type === 'chat.updated' && event.json?.chatId === chat.id, 'chat.updated');
-    const events = eventsOf(stream, chat.id);
+    const events = selectChatEvents(stream, chat.id);
     expectEqual(events.map((event) => event.type), ['member.added', 'chat.updated'], 'the events');
     expectEqual([events[0]!.json.data.userId, events[0]!.json.data.login], [carol.id, carol.login], 'the member added');
     expectEqual(['lastReadId', 'unreadCount'].filter((key) => key in events[1]!.json.data), [], 'per-reader fields in chat.updated');
@@ -87,7 +87,7 @@ export const DELIVERY_CHECKS = [
     const stream = await ctx.readyStream(alice.token);
     expectStatus(await ctx.call('PATCH', ctx.at(PATHS.chat, { chatId: chat.id }), { token: alice.token, json: { data: { title: chat.title } } }), 200);
     await passMarker(ctx, alice, stream);
-    expectEqual(eventsOf(stream, chat.id).map((event) => event.type), [], 'events of setting the same title');
+    expectEqual(selectChatEvents(stream, chat.id).map((event) => event.type), [], 'events of setting the same title');
   }),
   check('events.delete.redacts', '§9.5', 'A delete removes from the log the earlier events of what it deleted; the deleting event stays', async (ctx) => {
     const alice = await ctx.user('alice');
@@ -96,7 +96,7 @@ export const DELIVERY_CHECKS = [
     const message = await ctx.post(alice, chat.id, 'secret that will be deleted');
     expectStatus(await ctx.call('DELETE', ctx.at(PATHS.message, { chatId: chat.id, messageId: message.id }), { token: alice.token }), 204);
     const replay = await ctx.readyStream(alice.token, { lastEventId: since });
-    const events = eventsOf(replay, chat.id, true);
+    const events = selectChatEvents(replay, chat.id, true);
     expectEqual(events.map((event) => [event.type, event.json.data.id]), [['message.deleted', message.id]], 'the replay of the chat');
     expectTrue(!replay.events.some((event) => event.data.includes('secret that will be deleted')), 'the deleted text left the server again');
   }),

@@ -13,14 +13,14 @@ export async function newestEventId(ctx: KitContext, user: KitUser): Promise<str
 }
 
 /** The events of one chat a stream received, before its `ready` when `beforeReady`. */
-export function eventsOf(stream: KitStream, chatId: string, beforeReady = false): StreamEvent[] {
+export function selectChatEvents(stream: KitStream, chatId: string, beforeReady = false): StreamEvent[] {
   const ready = stream.events.findIndex((event) => event.type === 'ready');
   const events = beforeReady && ready !== -1 ? stream.events.slice(0, ready) : stream.events;
   return events.filter((event) => event.json?.chatId === chatId);
 }
 
 /** A chat of alice's with three messages posted after `since`, the newest id before them. */
-async function threeAfterMark(ctx: KitContext): Promise<{ alice: KitUser; chatId: string; since: string; ids: string[] }> {
+async function postThreeAfterMark(ctx: KitContext): Promise<{ alice: KitUser; chatId: string; since: string; ids: string[] }> {
   const alice = await ctx.user('alice');
   const chat = await ctx.chat(alice);
   const since = await newestEventId(ctx, alice);
@@ -29,7 +29,7 @@ async function threeAfterMark(ctx: KitContext): Promise<{ alice: KitUser; chatId
   return { alice, chatId: chat.id, since, ids };
 }
 
-const messageIdsOf = (events: StreamEvent[]): string[] => events.filter((event) => event.type === 'message.created').map((event) => event.json.data.id);
+const readCreatedIds = (events: StreamEvent[]): string[] => events.filter((event) => event.type === 'message.created').map((event) => event.json.data.id);
 
 export const EVENTS_CHECKS = [
   check('events.sse.headers', '§9.2', 'GET /events with Accept: text/event-stream: Content-Type: text/event-stream, Cache-Control: no-cache, X-Accel-Buffering: no', async (ctx) => {
@@ -81,35 +81,35 @@ export const EVENTS_CHECKS = [
     const ids: string[] = [];
     for (const text of ['a', 'b', 'c']) ids.push((await ctx.post(alice, chat.id, text)).id);
     await stream.waitFor((event) => event.json?.data?.id === ids[2], 'the third message');
-    const events = eventsOf(stream, chat.id);
-    expectEqual(messageIdsOf(events), ids, 'the messages in order');
+    const events = selectChatEvents(stream, chat.id);
+    expectEqual(readCreatedIds(events), ids, 'the messages in order');
     const eventIds = events.map((event) => BigInt(event.id!));
     expectTrue(eventIds.every((id, index) => index === 0 || id > eventIds[index - 1]!), `event ids increase: ${eventIds.join(', ')}`);
   }),
   check('events.resume.last-event-id', '§9.3', 'Resuming with Last-Event-ID sends, in id order, every event after that id, then ready', async (ctx) => {
-    const { alice, chatId, since, ids } = await threeAfterMark(ctx);
+    const { alice, chatId, since, ids } = await postThreeAfterMark(ctx);
     const stream = await ctx.readyStream(alice.token, { lastEventId: since });
-    const replay = eventsOf(stream, chatId, true);
-    expectEqual(messageIdsOf(replay), ids, 'the messages replayed before ready');
+    const replay = selectChatEvents(stream, chatId, true);
+    expectEqual(readCreatedIds(replay), ids, 'the messages replayed before ready');
     expectTrue(stream.events.every((event) => event.id === undefined || BigInt(event.id) > BigInt(since)), 'nothing at or before the resume id');
   }),
   check('events.resume.after-query', '§9.3', 'On a first connection, ?after=<id> resumes the same way', async (ctx) => {
-    const { alice, chatId, since, ids } = await threeAfterMark(ctx);
+    const { alice, chatId, since, ids } = await postThreeAfterMark(ctx);
     const stream = await ctx.readyStream(alice.token, { query: `?after=${since}` });
-    expectEqual(messageIdsOf(eventsOf(stream, chatId, true)), ids, 'the messages replayed before ready');
+    expectEqual(readCreatedIds(selectChatEvents(stream, chatId, true)), ids, 'the messages replayed before ready');
   }),
   check('events.resume.header-wins', '§9.3', 'The Last-Event-ID header wins over ?after', async (ctx) => {
-    const { alice, chatId, since, ids } = await threeAfterMark(ctx);
+    const { alice, chatId, since, ids } = await postThreeAfterMark(ctx);
     const late = await newestEventId(ctx, alice);
     const stream = await ctx.readyStream(alice.token, { lastEventId: since, query: `?after=${late}` });
-    expectEqual(messageIdsOf(eventsOf(stream, chatId, true)), ids, 'the messages replayed from the header\'s id');
+    expectEqual(readCreatedIds(selectChatEvents(stream, chatId, true)), ids, 'the messages replayed from the header\'s id');
   }),
   check('events.resume.no-duplicate', '§9.3', 'No event is skipped or sent twice on one stream, across the replay and live', async (ctx) => {
-    const { alice, chatId, since, ids } = await threeAfterMark(ctx);
+    const { alice, chatId, since, ids } = await postThreeAfterMark(ctx);
     const stream = await ctx.readyStream(alice.token, { lastEventId: since });
     for (const text of ['four', 'five']) ids.push((await ctx.post(alice, chatId, text)).id);
     await stream.waitFor((event) => event.json?.data?.id === ids[4], 'the fifth message');
-    expectEqual(messageIdsOf(eventsOf(stream, chatId)), ids, 'every message once, in order');
+    expectEqual(readCreatedIds(selectChatEvents(stream, chatId)), ids, 'every message once, in order');
   }),
   check('events.resume.bad-parameters-400', '§9.3', 'after that is not a decimal integer, or any other parameter, is a 400 naming it', async (ctx) => {
     const alice = await ctx.user('alice');
@@ -138,7 +138,7 @@ export const EVENTS_CHECKS = [
     expectEqual(problem.code, 'ERR_UNAUTHENTICATED', 'the code');
   }),
   check('events.longpoll.immediate', '§9.8', 'GET /events?after=<id> answers {"data": [events], "meta": {"lastEventId"}} at once, with Link rel="next"', async (ctx) => {
-    const { alice, chatId, since, ids } = await threeAfterMark(ctx);
+    const { alice, chatId, since, ids } = await postThreeAfterMark(ctx);
     const reply = await ctx.call('GET', `${PATHS.events}?after=${since}&wait=5`, { token: alice.token });
     expectStatus(reply, 200);
     const events = reply.json.data.filter((event: { chatId: string }) => event.chatId === chatId);

@@ -1,10 +1,10 @@
 // docs/protocol.md §10: read markers, reactions and edit history, and where they answer.
 import { PATHS } from '../../paths.ts';
-import { expectEqual, expectHeader, expectMatch, expectProblem, expectStatus, expectTrue, header, ISO_MS } from '../expect.ts';
+import { expectEqual, expectHeader, expectMatch, expectProblem, expectStatus, expectTrue, readHeader, ISO_MS } from '../expect.ts';
 import type { KitContext } from '../context.ts';
 import { check } from './define.ts';
 
-async function readOf(ctx: KitContext, token: string, chatId: string): Promise<any> {
+async function readMarker(ctx: KitContext, token: string, chatId: string): Promise<any> {
   return (await ctx.call('GET', ctx.at(PATHS.read, { chatId }), { token })).json?.data;
 }
 
@@ -21,8 +21,8 @@ export const FEATURES_CHECKS = [
     const chat = await ctx.chat(alice, [bob]);
     await ctx.post(alice, chat.id, 'one');
     const two = await ctx.post(alice, chat.id, 'two');
-    expectEqual(await readOf(ctx, alice.token, chat.id), { chatId: chat.id, lastReadId: two.id, unreadCount: 0 }, 'alice\'s marker');
-    expectEqual((await readOf(ctx, bob.token, chat.id)).unreadCount, 2, 'bob\'s unread count');
+    expectEqual(await readMarker(ctx, alice.token, chat.id), { chatId: chat.id, lastReadId: two.id, unreadCount: 0 }, 'alice\'s marker');
+    expectEqual((await readMarker(ctx, bob.token, chat.id)).unreadCount, 2, 'bob\'s unread count');
   }),
   check('features.read.move', '§10.1', 'PUT /chats/{id}/read moves it, forward or back; null marks the whole chat unread', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
@@ -46,7 +46,7 @@ export const FEATURES_CHECKS = [
     const chat = await ctx.chat(alice);
     const newest = await ctx.post(alice, chat.id, 'before carol');
     expectStatus(await ctx.call('PUT', ctx.at(PATHS.member, { chatId: chat.id, userId: carol.id }), { token: alice.token }), 204);
-    expectEqual(await readOf(ctx, carol.token, chat.id), { chatId: chat.id, lastReadId: newest.id, unreadCount: 0 }, 'carol\'s marker');
+    expectEqual(await readMarker(ctx, carol.token, chat.id), { chatId: chat.id, lastReadId: newest.id, unreadCount: 0 }, 'carol\'s marker');
   }),
   check('features.read.delete-keeps-exact', '§10.1', 'A marker on a deleted message moves to the message before it; deleting all leaves it null and the count 0', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
@@ -55,9 +55,9 @@ export const FEATURES_CHECKS = [
     const two = await ctx.post(alice, chat.id, 'two');
     expectStatus(await ctx.call('PUT', ctx.at(PATHS.read, { chatId: chat.id }), { token: bob.token, json: { data: { lastReadId: two.id } } }), 200);
     expectStatus(await ctx.call('DELETE', ctx.at(PATHS.message, { chatId: chat.id, messageId: two.id }), { token: alice.token }), 204);
-    expectEqual(await readOf(ctx, bob.token, chat.id), { chatId: chat.id, lastReadId: one.id, unreadCount: 0 }, 'bob\'s marker after the delete');
+    expectEqual(await readMarker(ctx, bob.token, chat.id), { chatId: chat.id, lastReadId: one.id, unreadCount: 0 }, 'bob\'s marker after the delete');
     expectStatus(await ctx.call('DELETE', ctx.at(PATHS.messages, { chatId: chat.id }), { token: alice.token }), 204);
-    expectEqual(await readOf(ctx, bob.token, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 0 }, 'bob\'s marker after clearing');
+    expectEqual(await readMarker(ctx, bob.token, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 0 }, 'bob\'s marker after clearing');
   }),
   check('features.read.chat-fields', '§10.1', 'The chat carries the caller\'s lastReadId and unreadCount, and GET /chats filters on them', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
@@ -107,14 +107,14 @@ export const FEATURES_CHECKS = [
     const chat = await ctx.chat(alice, [bob]);
     const message = await ctx.post(alice, chat.id, 'react');
     const path = ctx.at(PATHS.message, { chatId: chat.id, messageId: message.id });
-    const before = header(await ctx.call('GET', path, { token: alice.token }), 'etag');
+    const before = readHeader(await ctx.call('GET', path, { token: alice.token }), 'etag');
     for (const [user, emoji] of [[bob, '🎉'], [alice, '👍'], [alice, '🎉']] as const) {
       expectStatus(await ctx.call('PUT', ctx.at(PATHS.reaction, { chatId: chat.id, messageId: message.id, emoji }), { token: user.token }), 201);
     }
     const after = await ctx.call('GET', path, { token: bob.token });
     expectEqual(after.json.data.reactions, [{ emoji: '🎉', count: 2, userIds: [bob.id, alice.id] }, { emoji: '👍', count: 1, userIds: [alice.id] }], 'reactions');
     expectEqual(after.json.data.updatedAt, message.updatedAt, 'updatedAt');
-    expectTrue(header(after, 'etag') !== before, 'the ETag changed');
+    expectTrue(readHeader(after, 'etag') !== before, 'the ETag changed');
   }),
   check('features.reactions.collection', '§10.2', 'GET .../reactions: a collection of {"emoji", "userId", "createdAt"}', async (ctx) => {
     const alice = await ctx.user('alice');

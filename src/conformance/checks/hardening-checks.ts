@@ -1,6 +1,6 @@
 // docs/protocol.md §7.2, §7.8, §11: limits, framing, and bad input answered 4xx, never 5xx.
 import { PATHS } from '../../paths.ts';
-import { CheckFailure, expectEqual, expectMatch, expectProblem, expectTrue, header } from '../expect.ts';
+import { CheckFailure, expectEqual, expectMatch, expectProblem, expectTrue, readHeader } from '../expect.ts';
 import { sendRaw } from '../raw-request.ts';
 import { check } from './define.ts';
 
@@ -97,10 +97,10 @@ export const HARDENING_CHECKS = [
     const alice = await ctx.user('alice');
     const write = await ctx.call('POST', PATHS.chats, { token: alice.token, json: { data: { title: ctx.unique('rated') } } });
     if (write.status === 201) ctx.remember(write.json.data.id, alice);
-    const policy = header(write, 'ratelimit-policy');
+    const policy = readHeader(write, 'ratelimit-policy');
     if (policy === undefined) ctx.skip('this server counts no writes (--write-rate 0)');
     expectMatch(policy, /^"writes";q=\d+;w=60$/, 'RateLimit-Policy');
-    expectMatch(header(write, 'ratelimit'), /^"writes";r=\d+;t=\d+$/, 'RateLimit');
+    expectMatch(readHeader(write, 'ratelimit'), /^"writes";r=\d+;t=\d+$/, 'RateLimit');
   }),
   check('hardening.cors.unlisted-origin', '§11.5', 'An origin not listed gets no Access-Control-* header', async (ctx) => {
     const alice = await ctx.user('alice');

@@ -1,6 +1,6 @@
 // docs/protocol.md §7.1 to §7.6 and §7.9: methods, bodies, representations, errors, the service's own resources.
 import { PATHS } from '../../paths.ts';
-import { expectEqual, expectHeader, expectMatch, expectProblem, expectStatus, expectTrue, header, listHas } from '../expect.ts';
+import { expectEqual, expectHeader, expectMatch, expectProblem, expectStatus, expectTrue, readHeader, hasListItem } from '../expect.ts';
 import { check } from './define.ts';
 
 const HOSTILE = '<b>"Tom" & \'Jerry\'</b>';
@@ -9,15 +9,15 @@ export const HTTP_CHECKS = [
   check('core.methods.options', '§7.1', 'OPTIONS on every known path: 204 with Allow, and Accept-Patch where PATCH is allowed; no session needed', async (ctx) => {
     const reply = await ctx.call('OPTIONS', ctx.at(PATHS.chat, { chatId: ctx.unique('any') }));
     expectStatus(reply, 204);
-    for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) expectTrue(listHas(reply, 'allow', method), `Allow names ${method}: ${header(reply, 'allow')}`);
-    expectMatch(header(reply, 'accept-patch'), /application\/json/, 'Accept-Patch');
+    for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) expectTrue(hasListItem(reply, 'allow', method), `Allow names ${method}: ${readHeader(reply, 'allow')}`);
+    expectMatch(readHeader(reply, 'accept-patch'), /application\/json/, 'Accept-Patch');
   }),
   check('core.methods.405', '§7.1', 'A method the path does not support: 405 ERR_METHOD_NOT_ALLOWED with the same Allow', async (ctx) => {
     const alice = await ctx.user('alice');
     const path = ctx.at(PATHS.chat, { chatId: ctx.unique('any') });
     const reply = await ctx.call('POST', path, { token: alice.token, json: { data: {} } });
     expectProblem(reply, 405, 'ERR_METHOD_NOT_ALLOWED');
-    expectEqual(header(reply, 'allow'), header(await ctx.call('OPTIONS', path), 'allow'), 'Allow of the 405 and of OPTIONS');
+    expectEqual(readHeader(reply, 'allow'), readHeader(await ctx.call('OPTIONS', path), 'allow'), 'Allow of the 405 and of OPTIONS');
   }),
   check('core.methods.unknown-path-404', '§7.1', 'A path that matches no route: 404', async (ctx) => {
     const alice = await ctx.user('alice');
@@ -29,14 +29,14 @@ export const HTTP_CHECKS = [
     const path = ctx.at(PATHS.chat, { chatId: chat.id });
     const [get, head] = [await ctx.call('GET', path, { token: alice.token }), await ctx.call('HEAD', path, { token: alice.token })];
     expectStatus(head, 200);
-    for (const name of ['content-type', 'content-length', 'etag']) expectEqual(header(head, name), header(get, name), `HEAD's ${name}`);
+    for (const name of ['content-type', 'content-length', 'etag']) expectEqual(readHeader(head, name), readHeader(get, name), `HEAD's ${name}`);
     expectEqual(head.raw.length, 0, 'bytes of the HEAD body');
   }),
   check('core.bodies.media-type-415', '§7.2', 'A JSON body MUST come with Content-Type: application/json; another type: 415 with Accept-Post', async (ctx) => {
     const alice = await ctx.user('alice');
     const reply = await ctx.call('POST', PATHS.chats, { token: alice.token, body: JSON.stringify({ data: { title: 'x' } }), headers: { 'Content-Type': 'text/plain' } });
     expectProblem(reply, 415, 'ERR_UNSUPPORTED_MEDIA_TYPE');
-    expectMatch(header(reply, 'accept-post'), /application\/json/, 'Accept-Post');
+    expectMatch(readHeader(reply, 'accept-post'), /application\/json/, 'Accept-Post');
   }),
   check('core.bodies.merge-patch', '§7.2', 'PATCH also takes application/merge-patch+json', async (ctx) => {
     const alice = await ctx.user('alice');
@@ -63,7 +63,7 @@ export const HTTP_CHECKS = [
     const alice = await ctx.user('alice');
     for (const accept of [undefined, '*/*', 'application/*']) {
       const reply = await ctx.call('GET', PATHS.session, { token: alice.token, headers: accept === undefined ? {} : { Accept: accept } });
-      expectMatch(header(reply, 'content-type'), /^application\/json\b/, `Content-Type for Accept ${accept ?? '(none)'}`);
+      expectMatch(readHeader(reply, 'content-type'), /^application\/json\b/, `Content-Type for Accept ${accept ?? '(none)'}`);
     }
   }),
   check('core.representations.xml', '§7.4', 'XML (application/xml), chosen by Accept', async (ctx) => {
@@ -71,7 +71,7 @@ export const HTTP_CHECKS = [
     const chat = await ctx.chat(alice);
     const reply = await ctx.call('GET', ctx.at(PATHS.chat, { chatId: chat.id }), { token: alice.token, headers: { Accept: 'application/xml' } });
     expectStatus(reply, 200);
-    expectMatch(header(reply, 'content-type'), /^application\/xml\b/, 'Content-Type');
+    expectMatch(readHeader(reply, 'content-type'), /^application\/xml\b/, 'Content-Type');
     expectMatch(reply.text, /^(<\?xml[^>]*\?>\s*)?<[A-Za-z]/, 'the XML body');
     expectTrue(reply.text.includes(chat.id), 'the XML names the chat\'s id');
   }),
@@ -80,9 +80,9 @@ export const HTTP_CHECKS = [
     const chat = await ctx.chat(alice);
     const reply = await ctx.call('GET', ctx.at(PATHS.chat, { chatId: chat.id }), { token: alice.token, headers: { Accept: 'text/html' } });
     expectStatus(reply, 200);
-    expectMatch(header(reply, 'content-type'), /^text\/html\b/, 'Content-Type');
+    expectMatch(readHeader(reply, 'content-type'), /^text\/html\b/, 'Content-Type');
     expectMatch(reply.text, /<html[\s>]/i, 'the page');
-    expectMatch(header(reply, 'content-security-policy'), /default-src/, 'Content-Security-Policy');
+    expectMatch(readHeader(reply, 'content-security-policy'), /default-src/, 'Content-Security-Policy');
   }),
   check('core.representations.weights', '§7.4', 'The most specific matching range gives each type its weight; equal weights go to JSON, then XML, then HTML', async (ctx) => {
     const alice = await ctx.user('alice');
@@ -92,20 +92,20 @@ export const HTTP_CHECKS = [
       ['bogus, text/html', /^text\/html/],
     ];
     for (const [accept, expected] of cases) {
-      expectMatch(header(await ctx.call('GET', PATHS.session, { token: alice.token, headers: { Accept: accept } }), 'content-type'), expected, `Content-Type for Accept: ${accept}`);
+      expectMatch(readHeader(await ctx.call('GET', PATHS.session, { token: alice.token, headers: { Accept: accept } }), 'content-type'), expected, `Content-Type for Accept: ${accept}`);
     }
   }),
   check('core.representations.406', '§7.4', 'An Accept that excludes all three answers 406 ERR_NOT_ACCEPTABLE as application/problem+json, before authentication, without Vary', async (ctx) => {
     const reply = await ctx.call('GET', PATHS.chats, { headers: { Accept: 'image/png' } });
     expectProblem(reply, 406, 'ERR_NOT_ACCEPTABLE');
-    expectTrue(!listHas(reply, 'vary', 'accept'), 'the 406 carries no Vary: Accept');
+    expectTrue(!hasListItem(reply, 'vary', 'accept'), 'the 406 carries no Vary: Accept');
   }),
   check('core.representations.vary', '§7.4', 'Negotiated answers, errors included, carry Vary: Accept; /openapi.json and OPTIONS do not', async (ctx) => {
     const alice = await ctx.user('alice');
-    expectTrue(listHas(await ctx.call('GET', PATHS.session, { token: alice.token }), 'vary', 'accept'), 'GET /session has Vary: Accept');
-    expectTrue(listHas(await ctx.call('GET', PATHS.chats), 'vary', 'accept'), 'a 401 has Vary: Accept');
-    expectTrue(!listHas(await ctx.call('GET', PATHS.openApi), 'vary', 'accept'), '/openapi.json has no Vary: Accept');
-    expectTrue(!listHas(await ctx.call('OPTIONS', PATHS.chats), 'vary', 'accept'), 'OPTIONS has no Vary: Accept');
+    expectTrue(hasListItem(await ctx.call('GET', PATHS.session, { token: alice.token }), 'vary', 'accept'), 'GET /session has Vary: Accept');
+    expectTrue(hasListItem(await ctx.call('GET', PATHS.chats), 'vary', 'accept'), 'a 401 has Vary: Accept');
+    expectTrue(!hasListItem(await ctx.call('GET', PATHS.openApi), 'vary', 'accept'), '/openapi.json has no Vary: Accept');
+    expectTrue(!hasListItem(await ctx.call('OPTIONS', PATHS.chats), 'vary', 'accept'), 'OPTIONS has no Vary: Accept');
   }),
   check('core.representations.escaping', '§7.4', 'Every user-supplied string MUST be escaped in XML and HTML', async (ctx) => {
     const alice = await ctx.user('alice');
@@ -130,10 +130,10 @@ export const HTTP_CHECKS = [
     const path = ctx.at(PATHS.chat, { chatId: ctx.unique('missing') });
     const xml = await ctx.call('GET', path, { token: alice.token, headers: { Accept: 'application/xml' } });
     expectStatus(xml, 404);
-    expectMatch(header(xml, 'content-type'), /^application\/problem\+xml\b/, 'Content-Type');
+    expectMatch(readHeader(xml, 'content-type'), /^application\/problem\+xml\b/, 'Content-Type');
     const html = await ctx.call('GET', path, { token: alice.token, headers: { Accept: 'text/html' } });
     expectStatus(html, 404);
-    expectMatch(header(html, 'content-type'), /^text\/html\b/, 'Content-Type');
+    expectMatch(readHeader(html, 'content-type'), /^text\/html\b/, 'Content-Type');
   }),
   check('core.status.field-errors', '§7.6', '400: malformed request or broken rule; errors name the field', async (ctx) => {
     const alice = await ctx.user('alice');
@@ -155,17 +155,17 @@ export const HTTP_CHECKS = [
     const reply = await ctx.call('GET', PATHS.openApi, { headers: { Accept: 'application/xml' } });
     expectStatus(reply, 200);
     expectMatch(reply.json?.openapi, /^3\.1\./, 'openapi');
-    expectMatch(header(reply, 'etag'), /^"[^"]+"$/, 'ETag');
+    expectMatch(readHeader(reply, 'etag'), /^"[^"]+"$/, 'ETag');
     expectTrue(typeof reply.json.paths === 'object' && Object.keys(reply.json.paths).length > 0, 'the document has paths');
     const docs = await ctx.call('GET', PATHS.docs);
     expectStatus(docs, 200);
-    expectMatch(header(docs, 'content-type'), /^text\/html\b/, 'Content-Type of /docs');
-    expectMatch(header(docs, 'etag'), /^"[^"]+"$/, 'ETag of /docs');
+    expectMatch(readHeader(docs, 'content-type'), /^text\/html\b/, 'Content-Type of /docs');
+    expectMatch(readHeader(docs, 'etag'), /^"[^"]+"$/, 'ETag of /docs');
   }),
   check('core.headers.common', '§7.8', 'Every answer carries X-Request-Id, X-Content-Type-Options: nosniff and Referrer-Policy: same-origin', async (ctx) => {
     const alice = await ctx.user('alice');
     for (const reply of [await ctx.call('GET', PATHS.session, { token: alice.token }), await ctx.call('GET', PATHS.chats), await ctx.call('OPTIONS', PATHS.users)]) {
-      expectMatch(header(reply, 'x-request-id'), /\S/, 'X-Request-Id');
+      expectMatch(readHeader(reply, 'x-request-id'), /\S/, 'X-Request-Id');
       expectHeader(reply, 'x-content-type-options', 'nosniff');
       expectHeader(reply, 'referrer-policy', 'same-origin');
     }
@@ -176,7 +176,7 @@ export const HTTP_CHECKS = [
     expectEqual(options.raw.length, 0, 'bytes of a 204');
     const chat = await ctx.chat(alice);
     const get = await ctx.call('GET', ctx.at(PATHS.chat, { chatId: chat.id }), { token: alice.token });
-    const again = await ctx.call('GET', ctx.at(PATHS.chat, { chatId: chat.id }), { token: alice.token, headers: { 'If-None-Match': header(get, 'etag') ?? '"none"' } });
+    const again = await ctx.call('GET', ctx.at(PATHS.chat, { chatId: chat.id }), { token: alice.token, headers: { 'If-None-Match': readHeader(get, 'etag') ?? '"none"' } });
     expectStatus(again, 304);
     expectEqual(again.raw.length, 0, 'bytes of a 304');
   }),

@@ -1,10 +1,10 @@
 // docs/protocol.md §4.4 to §4.6 (messages, message actions, the top-level address) and §5 (search).
 import { PATHS } from '../../paths.ts';
-import { expectEqual, expectHeader, expectProblem, expectStatus, expectTrue, header } from '../expect.ts';
+import { expectEqual, expectHeader, expectProblem, expectStatus, expectTrue, readHeader } from '../expect.ts';
 import type { KitContext, KitUser } from '../context.ts';
 import { check } from './define.ts';
 
-async function actionsOf(ctx: KitContext, user: KitUser, chatId: string, messageId: string): Promise<any[]> {
+async function readActions(ctx: KitContext, user: KitUser, chatId: string, messageId: string): Promise<any[]> {
   const reply = await ctx.call('GET', ctx.at(PATHS.messageActions, { chatId, messageId }), { token: user.token });
   expectStatus(reply, 200);
   return reply.json.data;
@@ -92,7 +92,7 @@ export const MESSAGES_CHECKS = [
     const message = await ctx.post(bob, chat.id, 'by bob');
     const messagePath = ctx.prefixed(ctx.at(PATHS.message, { chatId: chat.id, messageId: message.id }));
     const reactions = ctx.prefixed(ctx.at(PATHS.reactions, { chatId: chat.id, messageId: message.id }));
-    const actions = (await actionsOf(ctx, bob, chat.id, message.id)).map((action) => [action.id, action.method, action.href]);
+    const actions = (await readActions(ctx, bob, chat.id, message.id)).map((action) => [action.id, action.method, action.href]);
     expectEqual(actions.sort(), [
       ['delete', 'DELETE', messagePath], ['edit', 'PATCH', messagePath], ['react', 'PUT', `${reactions}/{emoji}`],
       ['reply', 'POST', ctx.prefixed(ctx.at(PATHS.messages, { chatId: chat.id }))],
@@ -102,13 +102,13 @@ export const MESSAGES_CHECKS = [
     const [alice, bob, carol] = [await ctx.user('alice'), await ctx.user('bob'), await ctx.user('carol')];
     const chat = await ctx.chat(alice, [bob, carol]);
     const message = await ctx.post(bob, chat.id, 'by bob');
-    expectEqual((await actionsOf(ctx, carol, chat.id, message.id)).map((action) => action.id).sort(), ['react', 'reply'], 'carol\'s actions');
+    expectEqual((await readActions(ctx, carol, chat.id, message.id)).map((action) => action.id).sort(), ['react', 'reply'], 'carol\'s actions');
   }),
   check('core.actions.owner', '§4.5', 'The chat\'s owner may delete any message: reply, delete, react', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
     const chat = await ctx.chat(alice, [bob]);
     const message = await ctx.post(bob, chat.id, 'by bob');
-    expectEqual((await actionsOf(ctx, alice, chat.id, message.id)).map((action) => action.id).sort(), ['delete', 'react', 'reply'], 'the owner\'s actions');
+    expectEqual((await readActions(ctx, alice, chat.id, message.id)).map((action) => action.id).sort(), ['delete', 'react', 'reply'], 'the owner\'s actions');
   }),
   check('core.messages.top-level', '§4.6', 'GET /messages/{messageId} is the same message, with the same representation and ETag, for the chat\'s members', async (ctx) => {
     const [alice, carol] = [await ctx.user('alice'), await ctx.user('carol')];
@@ -118,7 +118,7 @@ export const MESSAGES_CHECKS = [
     const top = await ctx.call('GET', ctx.at(PATHS.topMessage, { messageId: message.id }), { token: alice.token });
     expectStatus(top, 200);
     expectEqual(top.json, scoped.json, 'the body');
-    expectEqual(header(top, 'etag'), header(scoped, 'etag'), 'the ETag');
+    expectEqual(readHeader(top, 'etag'), readHeader(scoped, 'etag'), 'the ETag');
     expectProblem(await ctx.call('GET', ctx.at(PATHS.topMessage, { messageId: message.id }), { token: carol.token }), 404);
   }),
   check('core.search.prefix', '§5', 'Every word of q MUST match as the prefix of a word, ignoring case and diacritics', async (ctx) => {

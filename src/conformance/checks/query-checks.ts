@@ -1,11 +1,11 @@
 // docs/protocol.md §6: collections and the query language, on a chat's history the kit fills itself.
 import { PATHS } from '../../paths.ts';
-import { expectEqual, expectMatch, expectProblem, expectStatus, header } from '../expect.ts';
+import { expectEqual, expectMatch, expectProblem, expectStatus, readHeader } from '../expect.ts';
 import type { KitContext, KitUser } from '../context.ts';
 import { check } from './define.ts';
 
 /** A chat of alice's with five messages, `one` to `five`, oldest first. */
-async function historyOfFive(ctx: KitContext): Promise<{ alice: KitUser; path: string; ids: string[]; chatId: string }> {
+async function postFiveMessages(ctx: KitContext): Promise<{ alice: KitUser; path: string; ids: string[]; chatId: string }> {
   const alice = await ctx.user('alice');
   const chat = await ctx.chat(alice);
   const ids = [];
@@ -13,28 +13,28 @@ async function historyOfFive(ctx: KitContext): Promise<{ alice: KitUser; path: s
   return { alice, path: ctx.at(PATHS.messages, { chatId: chat.id }), ids, chatId: chat.id };
 }
 
-const idsOf = (reply: { json: any }): string[] => reply.json.data.map((item: { id: string }) => item.id);
+const readIds = (reply: { json: any }): string[] => reply.json.data.map((item: { id: string }) => item.id);
 
 export const QUERY_CHECKS = [
   check('core.query.page-shape', '§6.1', 'A collection answers {"data": [...], "meta": {"total", "limit", "offset"}}', async (ctx) => {
-    const { alice, path } = await historyOfFive(ctx);
+    const { alice, path } = await postFiveMessages(ctx);
     const reply = await ctx.call('GET', `${path}?limit=2&offset=1`, { token: alice.token });
     expectStatus(reply, 200);
     expectEqual(reply.json.meta, { total: 5, limit: 2, offset: 1 }, 'meta');
     expectEqual(reply.json.data.length, 2, 'items on the page');
   }),
   check('core.query.link-header', '§6.1', 'A Link header carries rel="next" when items follow and rel="prev" when the offset is above 0, keeping every other parameter', async (ctx) => {
-    const { alice, path } = await historyOfFive(ctx);
+    const { alice, path } = await postFiveMessages(ctx);
     const reply = await ctx.call('GET', `${path}?text=%3E%20&limit=2&offset=2`, { token: alice.token });
-    const link = header(reply, 'link') ?? '';
+    const link = readHeader(reply, 'link') ?? '';
     expectMatch(link, /rel="next"/, 'Link');
     expectMatch(link, /rel="prev"/, 'Link');
     expectMatch(link, /text=%3E%20/, 'Link keeps the other parameters as written');
     const last = await ctx.call('GET', `${path}?limit=5`, { token: alice.token });
-    expectEqual(/rel="next"|rel="prev"/.test(header(last, 'link') ?? ''), false, 'a whole first page links nowhere');
+    expectEqual(/rel="next"|rel="prev"/.test(readHeader(last, 'link') ?? ''), false, 'a whole first page links nowhere');
   }),
   check('core.query.limit-rules', '§6.2', 'limit defaults to 20; a larger one than 100 is cut to 100; limit=0 answers only the total', async (ctx) => {
-    const { alice, path } = await historyOfFive(ctx);
+    const { alice, path } = await postFiveMessages(ctx);
     expectEqual((await ctx.call('GET', path, { token: alice.token })).json.meta.limit, 20, 'the default limit');
     expectEqual((await ctx.call('GET', `${path}?limit=1000`, { token: alice.token })).json.meta.limit, 100, 'a limit of 1000');
     const zero = await ctx.call('GET', `${path}?limit=0`, { token: alice.token });
@@ -47,7 +47,7 @@ export const QUERY_CHECKS = [
     }
   }),
   check('core.query.filter-forms', '§6.4', 'field=value, field>=value, filter=field|op|value and filter[field][]=value all filter, combined with AND', async (ctx) => {
-    const { alice, path, ids } = await historyOfFive(ctx);
+    const { alice, path, ids } = await postFiveMessages(ctx);
     const cases: [string, string[]][] = [
       [`text=three`, [ids[2]!]],
       [`filter=text|like|t%25`, [ids[1]!, ids[2]!]],
@@ -61,7 +61,7 @@ export const QUERY_CHECKS = [
     for (const [query, expected] of cases) {
       const reply = await ctx.call('GET', `${path}?${query}`, { token: alice.token });
       expectStatus(reply, 200);
-      expectEqual(idsOf(reply), expected, `the messages of ?${query}`);
+      expectEqual(readIds(reply), expected, `the messages of ?${query}`);
     }
   }),
   check('core.query.like-case', '§6.4', 'like takes % and _ as in SQL, ignoring ASCII letter case, with \\ escaping them', async (ctx) => {
@@ -70,30 +70,30 @@ export const QUERY_CHECKS = [
     const plain = await ctx.post(alice, chat.id, 'Fifty%Off');
     await ctx.post(alice, chat.id, 'fiftyXoff');
     const reply = await ctx.call('GET', `${ctx.at(PATHS.messages, { chatId: chat.id })}?filter=${encodeURIComponent('text|like|fifty\\%off')}`, { token: alice.token });
-    expectEqual(idsOf(reply), [plain.id], 'the messages like fifty\\%off');
+    expectEqual(readIds(reply), [plain.id], 'the messages like fifty\\%off');
   }),
   check('core.query.sort-forms', '§6.5', 'sort[field]=DESC, sort=field&order=desc and sort=-field order alike', async (ctx) => {
-    const { alice, path, ids } = await historyOfFive(ctx);
+    const { alice, path, ids } = await postFiveMessages(ctx);
     const reversed = [...ids].reverse();
     for (const query of ['sort[createdAt]=desc', 'sort=createdAt&order=desc', 'sort=-createdAt', 'sort=-id']) {
-      expectEqual(idsOf(await ctx.call('GET', `${path}?${query}`, { token: alice.token })), reversed, `the order of ?${query}`);
+      expectEqual(readIds(await ctx.call('GET', `${path}?${query}`, { token: alice.token })), reversed, `the order of ?${query}`);
     }
   }),
   check('core.query.login-any-case', '§6.3', 'login compares without regard to letter case', async (ctx) => {
     const alice = await ctx.user('alice');
     const reply = await ctx.call('GET', `${PATHS.users}?login=${alice.login.toUpperCase()}`, { token: alice.token });
-    expectEqual(idsOf(reply), [alice.id], 'the users with that login');
+    expectEqual(readIds(reply), [alice.id], 'the users with that login');
   }),
   check('core.query.keyset', '§6.6', 'after=<id> answers the limit messages that follow it, before=<id> those that precede it, oldest first', async (ctx) => {
-    const { alice, path, ids } = await historyOfFive(ctx);
-    expectEqual(idsOf(await ctx.call('GET', `${path}?after=${ids[1]}&limit=2`, { token: alice.token })), [ids[2], ids[3]], 'after the second');
-    expectEqual(idsOf(await ctx.call('GET', `${path}?before=${ids[3]}&limit=2`, { token: alice.token })), [ids[1], ids[2]], 'before the fourth');
+    const { alice, path, ids } = await postFiveMessages(ctx);
+    expectEqual(readIds(await ctx.call('GET', `${path}?after=${ids[1]}&limit=2`, { token: alice.token })), [ids[2], ids[3]], 'after the second');
+    expectEqual(readIds(await ctx.call('GET', `${path}?before=${ids[3]}&limit=2`, { token: alice.token })), [ids[1], ids[2]], 'before the fourth');
     const window = await ctx.call('GET', `${path}?after=${ids[0]}&before=${ids[4]}`, { token: alice.token });
-    expectEqual(idsOf(window), ids.slice(1, 4), 'the window');
-    expectMatch(header(await ctx.call('GET', `${path}?after=${ids[1]}&limit=2`, { token: alice.token }), 'link'), new RegExp(`after=${ids[3]}`), 'Link next');
+    expectEqual(readIds(window), ids.slice(1, 4), 'the window');
+    expectMatch(readHeader(await ctx.call('GET', `${path}?after=${ids[1]}&limit=2`, { token: alice.token }), 'link'), new RegExp(`after=${ids[3]}`), 'Link next');
   }),
   check('core.query.keyset-400', '§6.6', 'The id MUST be a message of that chat (else 400 naming the parameter); sort and offset cannot be combined', async (ctx) => {
-    const { alice, path, ids } = await historyOfFive(ctx);
+    const { alice, path, ids } = await postFiveMessages(ctx);
     expectProblem(await ctx.call('GET', `${path}?after=${ctx.unique('nomessage')}`, { token: alice.token }), 400, undefined, 'after');
     expectProblem(await ctx.call('GET', `${path}?before=${ids[2]}&offset=1`, { token: alice.token }), 400);
   }),

@@ -6,7 +6,7 @@ import type { KitContext } from '../context.ts';
 import { check } from './define.ts';
 
 /** An invite made by carol (a member), or the check is skipped where members may not invite. */
-async function carolsInvite(ctx: KitContext): Promise<any> {
+async function makeCarolsInvite(ctx: KitContext): Promise<any> {
   const carol = await ctx.user('carol');
   const reply = await ctx.call('POST', PATHS.invites, { token: carol.token, json: { data: { maxUses: 1 } } });
   if (reply.status === 403) ctx.skip('members may not invite on this server (--members-invite off)');
@@ -22,7 +22,7 @@ export const TEAM_CHECKS = [
     else expectProblem(reply, 403, 'ERR_INVITE_INVALID', 'inviteCode');
   }),
   check('features.invites.create', '§13.5', 'POST /invites: 201, Location: /invites/{id}, the invite with its code, shown only in that answer', async (ctx) => {
-    const made = await carolsInvite(ctx);
+    const made = await makeCarolsInvite(ctx);
     const invite = made.json.data;
     expectHeader(made, 'location', ctx.prefixed(ctx.at(PATHS.invite, { inviteId: invite.id })));
     expectEqual(Object.keys(invite).sort(), ['code', 'createdAt', 'createdBy', 'expiresAt', 'id', 'maxUses', 'revokedAt', 'role', 'url', 'uses'], 'the keys of the invite');
@@ -40,7 +40,7 @@ export const TEAM_CHECKS = [
     expectProblem(await ctx.call('POST', PATHS.invites, { token: carol.token, json: { data: { role: 'admin' } } }), 403, 'ERR_FORBIDDEN', 'data.role');
   }),
   check('features.invites.join-and-revoke', '§13.5', 'GET /join/{code} answers a usable code without a session; DELETE /invites/{id} revokes: 204, and the code stops working at once', async (ctx) => {
-    const made = await carolsInvite(ctx);
+    const made = await makeCarolsInvite(ctx);
     const { id, code } = made.json.data;
     const join = await ctx.call('GET', ctx.at(PATHS.join, { code }));
     if (ctx.registrationClosed) expectProblem(join, 403, 'ERR_FORBIDDEN');

@@ -1,6 +1,6 @@
 // docs/protocol.md §1 (identifiers, times, shapes, field rules) and §3 (users and avatars).
 import { PATHS } from '../../paths.ts';
-import { expectEqual, expectHeader, expectKeys, expectMatch, expectProblem, expectStatus, expectTrue, header, ID, ISO_MS, listHas, ULID } from '../expect.ts';
+import { expectEqual, expectHeader, expectKeys, expectMatch, expectProblem, expectStatus, expectTrue, readHeader, ID, ISO_MS, hasListItem, ULID } from '../expect.ts';
 import { check } from './define.ts';
 
 // A whole 1x1 PNG (valid chunks and checksums): the smallest image every server must recognise by its bytes.
@@ -12,7 +12,7 @@ export const USERS_CHECKS = [
     const made = await ctx.call('POST', PATHS.chats, { token: alice.token, json: { data: { title: ctx.unique('paths') } }, headers: { Host: 'attacker.example' } });
     expectStatus(made, 201);
     ctx.remember(made.json.data.id, alice);
-    expectEqual(header(made, 'location'), ctx.prefixed(ctx.at(PATHS.chat, { chatId: made.json.data.id })), 'Location, whatever the Host');
+    expectEqual(readHeader(made, 'location'), ctx.prefixed(ctx.at(PATHS.chat, { chatId: made.json.data.id })), 'Location, whatever the Host');
     const index = await ctx.call('GET', PATHS.index);
     for (const link of Object.values(index.json?.links ?? {})) expectTrue(String(link).startsWith(`${ctx.basePath}/`), `the link ${String(link)} is a path under ${ctx.basePath || '/'}`);
     if (ctx.basePath !== '') expectStatus(await ctx.call('GET', PATHS.health, { unprefixed: true }), 404);
@@ -139,7 +139,7 @@ export const USERS_CHECKS = [
     const get = await ctx.call('GET', ctx.at(PATHS.user, { userId: alice.id }), { token: bob.token });
     const head = await ctx.call('HEAD', ctx.at(PATHS.user, { userId: alice.id }), { token: bob.token });
     expectStatus(head, 200);
-    expectEqual(header(head, 'etag'), header(get, 'etag'), 'the ETag of HEAD and GET');
+    expectEqual(readHeader(head, 'etag'), readHeader(get, 'etag'), 'the ETag of HEAD and GET');
   }),
   check('core.users.patch-other-403', '§3.1', 'PATCH /users/{id} answers 403 when {id} is another user', async (ctx) => {
     const [bob, carol] = [await ctx.user('bob'), await ctx.user('carol')];
@@ -208,8 +208,8 @@ export const USERS_CHECKS = [
     expectStatus(image, 200);
     expectHeader(image, 'content-type', 'image/png');
     expectHeader(image, 'cache-control', 'public, max-age=31536000, immutable');
-    expectMatch(header(image, 'etag'), /^"[^"]+"$/, 'ETag');
-    expectTrue(!listHas(image, 'vary', 'accept'), 'the image bytes carry no Vary: Accept');
+    expectMatch(readHeader(image, 'etag'), /^"[^"]+"$/, 'ETag');
+    expectTrue(!hasListItem(image, 'vary', 'accept'), 'the image bytes carry no Vary: Accept');
     expectEqual(image.raw.toString('base64'), PNG_1X1, 'the image bytes');
   }),
 ];
