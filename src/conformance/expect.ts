@@ -9,6 +9,7 @@ export class CheckFailure extends Error {}
 export class CheckSkipped extends Error {}
 
 interface Answer {
+  label?: string;
   status: number;
   headers: IncomingHttpHeaders;
   json?: any;
@@ -33,7 +34,7 @@ export function expectMatch(actual: string | undefined, pattern: RegExp, what: s
 export function expectStatus(reply: Answer, ...statuses: number[]): void {
   if (!statuses.includes(reply.status)) {
     const code = reply.json?.code === undefined ? '' : ` (${reply.json.code})`;
-    throw new CheckFailure(`expected status ${statuses.join(' or ')}, got ${reply.status}${code}`);
+    throw new CheckFailure(`${reply.label === undefined ? '' : `${reply.label.slice(0, 120)}: `}expected status ${statuses.join(' or ')}, got ${reply.status}${code}`);
   }
 }
 

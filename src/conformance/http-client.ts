@@ -15,6 +15,8 @@ export interface Exchange {
 }
 
 export interface Reply {
+  /** The request as `GET /chats/x`, for failure messages. */
+  label: string;
   status: number;
   headers: IncomingHttpHeaders;
   raw: Buffer;
@@ -70,7 +72,7 @@ export function sendRequest(spec: RequestSpec, record: (exchange: Exchange) => v
         const raw = Buffer.concat(chunks);
         const text = raw.toString('utf8');
         Object.assign(exchange, { status: res.statusCode, responseHeaders: res.headers, responseBody: shorten(raw) });
-        resolve({ status: res.statusCode!, headers: res.headers, raw, text, json: parseJson(text) });
+        resolve({ label: `${spec.method} ${spec.url.pathname}${spec.url.search}`, status: res.statusCode!, headers: res.headers, raw, text, json: parseJson(text) });
       });
     });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${spec.timeoutMs ?? 10_000} ms`)), spec.timeoutMs ?? 10_000);
