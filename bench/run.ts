@@ -238,6 +238,8 @@ try {
     formatUnreadBench(await runUnreadBench({ durationSeconds: SECONDS })))));
   sections.push(await section('PostgreSQL backend: the page of 50 and POST message against SQLite, cross-server event latency', () => optional<typeof import('./postgres.bench.ts')>('./postgres.bench.ts', async ({ runPostgresBench, formatPostgresBench }) =>
     formatPostgresBench(await runPostgresBench({ durationSeconds: SECONDS })))));
+  sections.push(await section('Typing and presence: 1,000 streams, 200 users typing', () => optional<typeof import('./typing-presence.bench.ts')>('./typing-presence.bench.ts', async ({ runTypingPresenceBench, formatTypingPresenceBench }) =>
+    formatTypingPresenceBench(await runTypingPresenceBench()))));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });

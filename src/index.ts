@@ -30,6 +30,8 @@ export interface StartOptions extends Partial<Config> {
   keepReads?: boolean;
   /** Called after each commit that wrote events (--workers: the primary tells the other workers). */
   onEventsCommitted?: () => void;
+  /** --workers on SQLite: carries the ephemeral bus's messages to the primary, which relays them to the other workers. */
+  onEphemeral?: (payload: string) => void;
   /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */
   eventTimings?: EventTimings;
   /** false (--workers): record metrics but open no metrics listener; the primary serves the merged ones. */
@@ -49,11 +51,11 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, groupCommit, recordEvents, keepReads, eventTimings, onEventsCommitted, serveMetrics = true, ...overrides } = options;
+  const { clock, synchronous, groupCommit, recordEvents, keepReads, eventTimings, onEventsCommitted, onEphemeral, serveMetrics = true, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
   let app: App;
   try {
-    app = await createApp(config, clock, { synchronous, groupCommit, recordEvents, keepReads }, { ...eventTimings, onEventsCommitted });
+    app = await createApp(config, clock, { synchronous, groupCommit, recordEvents, keepReads }, { ...eventTimings, onEventsCommitted, onEphemeral });
   } catch (error) {
     if (error instanceof DatabaseOpenError) throw new StartupError(error.message);
     throw error;

@@ -13,6 +13,10 @@ export const PATHS = {
   avatar: '/users/:userId/avatar/:avatarId',
   avatarImage: '/users/:userId/avatar/:avatarId/image',
   session: '/session',
+  // A user's sessions, their export (docs/protocol.md §3.5, §3.6).
+  userSessions: '/users/:userId/sessions',
+  userSession: '/users/:userId/sessions/:sessionId',
+  userExport: '/users/:userId/export',
   search: '/search',
   // Running the server for a team (docs/protocol.md §13).
   audit: '/audit',
@@ -22,6 +26,8 @@ export const PATHS = {
   members: '/chats/:chatId/members',
   member: '/chats/:chatId/members/:userId',
   read: '/chats/:chatId/read',
+  // Typing indicators (docs/protocol.md §14.5).
+  typing: '/chats/:chatId/typing',
   messages: '/chats/:chatId/messages',
   message: '/chats/:chatId/messages/:messageId',
   messageActions: '/chats/:chatId/messages/:messageId/actions',
@@ -36,6 +42,9 @@ export const PATHS = {
   topReaction: '/messages/:messageId/reactions/:emoji',
   topRevisions: '/messages/:messageId/revisions',
   topRevision: '/messages/:messageId/revisions/:revisionId',
+  // Direct messages, mentions and notification levels (docs/protocol.md §14).
+  notifications: '/chats/:chatId/notifications',
+  mentions: '/mentions',
   // The event stream and long-poll (docs/events.md).
   events: '/events',
   // Invites, the join page and the admin page (docs/protocol.md §13.5, docs/html.md).

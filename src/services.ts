@@ -11,6 +11,9 @@ import { ALL_ROUTES } from './resources/all-routes.ts';
 import { checkFormRules } from './resources/form-rules.ts';
 import { EventHub } from './events/hub.ts';
 import { EventWakeUp } from './events/event-wake-up.ts';
+import { EphemeralBus, type BusTransport } from './events/ephemeral-bus.ts';
+import { PresenceTracker } from './events/presence.ts';
+import { TypingTracker } from './events/typing.ts';
 import { RouteTable } from './router/route-table.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
 
@@ -24,6 +27,11 @@ export interface EventTimings {
   pruneMs?: number;
   /** Also called after each commit that wrote events (a worker tells the others through the primary). */
   onEventsCommitted?: () => void;
+  /** --workers on SQLite: carries an ephemeral bus message to the other workers (through the primary: src/workers.ts). */
+  onEphemeral?: (payload: string) => void;
+  /** For tests: presence's flush and sweep intervals, ms (events/presence.ts). */
+  presenceFlushMs?: number;
+  presenceSweepMs?: number;
 }
 
 export interface Services extends AppServices {
@@ -46,8 +54,10 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
   const metrics = new ServerMetrics();
   // commit -> event -> wake-up (docs/events.md): the store tells wakeUp of each commit that wrote events; wakeUp
   // counts them, wakes the hub made below, and relays them to the other workers (--workers).
-  const { onEventsCommitted, ...timings } = eventTimings;
+  const { onEventsCommitted, onEphemeral, presenceFlushMs, presenceSweepMs, ...timings } = eventTimings;
   const wakeUp = new EventWakeUp(metrics.eventsWritten, onEventsCommitted);
+  // The ephemeral bus (docs/events.md, "Ephemeral events"): typing and presence reach every process of the server.
+  const bus = new EphemeralBus();
   const storage = await openStore({
     ...storageOptions,
     db: config.db,
@@ -56,7 +66,16 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     // One process counts in memory; several processes on one database (--workers) count in it, together.
     sharedRateCounters: config.workers > 1,
     commits: wakeUp,
+    onBroadcast: (payload) => bus.receive(payload),
   });
+  // PostgreSQL carries the bus between servers and between the workers of each (each listens itself); SQLite's
+  // workers hear each other through the primary; one process alone needs no transport.
+  const transport: BusTransport | undefined = storage.broadcast
+    ? { send: (payload) => void storage.broadcast!(payload).catch(() => {}) }
+    : onEphemeral && { send: onEphemeral };
+  bus.connect(transport);
+  const logHubError = (error: unknown): void => void process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'event-hub', error));
+  let presence: PresenceTracker | undefined;
   const rateCounters = storage.rateCounters;
   let listenOrigin = listenOriginOf(config);
   const events = new EventHub({
@@ -66,9 +85,26 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     now: () => clock.now(),
     retentionSeconds: config.eventRetention,
     liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
-    logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'event-hub', error)),
+    logError: logHubError,
+    streamsChanged: (userId, open) => presence?.streamsChanged(userId, open),
     ...timings,
   });
+  bus.listen((message) => {
+    if (message.kind === 'event') metrics.ephemeralDelivered.inc(events.deliverEphemeral(message.event));
+  });
+  presence = new PresenceTracker({
+    bus,
+    now: () => clock.now(),
+    localStreams: (userId) => events.streamCount(userId),
+    localHolders: () => events.streamHolders(),
+    chatIdsOfUser: (userId) => storage.events.chatIdsOfUser(userId),
+    lastSeenOf: async (userId) => (await storage.users.findUserById(userId))?.lastSeenAt ?? null,
+    recordLastSeen: (seen) => storage.users.recordLastSeen(seen),
+    logError: logHubError,
+    flushMs: presenceFlushMs,
+    sweepMs: presenceSweepMs,
+  });
+  const typing = new TypingTracker(bus, () => clock.now());
   wakeUp.startWaking(events);
   metrics.streamsOpen.readFrom(() => events.streamCount());
   return {
@@ -82,9 +118,15 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
     publicOrigin: () => config.publicUrl || listenOrigin,
     events,
+    bus,
+    typing,
+    presence,
     routes: new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route }))),
     setListenUrl: (url) => { listenOrigin = new URL(url).origin; },
     close: async () => {
+      typing.stopTimers();
+      // Before the hub ends the streams: the other processes hear that this one's holders left, not one by one.
+      await presence.stop().catch(logHubError);
       events.stop();
       metrics.stop();
       await storage.close();

@@ -11,4 +11,6 @@ export function authenticateCaller(ex: Exchange, route: Route): Promise<void> | 
 async function findCaller(ex: Exchange, mode: 'optional' | 'required'): Promise<void> {
   ex.caller = await authenticate(ex.req, ex.services, mode, ex.kept);
   ex.labels.userId = ex.caller?.userId;
+  // Presence (docs/protocol.md §14.6): a request of a signed-in user is activity, noted in memory, written in batches.
+  if (ex.caller) ex.services.presence.noteActivity(ex.caller.userId);
 }

@@ -22,6 +22,9 @@ export const STYLESHEET = [
   'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}',
   'dt{font-weight:600}',
   'dd{margin:0;min-width:0}',
+  // A field list inside a field (an export's avatars, messages, sessions) stacks each name over its value: nested
+  // name columns would add up past a narrow window.
+  'dd dl{grid-template-columns:minmax(0,1fr);gap:0}',
   // A wide table scrolls sideways instead of squeezing its columns to one character.
   '.table{overflow-x:auto}',
   'table{border-collapse:collapse;width:100%;font-size:.9rem}',
@@ -35,11 +38,18 @@ export const STYLESHEET = [
   'ol.messages>li,ul.chats>li,ul.people>li,ul.avatars>li,ul.results>li{border-bottom:1px solid var(--line);padding:.5rem 0}',
   'ol.messages>li.unread{background:var(--unread)}',
   'ul.chats .title{font-weight:600;font-size:1.05rem}',
+  // Mentions (docs/html.md): every one marked, the reader's own strongly, in colours that keep the text's contrast.
+  'mark.mention{background:var(--unread);color:inherit;border-radius:.2rem;padding:0 .1rem}mark.mention.mine{background:#ffe08a;color:#1b1b1b}',
   '.text{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0 0}',
   '.byline{margin:0}.byline,.none,.quote,.edited{color:var(--muted)}',
   '.quote{margin:.25rem 0 0;padding-left:.5rem;border-left:3px solid var(--line);font-size:.9rem}',
   '.badge{background:var(--badge-bg);color:var(--badge-fg);border-radius:.75rem;padding:0 .5rem;font-size:.85rem;white-space:nowrap}',
   'a.user{display:inline-flex;align-items:center;gap:.35rem;vertical-align:middle}',
+  // Presence (docs/html.md): a filled dot online, a half-filled one away, a ring offline: told apart without colour too.
+  '.presence{display:inline-block;width:.6rem;height:.6rem;border-radius:50%;border:2px solid var(--muted)}',
+  '.presence[data-presence=online]{background:#188038;border-color:#188038}',
+  '.presence[data-presence=away]{background:linear-gradient(90deg,#b06000 50%,transparent 50%);border-color:#b06000}',
+  '.typing{color:var(--muted);font-style:italic;min-height:1.5rem;margin:.25rem 0}',
   'svg.avatar,img{border-radius:4px;vertical-align:middle;max-width:100%;height:auto}',
   'ul.reactions{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;padding:0;margin:.25rem 0 0}',
   'ul.reactions button{border-radius:1rem;padding:.1rem .6rem;border:1px solid var(--line);background:transparent;color:inherit;font:inherit}',

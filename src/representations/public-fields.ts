@@ -3,17 +3,19 @@
 import type { AuditRow, AvatarRow, ChatRow, InviteRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
 import { isoTime } from './iso-time.ts';
 import type {
-  PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicInvite, PublicMember, PublicMessage, PublicSession, PublicUser,
+  PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicInvite, PublicMember, PublicMessage, PublicSession, PublicUser, PublicUserSession,
 } from './schemas.ts';
 
 export { isoTime };
 
-/** Never the password hash. */
-export function publicUser(row: UserRow): PublicUser {
-  return {
-    id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null,
-    createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt),
-  };
+/**
+ * Never the password hash. `presence` is given by whoever answers (docs/protocol.md §14.6): it is computed at that
+ * moment, so it is left out where the user is stored for later (a user.updated event in the log).
+ */
+export function publicUser(row: UserRow, presence?: PublicUser['presence']): PublicUser {
+  const user = { id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null };
+  const at = { createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+  return presence === undefined ? { ...user, ...at } : { ...user, presence, ...at };
 }
 
 export function publicAuditEntry(row: AuditRow): PublicAuditEntry {
@@ -46,16 +48,30 @@ export function publicSession(row: SessionRow): PublicSession {
   return { userId: row.userId, expiresAt: isoTime(row.expiresAt), createdAt: isoTime(row.createdAt) };
 }
 
+/** One of a user's sessions as they list it (docs/protocol.md §3.5): never the token or its hash. */
+export function publicUserSession(row: SessionRow, currentId: string | undefined): PublicUserSession {
+  return {
+    id: row.id,
+    createdAt: isoTime(row.createdAt),
+    lastUsedAt: isoTime(row.lastUsedAt),
+    expiresAt: isoTime(row.expiresAt),
+    userAgent: row.userAgent,
+    address: row.address,
+    current: row.id === currentId,
+  };
+}
+
 /** The chat as every member sees it: what events carry (docs/protocol.md §9.1 leaves the per-caller fields out). */
 export function publicChat(row: ChatRow): PublicChat {
-  return { id: row.id, title: row.title, ownerId: row.ownerId, members: row.members, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+  return { id: row.id, kind: row.kind, title: row.title, ownerId: row.ownerId, members: row.members, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
 }
 
 /** The chat as one member reads it: with their own read marker and unread count (docs/protocol.md §10.1). */
-export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Record<string, unknown> {
+export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount' | 'mentionCount'>): Record<string, unknown> {
   // One literal, not a spread of publicChat: a page of 50 chats is serialised about twice as fast.
   return {
     id: row.id,
+    kind: row.kind,
     title: row.title,
     ownerId: row.ownerId,
     members: row.members,
@@ -63,11 +79,12 @@ export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'l
     updatedAt: isoTime(row.updatedAt),
     lastReadId: marker.lastReadId,
     unreadCount: marker.unreadCount,
+    mentionCount: marker.mentionCount,
   };
 }
 
 export function publicReadMarker(row: ReadMarkerRow): Record<string, unknown> {
-  return { chatId: row.chatId, lastReadId: row.lastReadId, unreadCount: row.unreadCount };
+  return { chatId: row.chatId, lastReadId: row.lastReadId, unreadCount: row.unreadCount, mentionCount: row.mentionCount };
 }
 
 /** One user's reaction; messageId only where the reaction travels alone (in events), so a client can place it. */
@@ -101,6 +118,7 @@ export function publicMessage(row: MessageRow): PublicMessage {
     editedAt: row.editedAt === null ? null : isoTime(row.editedAt),
     // Most messages have none: skip the parse.
     reactions: row.reactions === '[]' ? [] : JSON.parse(row.reactions) as PublicMessage['reactions'],
+    mentions: row.mentions === '[]' ? [] : JSON.parse(row.mentions) as string[],
   };
 }
 

@@ -18,11 +18,13 @@ export const USER = object({
   avatar: describe(nullable(id()), 'The id of the current avatar, or null'),
   role: oneOfValues(['admin', 'member'], 'An admin runs the server for the team (docs/protocol.md §13)'),
   active: boolean('False once an admin deactivated the account: it cannot sign in'),
+  presence: oneOfValues(['online', 'away', 'offline'], 'Computed when answered (docs/protocol.md §14.6): online (an open stream, or a request in the last 2 minutes), away (2-30 minutes), offline. In every answer about users; never in events, which the log keeps'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 }, {
   description: 'A user. Never carries a password or any hash.',
-  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, createdAt: AT, updatedAt: AT },
+  optional: ['presence'],
+  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, presence: 'online', createdAt: AT, updatedAt: AT },
 });
 
 export const AUDIT_ENTRY = object({
@@ -64,6 +66,20 @@ export const SESSION = object({
   createdAt: timestamp(),
 }, { description: 'The caller\'s login session.', example: { userId: USER_ID, expiresAt: '2026-11-22T09:30:00.000Z', createdAt: AT } });
 
+/** One of a user's sessions as they (or an admin) list them: never the token or its hash (docs/protocol.md §3.5). */
+export const USER_SESSION = object({
+  id: id(),
+  createdAt: timestamp(),
+  lastUsedAt: timestamp('When a request last used it (written at most once a minute)'),
+  expiresAt: timestamp('When the session ends unless it is used or prolonged'),
+  userAgent: describe(nullable(text({ min: 0, max: 256 })), 'The User-Agent of the login, cut to 256 characters, or null'),
+  address: describe(nullable(text()), 'The client address of the login as the server saw it'),
+  current: boolean('True for the session of the request that reads the list'),
+}, {
+  description: 'One login session of a user.',
+  example: { id: USER_ID, createdAt: AT, lastUsedAt: AT, expiresAt: '2026-11-22T09:30:00.000Z', userAgent: 'curl/8.5.0', address: '203.0.113.7', current: true },
+});
+
 export const NEW_SESSION = object({
   token: text(undefined, { description: 'The bearer token; shown only in this answer' }),
   userId: id(),
@@ -76,18 +92,20 @@ export const NEW_SESSION = object({
 
 export const CHAT = object({
   id: id(),
-  title: text({ min: 1, max: 200 }),
+  kind: oneOfValues(['group', 'direct'], 'A group chat, or a direct chat of two people (one with oneself): docs/protocol.md §14.1'),
+  title: describe(nullable(text({ min: 1, max: 200 })), 'null for a direct chat, which is named by the other person'),
   ownerId: id(),
   members: describe(arrayOf(id()), 'The ids of the members, the owner included'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
   lastReadId: describe(nullable(id()), "The caller's read marker: the last message read, or null"),
   unreadCount: describe(integer({ minimum: 0 }), 'Messages after the read marker that others wrote'),
+  mentionCount: describe(integer({ minimum: 0 }), 'Of those, the ones that mention the caller (docs/protocol.md §14.2)'),
   // Every answer to a member carries them; a chat inside an event leaves them out (docs/protocol.md §9.1), so optional.
 }, {
-  optional: ['lastReadId', 'unreadCount'],
-  description: 'A chat. Its lastReadId and unreadCount are the caller\'s own.',
-  example: { id: CHAT_ID, title: 'Lunch', ownerId: USER_ID, members: [USER_ID], createdAt: AT, updatedAt: AT, lastReadId: null, unreadCount: 0 },
+  optional: ['lastReadId', 'unreadCount', 'mentionCount'],
+  description: 'A chat. Its lastReadId, unreadCount and mentionCount are the caller\'s own.',
+  example: { id: CHAT_ID, kind: 'group', title: 'Lunch', ownerId: USER_ID, members: [USER_ID], createdAt: AT, updatedAt: AT, lastReadId: null, unreadCount: 0, mentionCount: 0 },
 });
 
 export const MEMBER = object({
@@ -113,9 +131,10 @@ export const MESSAGE = object({
   updatedAt: timestamp(),
   editedAt: describe(nullable(timestamp()), 'When the text last changed; null until it does'),
   reactions: describe(arrayOf(ref('ReactionCount', REACTION_COUNT)), 'In order of first use; the same for every reader'),
+  mentions: describe(arrayOf(id()), 'The members the text mentions (@login, @all), in order of first mention (docs/protocol.md §14.2)'),
 }, {
   description: 'A message of a chat.',
-  example: { id: MESSAGE_ID, chatId: CHAT_ID, authorId: USER_ID, text: 'Noon?', replyTo: null, createdAt: AT, updatedAt: AT, editedAt: null, reactions: [] },
+  example: { id: MESSAGE_ID, chatId: CHAT_ID, authorId: USER_ID, text: 'Noon?', replyTo: null, createdAt: AT, updatedAt: AT, editedAt: null, reactions: [], mentions: [] },
 });
 
 export const ACTION = object({
@@ -143,12 +162,19 @@ export const READ_MARKER = object({
   chatId: id(),
   lastReadId: nullable(id()),
   unreadCount: integer({ minimum: 0 }),
-}, { description: 'The caller\'s read marker in a chat.', example: { chatId: CHAT_ID, lastReadId: MESSAGE_ID, unreadCount: 0 } });
+  mentionCount: integer({ minimum: 0 }),
+}, { description: 'The caller\'s read marker in a chat.', example: { chatId: CHAT_ID, lastReadId: MESSAGE_ID, unreadCount: 0, mentionCount: 0 } });
+
+/** docs/protocol.md §14.3: what the caller is notified of in one chat. */
+export const NOTIFICATION_SETTING = object({
+  chatId: id(),
+  level: oneOfValues(['all', 'mentions', 'none'], 'all: every message of others; mentions: those that mention the caller; none: nothing'),
+}, { description: 'The caller\'s notification level in a chat (all in direct chats, mentions in groups until set).', example: { chatId: CHAT_ID, level: 'mentions' } });
 
 export const EVENT_TYPES = [
   'message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'chat.created', 'chat.updated', 'chat.deleted',
   'member.added', 'member.removed', 'reaction.added', 'reaction.removed', 'read.updated',
-  'user.updated', 'session.ended',
+  'user.updated', 'session.ended', 'notification',
 ] as const;
 
 export const EVENT = object({
@@ -236,6 +262,7 @@ export type PublicAuditEntry = Infer<typeof AUDIT_ENTRY>;
 export type PublicAvatar = Infer<typeof AVATAR>;
 export type PublicSession = Infer<typeof SESSION>;
 export type PublicNewSession = Infer<typeof NEW_SESSION>;
+export type PublicUserSession = Infer<typeof USER_SESSION>;
 export type PublicChat = Infer<typeof CHAT>;
 export type PublicMember = Infer<typeof MEMBER>;
 export type PublicMessage = Infer<typeof MESSAGE>;
@@ -249,6 +276,26 @@ export interface ResourceKind {
   enveloped: boolean;
 }
 
+/** One message of an export: as GET answers it, with its earlier texts (docs/protocol.md §3.6). */
+const EXPORTED_MESSAGE = object({
+  ...MESSAGE['properties'] as Record<string, Schema<unknown>>,
+  revisions: describe(arrayOf(ref('Revision', REVISION)), 'Every text it had, the current one last'),
+}, { description: 'A message of the user, with its revisions.' });
+
+/** GET /users/{id}/export: everything the server holds about one user, in one document (docs/protocol.md §3.6). */
+export const EXPORT = object({
+  user: ref('User', USER),
+  avatars: arrayOf(ref('Avatar', AVATAR)),
+  memberships: arrayOf(object({
+    chatId: id(), title: text(), ownerId: id(), owner: boolean('True while the user owns the chat'), addedAt: timestamp(), chat: text(undefined, { description: 'The chat\'s path' }),
+  })),
+  readMarkers: arrayOf(ref('ReadMarker', READ_MARKER)),
+  messages: arrayOf(EXPORTED_MESSAGE),
+  reactions: arrayOf(object({ messageId: id(), chatId: id(), emoji: text({ min: 1, max: 32 }), createdAt: timestamp() })),
+  sessions: arrayOf(ref('UserSession', USER_SESSION)),
+  invites: arrayOf(ref('Invite', INVITE)),
+}, { description: 'Everything the server holds about one user: a download (Content-Disposition: attachment).' });
+
 /** Every resource by its component name in the OpenAPI document. */
 export const RESOURCES = {
   User: { schema: USER, enveloped: false },
@@ -256,6 +303,8 @@ export const RESOURCES = {
   Avatar: { schema: AVATAR, enveloped: false },
   Session: { schema: SESSION, enveloped: false },
   NewSession: { schema: NEW_SESSION, enveloped: false },
+  UserSession: { schema: USER_SESSION, enveloped: true },
+  Export: { schema: EXPORT, enveloped: false },
   Chat: { schema: CHAT, enveloped: true },
   Member: { schema: MEMBER, enveloped: true },
   Message: { schema: MESSAGE, enveloped: true },
@@ -264,6 +313,7 @@ export const RESOURCES = {
   ReactionCount: { schema: REACTION_COUNT, enveloped: true },
   Revision: { schema: REVISION, enveloped: true },
   ReadMarker: { schema: READ_MARKER, enveloped: true },
+  NotificationSetting: { schema: NOTIFICATION_SETTING, enveloped: true },
   Event: { schema: EVENT, enveloped: false },
   Health: { schema: HEALTH, enveloped: false },
   Index: { schema: INDEX, enveloped: false },

@@ -15,7 +15,12 @@ import { REVISION_ROUTES } from './revisions/routes.ts';
 import { SEARCH_ROUTES } from './search/routes.ts';
 import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
+import { TYPING_ROUTES } from './typing/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
+import { ACCOUNT_ROUTES } from './account/routes.ts';
+import { USER_SESSION_ROUTES } from './user-sessions/routes.ts';
+import { MENTION_ROUTES } from './mentions/routes.ts';
+import { NOTIFICATION_ROUTES } from './notifications/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
   ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
@@ -23,4 +28,8 @@ export const ALL_ROUTES: readonly Route[] = [
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
   ...INVITE_ROUTES, ...ADMIN_ROUTES,
+  // A user's sessions, export and erasure (docs/protocol.md §3.5-§3.7).
+  ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,
+  ...NOTIFICATION_ROUTES, ...MENTION_ROUTES,
+  ...TYPING_ROUTES,
 ];

@@ -9,6 +9,9 @@ import type { PasswordHasher } from './session/password-hasher.ts';
 import type { LoginLimiter } from './session/login-limiter.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import type { EventHub } from '../events/hub.ts';
+import type { EphemeralBus } from '../events/ephemeral-bus.ts';
+import type { PresenceTracker } from '../events/presence.ts';
+import type { TypingTracker } from '../events/typing.ts';
 import type { Reply } from '../http/reply.ts';
 import type { FormSubmission } from '../http/form-post.ts';
 import type { RateLimit } from './limits/rate-limit.ts';
@@ -26,6 +29,10 @@ export interface AppServices {
   /** Counters and gauges for GET /metrics (e.g. metrics.eventsWritten.inc()). */
   metrics: ServerMetrics;
   events: EventHub;
+  /** Ephemeral events across every process (docs/events.md "Ephemeral events"): typing and presence ride on it. */
+  bus: EphemeralBus;
+  typing: TypingTracker;
+  presence: PresenceTracker;
   /** docs/protocol.md §11.1: writes per signed-in user per minute, and registrations per address per hour. */
   writeLimit: RateLimit;
   registerLimit: RateLimit;

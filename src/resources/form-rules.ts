@@ -31,6 +31,7 @@ const messagePage = (ctx: RequestContext) => ctx.href(PATHS.message, { chatId: c
 const ownUserPage = (ctx: RequestContext) => ctx.href(PATHS.user, { userId: ctx.caller?.userId ?? ctx.params['userId'] ?? '' });
 const avatarsPage = (ctx: RequestContext) => ctx.href(PATHS.avatars, { userId: ctx.params['userId']! });
 const membersPage = (ctx: RequestContext) => ctx.href(PATHS.members, chatParams(ctx));
+const sessionsPage = (ctx: RequestContext) => ctx.href(PATHS.userSessions, { userId: ctx.params['userId']! });
 
 /** Keyed by `METHOD pattern`, the route's own pattern. */
 export const FORM_RULES = new Map<string, FormRule>([
@@ -42,6 +43,14 @@ export const FORM_RULES = new Map<string, FormRule>([
   // The administration page's buttons send role or active (docs/html.md, Administration).
   [`PATCH ${PATHS.users}`, { shape: { envelope: false, nullable: ['avatar'], booleans: ['active'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
   [`PATCH ${PATHS.user}`, { shape: { envelope: false, nullable: ['avatar'], booleans: ['active'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
+  // The sessions page: end one (your own current one logs you out), or every other; deleting your account leaves for the landing page.
+  [`DELETE ${PATHS.userSession}`, {
+    shape: BARE,
+    next: (ctx, _reply, back) => (ctx.params['sessionId'] === ctx.caller?.sessionId ? ctx.href(PATHS.session) : back ?? sessionsPage(ctx)),
+    page: (ctx, back) => back ?? sessionsPage(ctx),
+  }],
+  [`DELETE ${PATHS.userSessions}`, { shape: BARE, next: (ctx, _reply, back) => back ?? sessionsPage(ctx), page: (ctx, back) => back ?? sessionsPage(ctx) }],
+  [`DELETE ${PATHS.user}`, { shape: { envelope: false, booleans: ['keepMessages'] }, next: (ctx) => ctx.href(PATHS.index), page: (ctx) => ctx.href(PATHS.user, { userId: ctx.params['userId']! }) }],
   [`POST ${PATHS.avatars}`, { shape: { envelope: false, files: true }, next: avatarsPage, page: avatarsPage }],
   [`DELETE ${PATHS.avatar}`, { shape: BARE, next: avatarsPage, page: avatarsPage }],
   // A new chat opens on its (empty) history, where the next thing to do is to write.
@@ -71,6 +80,8 @@ export const FORM_RULES = new Map<string, FormRule>([
   [`DELETE ${PATHS.message}`, { shape: BARE, next: messagesPage, page: (ctx, back) => back ?? messagePage(ctx) }],
   [`PUT ${PATHS.reaction}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
   [`DELETE ${PATHS.reaction}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
+  // The notification level, chosen on the chat's page (docs/protocol.md §14.3).
+  [`PUT ${PATHS.notifications}`, { shape: ENVELOPED, next: (ctx, _reply, back) => back ?? ctx.href(PATHS.chat, chatParams(ctx)), page: (ctx, back) => back ?? ctx.href(PATHS.chat, chatParams(ctx)) }],
   // Mark read or unread: `lastReadId` empty marks the whole chat unread.
   [`PUT ${PATHS.read}`, { shape: { envelope: true, nullable: ['lastReadId'] }, next: (ctx, _reply, back) => back ?? messagesPage(ctx), page: (ctx, back) => back ?? messagesPage(ctx) }],
   // Invites (docs/html.md, Administration): a new one is shown with its link, once; a revoked one leaves the list as it was.

@@ -4,8 +4,9 @@ import { parseQuery } from '../parsers/query.ts';
 import { publicAvatar, publicChatForCaller } from '../representations/public-fields.ts';
 import type { PageContext, PageUser, Representation, Resource } from '../representations/representation.ts';
 import type { UserRow } from '../storage/store.ts';
-import { USER_FIELDS } from './users/handlers.ts';
+import { presenceOf, USER_FIELDS } from './users/handlers.ts';
 import { isAdmin } from './users/roles.ts';
+import { effectiveLevel } from './notifications/decide.ts';
 import { PATHS } from '../paths.ts';
 
 /** A page names at most this many distinct users; past it an id stays an id (a page holds at most 100 items). */
@@ -15,11 +16,15 @@ const CANDIDATES_QUERY = 'limit=100&sort=login&order=asc';
 const USER_REFERENCES = ['authorId', 'ownerId', 'userId', 'createdBy', 'actorId'];
 /** The administration page holds its people, invites and audit entries in lists of its one resource. */
 const ADMIN_LISTS = ['people', 'invites', 'audit'];
+/** How a page names the author of messages an erased account left (docs/html.md). */
+const ERASED_LOGIN = 'deleted user';
 
 /** Every user id a resource refers to: its author, owner, members, reacting users; itself for a user or member. */
 function collectUserIds(type: string, item: Resource, into: Set<string>): void {
   for (const field of USER_REFERENCES) if (typeof item[field] === 'string') into.add(item[field]);
   if (Array.isArray(item['members'])) for (const id of item['members']) if (typeof id === 'string') into.add(id);
+  // The mentioned members, so their @login is found and highlighted (docs/html.md).
+  if (Array.isArray(item['mentions'])) for (const id of item['mentions']) if (typeof id === 'string') into.add(id);
   if (Array.isArray(item['reactions'])) {
     for (const reaction of item['reactions'] as Resource[]) {
       if (Array.isArray(reaction['userIds'])) for (const id of reaction['userIds']) if (typeof id === 'string') into.add(id);
@@ -34,7 +39,7 @@ function collectUserIds(type: string, item: Resource, into: Set<string>): void {
 }
 
 async function pageUser(ctx: RequestContext, row: UserRow): Promise<PageUser> {
-  const user: PageUser = { id: row.id, login: row.login };
+  const user: PageUser = { id: row.id, login: row.login, presence: presenceOf(ctx, row) };
   if (row.deactivatedAt !== null) user.deactivated = true;
   else if (row.role === 'admin') user.admin = true;
   if (row.avatarId !== null) {
@@ -52,7 +57,7 @@ async function chatOf(ctx: RequestContext): Promise<Resource | undefined> {
   const chat = await storage.chats.findChat(chatId);
   if (!chat || !chat.members.includes(ctx.caller.userId)) return undefined;
   const marker = await storage.readMarkers.findMarker(chatId, ctx.caller.userId);
-  return publicChatForCaller(chat, marker ?? { lastReadId: null, unreadCount: 0 });
+  return publicChatForCaller(chat, marker ?? { lastReadId: null, unreadCount: 0, mentionCount: 0 });
 }
 
 /**
@@ -99,7 +104,8 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
   const users: Record<string, PageUser> = {};
   for (const id of [...ids].slice(0, MAX_NAMED_USERS)) {
     const row = await storage.users.findUserById(id);
-    if (row) users[id] = await pageUser(ctx, row);
+    // Users are never deleted but by erasure: an id that names nobody wrote what an erased account left behind.
+    users[id] = row ? await pageUser(ctx, row) : { id, login: ERASED_LOGIN, erased: true };
   }
   for (const [id, message] of Object.entries(replied)) if (users[String(message['authorId'])] === undefined) delete replied[id];
   const page: PageContext = {
@@ -112,7 +118,12 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
     self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
   };
   if (ctx.caller && (await isAdmin(ctx))) page.admin = true;
-  if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
+  if (ctx.caller) page.mayInvite = page.admin === true || ctx.services.config.membersInvite;
+  if (rep.type === 'chat' && rep.kind === 'single' && chat && ctx.caller) {
+    const member = await storage.chats.findMember(String(chat['id']), ctx.caller.userId);
+    if (member) page.notificationLevel = effectiveLevel(chat['kind'] === 'direct' ? 'direct' : 'group', member.notificationLevel);
+  }
+  if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId && chat['kind'] !== 'direct') {
     const members = new Set(chat['members'] as string[]);
     const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));
     // Shown by login and avatar, like the members above them (docs/html.md).

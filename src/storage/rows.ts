@@ -25,6 +25,12 @@ export interface SessionRow {
   createdAt: number;
   expiresAt: number;
   maxExpiresAt: number;
+  /** When a request last used it: written at most once a minute (docs/protocol.md §3.5). */
+  lastUsedAt: number;
+  /** The User-Agent of the login, cut to 256 characters; null when none was sent. */
+  userAgent: string | null;
+  /** The client address of the login as the server saw it (--trust-proxy aware). */
+  address: string | null;
 }
 
 export interface AvatarRow {
@@ -48,9 +54,17 @@ export interface AvatarBytes {
   etag: string;
 }
 
+/** docs/protocol.md §14.1: a group (any members, a title) or a direct chat (two people, or one with themself). */
+export type ChatKind = 'group' | 'direct';
+
+/** docs/protocol.md §14.3: what a member is notified of in one chat. */
+export type NotificationLevel = 'all' | 'mentions' | 'none';
+
 export interface ChatRow {
   id: string;
-  title: string;
+  kind: ChatKind;
+  /** null for a direct chat: it is named by the other person. */
+  title: string | null;
   ownerId: string;
   /** Owner first, then in the order they joined (ties by id). */
   members: string[];
@@ -62,12 +76,21 @@ export interface ChatRow {
 export interface ChatForCallerRow extends ChatRow {
   lastReadId: string | null;
   unreadCount: number;
+  /** Unread messages of others that mention the caller (docs/protocol.md §14.2), kept like unreadCount. */
+  mentionCount: number;
+}
+
+/** A new chat as written: a direct chat also carries the key of its pair (docs/protocol.md §14.1). */
+export interface NewChatRow extends Omit<ChatRow, 'members'> {
+  /** "<smaller user id>:<larger user id>" for a direct chat, unique; null for a group. */
+  directKey: string | null;
 }
 
 /** Just enough of a chat to decide who may do what: found only through the caller's membership. */
 export interface ChatAccess {
   id: string;
   ownerId: string;
+  kind: ChatKind;
 }
 
 export interface MemberRow {
@@ -75,6 +98,8 @@ export interface MemberRow {
   userId: string;
   login: string;
   addedAt: number;
+  /** The level the member chose; null: the default of the chat's kind (docs/protocol.md §14.3). */
+  notificationLevel: NotificationLevel | null;
 }
 
 export interface MessageRow {
@@ -92,10 +117,15 @@ export interface MessageRow {
    * by the backend, so a page of messages reads every reaction in its one query (no N+1).
    */
   reactions: string;
+  /** JSON array text of the ids of the members the text mentions (docs/protocol.md §14.2), '[]' for none. */
+  mentions: string;
 }
 
 /** A message that nobody reacted to yet, as storage answers its reactions. */
 export const NO_REACTIONS = '[]';
+
+/** A message that mentions nobody, as storage keeps its mentions. */
+export const NO_MENTIONS = '[]';
 
 export interface ReadMarkerRow {
   chatId: string;
@@ -104,6 +134,8 @@ export interface ReadMarkerRow {
   lastReadId: string | null;
   /** Messages of others after the marker, kept exact by the backend. */
   unreadCount: number;
+  /** Of those, the ones that mention the member (docs/protocol.md §14.2), kept exact by the backend. */
+  mentionCount: number;
 }
 
 export interface ReactionRow {
@@ -179,6 +211,28 @@ export interface EventPurge {
 export interface Page<T> {
   rows: T[];
   total: number;
+}
+
+/** One of a user's chats as their export shows it: the chat's title and owner, their join time and read marker. */
+export interface MembershipRow {
+  chatId: string;
+  /** Null for a direct chat (docs/protocol.md §14.1). */
+  title: string | null;
+  ownerId: string;
+  addedAt: number;
+  lastReadId: string | null;
+  unreadCount: number;
+  mentionCount: number;
+}
+
+/** A reaction with the chat of its message (an export places it without another read). */
+export interface ReactionOfUserRow extends ReactionRow {
+  chatId: string;
+}
+
+/** An earlier text of one of a user's messages (revision n of messageId). */
+export interface RevisionOfMessageRow extends RevisionRow {
+  messageId: string;
 }
 
 /** An invite (docs/protocol.md §13.5): found by the SHA-256 of its code, never by the code itself. */

@@ -6,8 +6,9 @@
 // Rows are the shapes of rows.ts, the same for every backend.
 import type { ParsedQuery } from '../parsers/query.ts';
 import type {
-  AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
+  AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewChatRow, NewEvent, NotificationLevel, Page,
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow,
+  MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow,
 } from './rows.ts';
 import type { InviteRepository } from './invite-repository.ts';
 import type { KeptReads } from './kept-reads.ts';
@@ -15,7 +16,7 @@ import type { KeptReads } from './kept-reads.ts';
 export type * from './rows.ts';
 export type { KeptReads, KeptValueKind } from './kept-reads.ts';
 export type { InviteRepository } from './invite-repository.ts';
-export { NO_CHAT, NO_REACTIONS } from './rows.ts';
+export { NO_CHAT, NO_MENTIONS, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
 export class DatabaseOpenError extends Error {
@@ -62,6 +63,11 @@ export interface UserRepository {
   insertFirstUser(user: UserRow): Promise<boolean>;
   /** Admins whose account is active: the last one may not be demoted, deactivated or erased. */
   countActiveAdmins(): Promise<number>;
+  /**
+   * Presence's flush (docs/protocol.md §14.6): in one statement, each user's last_seen_at becomes the later of what it
+   * holds and `at`, so flushes of several processes, in any order, never move it back. Unknown and erased accounts are left alone.
+   */
+  recordLastSeen(seen: readonly (readonly [userId: string, at: number])[]): Promise<void>;
 }
 
 export interface AuditRepository {
@@ -76,6 +82,11 @@ export interface SessionRepository {
   /** Which of these sessions still hold (exist, expiresAt and maxExpiresAt after now): one query for all. */
   findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>>;
   extendSession(id: string, expiresAt: number): Promise<void>;
+  /**
+   * A request used the session (at most once a minute, resources/session/authenticate.ts): its idle expiry and
+   * lastUsedAt, and its user's lastSeenAt, in one write.
+   */
+  recordSessionUse(id: string, userId: string, expiresAt: number, now: number): Promise<void>;
   deleteSession(id: string): Promise<void>;
   /** Ends every session of a user but one (after a password change); answers the ids of those that went. */
   deleteOtherSessions(userId: string, keepId: string): Promise<string[]>;
@@ -102,7 +113,8 @@ export interface ChatRepository {
    * member or there is no chat, in one read: what GET /chats/{id} answers.
    */
   findChatForCaller(chatId: string, userId: string): Promise<ChatForCallerRow | undefined>;
-  insertChat(chat: Omit<ChatRow, 'members'>): Promise<void>;
+  /** Rejects with a unique StoreConstraintError when a direct chat of that pair exists (directKey is unique). */
+  insertChat(chat: NewChatRow): Promise<void>;
   updateChatTitle(id: string, title: string, updatedAt: number): Promise<void>;
   /** A member list change is a change of the chat, so its updatedAt moves too. */
   touchChat(id: string, updatedAt: number): Promise<void>;
@@ -122,6 +134,11 @@ export interface ChatRepository {
   setChatOwner(id: string, ownerId: string, updatedAt: number): Promise<void>;
   /** Everyone who shares at least one chat with the user, the user not included, by id: who hears of their changes. */
   findChatPeers(userId: string): Promise<string[]>;
+  // Direct chats and notification levels (docs/protocol.md §14.1, §14.3).
+  /** The direct chat of a pair by its key ("<smaller id>:<larger id>"), members or not. */
+  findDirectChat(directKey: string): Promise<ChatRow | undefined>;
+  /** The member's level in the chat; null returns to the default of the chat's kind. */
+  setNotificationLevel(chatId: string, userId: string, level: NotificationLevel | null): Promise<void>;
 }
 
 export interface MessageRepository {
@@ -135,7 +152,7 @@ export interface MessageRepository {
    */
   isEarlierMessageInChat(chatId: string, replyTo: string, messageId: string | null): Promise<boolean>;
   /** A change of the text also keeps the text it replaces as a revision. */
-  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt'>): Promise<void>;
+  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt' | 'mentions'>): Promise<void>;
   /** The messages that reply to this one, by id. */
   findReplies(id: string): Promise<MessageRow[]>;
   /** Deletes one message; its replies lose their replyTo and their updatedAt becomes `now`. */
@@ -161,6 +178,38 @@ export interface ReactionRepository {
 export interface RevisionRepository {
   /** Revision n of a message (1 = as posted; the highest = the current text), or undefined. */
   findRevision(messageId: string, n: number): Promise<RevisionRow | undefined>;
+}
+
+/**
+ * What the server holds about one user, read whole: their sessions page, their export and their erasure
+ * (docs/protocol.md §3.5-§3.7). Reads are in a stable order (ids, or join order), and none answers an erased account.
+ */
+export interface AccountRepository {
+  /**
+   * A page of the user's sessions. Fields id, createdAt, lastUsedAt, expiresAt, userAgent, address; `current`
+   * (1 for currentId, else 0) is for sorting only.
+   */
+  listSessions(userId: string, currentId: string, query: ParsedQuery): Promise<Page<SessionRow>>;
+  /** Every session of the user, oldest first. */
+  findSessionsOfUser(userId: string): Promise<SessionRow[]>;
+  findAvatarsOfUser(userId: string): Promise<AvatarRow[]>;
+  /** The chats the user is a member of, in the order they joined them. */
+  findMembershipsOfUser(userId: string): Promise<MembershipRow[]>;
+  /** Every message the user wrote, in any chat, oldest first. */
+  findMessagesOfAuthor(userId: string): Promise<MessageRow[]>;
+  /** The earlier texts of the user's messages (not the current ones), by message then n. */
+  findRevisionsOfAuthor(userId: string): Promise<RevisionOfMessageRow[]>;
+  /** Every reaction the user made, oldest first. */
+  findReactionsOfUser(userId: string): Promise<ReactionOfUserRow[]>;
+  /** Every invite the user made, revoked and used up ones too, oldest first. */
+  findInvitesOfUser(userId: string): Promise<InviteRow[]>;
+  /** The user row and whatever still hangs on it (sessions, avatars, memberships): call after moving their chats and messages. */
+  deleteUser(id: string): Promise<void>;
+  /**
+   * Keeps the row only as the author of the messages left behind: its login freed (set to one no sign-up can
+   * take), password, avatars, sessions and invites gone, erasedAt set, so every read of users leaves it out.
+   */
+  eraseUserKeepingRow(id: string, erasedAt: number): Promise<void>;
 }
 
 /** A computed item (a message's actions) paged with the same query rules as a stored collection. */
@@ -189,7 +238,7 @@ export interface CollectionRepository {
   listUsers(query: ParsedQuery): Promise<Page<UserRow>>;
   /** The audit log. Fields id, at, actorId, action, targetType, targetId. */
   listAudit(query: ParsedQuery): Promise<Page<AuditRow>>;
-  /** The chats `userId` is a member of. Fields id, title, ownerId, members (id-list), createdAt, updatedAt, lastReadId, unreadCount. */
+  /** The chats `userId` is a member of. Fields id, kind, title, ownerId, members (id-list), createdAt, updatedAt, lastReadId, unreadCount, mentionCount. */
   listChatsOfMember(userId: string, query: ParsedQuery): Promise<Page<ChatForCallerRow>>;
   /** Fields id (= userId), userId (the id field), login, addedAt. */
   listMembers(chatId: string, query: ParsedQuery): Promise<Page<MemberRow>>;
@@ -198,6 +247,11 @@ export interface CollectionRepository {
    * has already put keyset paging into the query (sort, one more row); the total ignores `bounds`.
    */
   listMessages(chatId: string, query: ParsedQuery, bounds?: MessageBounds): Promise<Page<MessageRow>>;
+  /**
+   * The messages that mention `userId` in the chats they are a member of (docs/protocol.md §14.2). The message
+   * fields (id, chatId, authorId, text, replyTo, createdAt, updatedAt, editedAt, mentions).
+   */
+  listMentions(userId: string, query: ParsedQuery): Promise<Page<MessageRow>>;
   /** A user's avatars. Fields id, userId, contentType, imageWidth, imageHeight, x, y, width, height, createdAt, and `current` (1 for the user's current avatar) for sorting only. */
   listAvatars(userId: string, query: ParsedQuery): Promise<Page<AvatarRow>>;
   /** A message's reactions. Fields emoji, userId, createdAt, and the hidden id field `seq` (order of insertion). */
@@ -256,6 +310,7 @@ export interface Repositories {
   readonly revisions: RevisionRepository;
   readonly collections: CollectionRepository;
   readonly events: EventRepository;
+  readonly accounts: AccountRepository;
   readonly invites: InviteRepository;
   readonly audit: AuditRepository;
 }
@@ -280,6 +335,13 @@ export interface Store extends Repositories {
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Finishes queued writes, then closes; later calls reject. */
   close(): Promise<void>;
+  /**
+   * Carries a payload (at most 7,900 bytes) to every other server on this database, to the `onBroadcast` each was
+   * opened with, within the second (PostgreSQL: a NOTIFY on a second channel); nothing is stored and a server not
+   * listening at that moment never hears it. Undefined for SQLite: a file on one host, whose processes (--workers) the
+   * primary relays between (src/workers.ts). The ephemeral bus rides on it (events/ephemeral-bus.ts).
+   */
+  readonly broadcast: ((payload: string) => Promise<void>) | undefined;
   /** What opening the database did that its operator should hear of (an upgrade that made an admin): printed at start. */
   readonly notices: readonly string[];
   /**

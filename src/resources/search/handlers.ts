@@ -3,6 +3,7 @@ import type { Reply, RequestContext } from '../context.ts';
 import { fieldsOf, type CollectionSpec, type FieldSpec } from '../../parsers/query.ts';
 import { parseSearchTerms } from '../../parsers/search-terms.ts';
 import { publicChatForCaller, publicMessage, publicUser } from '../../representations/public-fields.ts';
+import { presenceOf } from '../users/handlers.ts';
 import type { Resource } from '../../representations/representation.ts';
 import type { Repositories, SearchHit } from '../../storage/store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
@@ -53,13 +54,13 @@ async function loadResource(ctx: RequestContext, tx: Repositories, hit: SearchHi
     const marker = await tx.readMarkers.findMarker(hit.id, ctx.caller!.userId);
     found = mapDefined(await tx.chats.findChat(hit.id), (row) => publicChatForCaller(row, marker ?? NO_MARKER));
   } else {
-    found = mapDefined(await tx.users.findUserById(hit.id), publicUser);
+    found = mapDefined(await tx.users.findUserById(hit.id), (row) => publicUser(row, presenceOf(ctx, row)));
   }
   if (found === undefined) throw new Error(`search: ${hit.type} ${hit.id} vanished between match and load`);
   return found;
 }
 
-const NO_MARKER = { lastReadId: null, unreadCount: 0 };
+const NO_MARKER = { lastReadId: null, unreadCount: 0, mentionCount: 0 };
 
 function mapDefined<T>(row: T | undefined, toPublic: (row: T) => Resource): Resource | undefined {
   return row === undefined ? undefined : toPublic(row);

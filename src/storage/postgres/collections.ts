@@ -9,7 +9,7 @@ import { CHAT_FOR_CALLER_SELECT, MEMBER_SELECT, MESSAGE_SELECT, REACTION_SELECT,
 import { AVATAR_COLUMNS } from './people.ts';
 import type { SqlColumns } from '../query-sql.ts';
 import { buildPageSql, type PageSource } from '../page-sql.ts';
-import { historySource } from '../history-source.ts';
+import { historySource, mentionsSource } from '../history-source.ts';
 import { auditFromRecord, type AuditRecord } from '../audit-record.ts';
 import { buildPgQuerySql } from './query-sql.ts';
 
@@ -32,8 +32,8 @@ const AUDIT_COLUMNS: SqlColumns = {
 const CHAT_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: {
-    id: 'c.id', title: 'c.title', ownerId: 'c.owner_id', createdAt: 'c.created_at', updatedAt: 'c.updated_at',
-    lastReadId: 'me.last_read_id', unreadCount: 'me.unread_count',
+    id: 'c.id', kind: 'c.kind', title: "nullif(c.title, '')", ownerId: 'c.owner_id', createdAt: 'c.created_at', updatedAt: 'c.updated_at',
+    lastReadId: 'me.last_read_id', unreadCount: 'me.unread_count', mentionCount: 'me.mention_count',
   },
   contains: { members: 'EXISTS (SELECT 1 FROM chat_members f WHERE f.chat_id = c.id AND f.user_id = ?)' },
 };
@@ -64,7 +64,7 @@ SELECT s.type, s.id, s.chat_id AS "chatId", s.created_at AS "createdAt", s.updat
   UNION ALL SELECT 'chat', c.id, NULL, c.created_at, c.updated_at FROM chats c
     WHERE c.search @@ (SELECT query FROM q) AND c.id IN (SELECT chat_id FROM mine)
   UNION ALL SELECT 'user', u.id, NULL, u.created_at, u.updated_at FROM users u
-    WHERE u.search @@ (SELECT query FROM q)
+    WHERE u.search @@ (SELECT query FROM q) AND u.erased_at IS NULL
 ) s`;
 const SEARCH_COLUMNS: SqlColumns = {
   idField: 'id',
@@ -96,7 +96,7 @@ export class PgCollections implements CollectionRepository {
   }
 
   listUsers(query: ParsedQuery): Promise<Page<UserRow>> {
-    return listPage(this.sql, { select: USER_SELECT, columns: USER_COLUMNS }, query);
+    return listPage(this.sql, { select: USER_SELECT, scope: 'u.erased_at IS NULL', columns: USER_COLUMNS }, query);
   }
 
   async listAudit(query: ParsedQuery): Promise<Page<AuditRow>> {
@@ -114,6 +114,10 @@ export class PgCollections implements CollectionRepository {
 
   listMessages(chatId: string, query: ParsedQuery, bounds?: MessageBounds): Promise<Page<MessageRow>> {
     return listPage(this.sql, historySource(MESSAGE_SELECT, chatId, bounds), query);
+  }
+
+  listMentions(userId: string, query: ParsedQuery): Promise<Page<MessageRow>> {
+    return listPage(this.sql, mentionsSource(MESSAGE_SELECT, userId), query);
   }
 
   listAvatars(userId: string, query: ParsedQuery): Promise<Page<AvatarRow>> {

@@ -8,11 +8,12 @@ import { Sql } from './connection.ts';
 import { PgCollections } from './collections.ts';
 import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './conversations.ts';
 import { createClient, createPool, describeConnectFailure, isUnavailable, mapError, type Pool, type PoolClient } from './driver.ts';
-import { EventListener } from './event-listener.ts';
+import { EPHEMERAL_CHANNEL, EventListener } from './event-listener.ts';
 import { PgInvites } from './invites.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
+import { PgAccounts } from './accounts.ts';
 import { PgAudit } from './audit-log.ts';
 import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
@@ -27,6 +28,8 @@ export interface PostgresStoreOptions {
   onCommit?: (writes: number) => void;
   /** Told after each commit that appended events, and of every NOTIFY (docs/events.md): the event hub's wake-up. */
   commits?: CommitListener;
+  /** Told each payload another server broadcast (NOTIFY on the ephemeral channel). */
+  onBroadcast?: (payload: string) => void;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -66,6 +69,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     revisions: new PgRevisions(sql),
     collections: new PgCollections(sql),
     events: new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client)))),
+    accounts: new PgAccounts(sql),
     invites: new PgInvites(sql),
     audit: new PgAudit(sql),
   };
@@ -95,6 +99,7 @@ export class PostgresStore implements Store {
   readonly revisions;
   readonly collections;
   readonly events;
+  readonly accounts;
   readonly invites;
   readonly audit;
   readonly rateCounters: PgRateCounters;
@@ -116,11 +121,12 @@ export class PostgresStore implements Store {
     // Outside a transaction: the pool's repositories (each statement on any free connection).
     const base = pgRepositories(sql, undefined, this, options.recordEvents ?? true);
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
+    this.accounts = base.accounts;
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
     this.invites = base.invites;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
-    this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });
+    this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits, onBroadcast: options.onBroadcast });
   }
 
   /** Connects, checks the server (15 or newer), migrates once, starts listening. Rejects with a DatabaseOpenError. */
@@ -197,6 +203,11 @@ export class PostgresStore implements Store {
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.run('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', (client) => work(pgRepositories(new Sql(client), undefined, this, false)));
   }
+
+  /** NOTIFY on the ephemeral channel through the pool; every server's listening connection hears it, this one's too. */
+  readonly broadcast = async (payload: string): Promise<void> => {
+    await new Sql(this.pool, this.refused).run('SELECT pg_notify(?, ?)', [EPHEMERAL_CHANNEL, payload]);
+  };
 
   keptReads(safe: boolean): KeptReads {
     return this.kept.forRequest(safe);

@@ -23,6 +23,7 @@ import { ReadMarkerStore } from './read-marker-store.ts';
 import { RevisionStore } from './revision-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
+import { AccountStore } from './account-store.ts';
 import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
 export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCommit' | 'batchFailure'> & {
@@ -51,6 +52,7 @@ export class SqliteStore implements Store {
   readonly revisions: Repositories['revisions'];
   readonly collections: Repositories['collections'];
   readonly events: Repositories['events'];
+  readonly accounts: Repositories['accounts'];
   readonly invites: Repositories['invites'];
   readonly audit: Repositories['audit'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
@@ -73,6 +75,8 @@ export class SqliteStore implements Store {
 
   private readonly path: string;
   readonly notices: readonly string[];
+  /** One file on one host: its processes (--workers) hear each other through the primary, not the database. */
+  readonly broadcast = undefined;
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
@@ -101,6 +105,7 @@ export class SqliteStore implements Store {
       revisions: new RevisionStore(this.db),
       collections: new SqliteCollections(this.db),
       events: this.eventLog,
+      accounts: new AccountStore(this.db),
       invites: new InviteStore(this.db),
       audit: new AuditStore(this.db),
     };
@@ -118,6 +123,7 @@ export class SqliteStore implements Store {
     this.revisions = gated.revisions;
     this.collections = gated.collections;
     this.events = gated.events;
+    this.accounts = gated.accounts;
     this.invites = gated.invites;
     this.audit = gated.audit;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
