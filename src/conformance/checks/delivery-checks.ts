@@ -58,7 +58,7 @@ export const DELIVERY_CHECKS = [
     const [aliceStream, bobStream] = [await ctx.readyStream(alice.token), await ctx.readyStream(bob.token)];
     expectStatus(await ctx.call('PUT', ctx.at(PATHS.read, { chatId: chat.id }), { token: bob.token, json: { data: { lastReadId: message.id } } }), 200);
     const event = await bobStream.waitFor((item) => item.type === 'read.updated' && item.json?.chatId === chat.id, 'bob\'s read.updated');
-    expectEqual(event.json.data, { chatId: chat.id, lastReadId: message.id, unreadCount: 0 }, 'the read marker in the event');
+    expectEqual(event.json.data, { chatId: chat.id, lastReadId: message.id, unreadCount: 0, mentionCount: 0 }, 'the read marker in the event');
     await passMarker(ctx, alice, aliceStream);
     expectTrue(!aliceStream.events.some((item) => item.type === 'read.updated' && item.json?.chatId === chat.id), 'alice received bob\'s read.updated');
   }),
@@ -79,7 +79,7 @@ export const DELIVERY_CHECKS = [
     const events = selectChatEvents(stream, chat.id);
     expectEqual(events.map((event) => event.type), ['member.added', 'chat.updated'], 'the events');
     expectEqual([events[0]!.json.data.userId, events[0]!.json.data.login], [carol.id, carol.login], 'the member added');
-    expectEqual(['lastReadId', 'unreadCount'].filter((key) => key in events[1]!.json.data), [], 'per-reader fields in chat.updated');
+    expectEqual(['lastReadId', 'unreadCount', 'mentionCount'].filter((key) => key in events[1]!.json.data), [], 'per-reader fields in chat.updated');
   }),
   check('events.event.no-change-no-event', '§9.1', 'A write that changes nothing sends no event', async (ctx) => {
     const alice = await ctx.user('alice');

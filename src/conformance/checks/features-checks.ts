@@ -9,19 +9,19 @@ async function readMarker(ctx: KitContext, token: string, chatId: string): Promi
 }
 
 export const FEATURES_CHECKS = [
-  check('features.read.shape', '§10.1', 'GET /chats/{id}/read answers {"data": {"chatId", "lastReadId", "unreadCount"}}', async (ctx) => {
+  check('features.read.shape', '§10.1', 'GET /chats/{id}/read answers {"data": {"chatId", "lastReadId", "unreadCount"}}, and the read marker carries mentionCount too (§14.2)', async (ctx) => {
     const alice = await ctx.user('alice');
     const chat = await ctx.chat(alice);
     const reply = await ctx.call('GET', ctx.at(PATHS.read, { chatId: chat.id }), { token: alice.token });
     expectStatus(reply, 200);
-    expectEqual(reply.json, { data: { chatId: chat.id, lastReadId: null, unreadCount: 0 } }, 'the read marker of a new chat');
+    expectEqual(reply.json, { data: { chatId: chat.id, lastReadId: null, unreadCount: 0, mentionCount: 0 } }, 'the read marker of a new chat');
   }),
   check('features.read.counts', '§10.1', 'unreadCount counts the messages after the marker that others wrote; posting moves its author\'s marker to it', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
     const chat = await ctx.chat(alice, [bob]);
     await ctx.post(alice, chat.id, 'one');
     const two = await ctx.post(alice, chat.id, 'two');
-    expectEqual(await readMarker(ctx, alice.token, chat.id), { chatId: chat.id, lastReadId: two.id, unreadCount: 0 }, 'alice\'s marker');
+    expectEqual(await readMarker(ctx, alice.token, chat.id), { chatId: chat.id, lastReadId: two.id, unreadCount: 0, mentionCount: 0 }, 'alice\'s marker');
     expectEqual((await readMarker(ctx, bob.token, chat.id)).unreadCount, 2, 'bob\'s unread count');
   }),
   check('features.read.move', '§10.1', 'PUT /chats/{id}/read moves it, forward or back; null marks the whole chat unread', async (ctx) => {
@@ -32,9 +32,9 @@ export const FEATURES_CHECKS = [
     const path = ctx.at(PATHS.read, { chatId: chat.id });
     const forward = await ctx.call('PUT', path, { token: bob.token, json: { data: { lastReadId: two.id } } });
     expectStatus(forward, 200);
-    expectEqual(forward.json.data, { chatId: chat.id, lastReadId: two.id, unreadCount: 0 }, 'after reading all');
+    expectEqual(forward.json.data, { chatId: chat.id, lastReadId: two.id, unreadCount: 0, mentionCount: 0 }, 'after reading all');
     expectEqual((await ctx.call('PUT', path, { token: bob.token, json: { data: { lastReadId: one.id } } })).json.data.unreadCount, 1, 'unread after moving back');
-    expectEqual((await ctx.call('PUT', path, { token: bob.token, json: { data: { lastReadId: null } } })).json.data, { chatId: chat.id, lastReadId: null, unreadCount: 2 }, 'after null');
+    expectEqual((await ctx.call('PUT', path, { token: bob.token, json: { data: { lastReadId: null } } })).json.data, { chatId: chat.id, lastReadId: null, unreadCount: 2, mentionCount: 0 }, 'after null');
   }),
   check('features.read.bad-id-400', '§10.1', 'An id that is not a message of the chat: 400 naming data.lastReadId', async (ctx) => {
     const alice = await ctx.user('alice');
@@ -46,7 +46,7 @@ export const FEATURES_CHECKS = [
     const chat = await ctx.chat(alice);
     const newest = await ctx.post(alice, chat.id, 'before carol');
     expectStatus(await ctx.call('PUT', ctx.at(PATHS.member, { chatId: chat.id, userId: carol.id }), { token: alice.token }), 204);
-    expectEqual(await readMarker(ctx, carol.token, chat.id), { chatId: chat.id, lastReadId: newest.id, unreadCount: 0 }, 'carol\'s marker');
+    expectEqual(await readMarker(ctx, carol.token, chat.id), { chatId: chat.id, lastReadId: newest.id, unreadCount: 0, mentionCount: 0 }, 'carol\'s marker');
   }),
   check('features.read.delete-keeps-exact', '§10.1', 'A marker on a deleted message moves to the message before it; deleting all leaves it null and the count 0', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
@@ -55,9 +55,9 @@ export const FEATURES_CHECKS = [
     const two = await ctx.post(alice, chat.id, 'two');
     expectStatus(await ctx.call('PUT', ctx.at(PATHS.read, { chatId: chat.id }), { token: bob.token, json: { data: { lastReadId: two.id } } }), 200);
     expectStatus(await ctx.call('DELETE', ctx.at(PATHS.message, { chatId: chat.id, messageId: two.id }), { token: alice.token }), 204);
-    expectEqual(await readMarker(ctx, bob.token, chat.id), { chatId: chat.id, lastReadId: one.id, unreadCount: 0 }, 'bob\'s marker after the delete');
+    expectEqual(await readMarker(ctx, bob.token, chat.id), { chatId: chat.id, lastReadId: one.id, unreadCount: 0, mentionCount: 0 }, 'bob\'s marker after the delete');
     expectStatus(await ctx.call('DELETE', ctx.at(PATHS.messages, { chatId: chat.id }), { token: alice.token }), 204);
-    expectEqual(await readMarker(ctx, bob.token, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 0 }, 'bob\'s marker after clearing');
+    expectEqual(await readMarker(ctx, bob.token, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 0, mentionCount: 0 }, 'bob\'s marker after clearing');
   }),
   check('features.read.chat-fields', '§10.1', 'The chat carries the caller\'s lastReadId and unreadCount, and GET /chats filters on them', async (ctx) => {
     const [alice, bob] = [await ctx.user('alice'), await ctx.user('bob')];
