@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 TESTS = $(shell find test -name '*.test.ts' | sort)
 
-.PHONY: run test typecheck coverage bench binary backup clean runtime serve-modules all-modules
+.PHONY: run test typecheck coverage bench binary backup conformance clean runtime serve-modules all-modules
 
 # Every recipe runs on the project's Node.js: scripts/node-runtime.sh links it as .runtime/bin/node, first on PATH, so
 # node, npm (and the addon it compiles), npx, tsx, c8 and every child a test spawns are that one.
@@ -63,6 +63,12 @@ BACKUP ?= backups/chat-$(shell date -u +%Y%m%dT%H%M%SZ).db
 DB ?=
 backup: serve-modules
 	$(SERVE) backup '$(BACKUP)' $(if $(DB),--db '$(DB)')
+
+# The conformance kit against any server (docs/conformance.md): URL its base URL; ARGS more options (--level core,
+# --reporter junit --output report.xml, --invite CODE, --admin-token TOKEN, --skip-file known-failures.txt).
+conformance: serve-modules
+	@test -n '$(URL)' || { echo 'usage: make conformance URL=http://localhost:8080 [ARGS="--level core"]'; exit 2; }
+	$(SERVE) conformance '$(URL)' $(ARGS)
 
 bench: all-modules
 	node --import tsx bench/run.ts

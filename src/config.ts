@@ -281,6 +281,7 @@ export function formatHelp(): string {
     '       chat-server backup <file> [--db <path>]   an online copy of the database (see docs/operations.md)',
     '       chat-server admin promote|demote <login> [--db <path or URL>]   change a role on the database directly (recovery)',
     '       chat-server migrate --from <sqlite file> --to <postgres url>   copy a SQLite database into a new PostgreSQL one (see docs/postgres.md)',
+    '       chat-server conformance <base-url> [--level …] [--reporter text|junit|json|tap]   audit a server against docs/protocol.md (see docs/conformance.md)',
     '',
     'Options:',
     ...rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`),

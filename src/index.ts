@@ -11,6 +11,9 @@ import { listenFailure, StartupError } from './startup-error.ts';
 import { DatabaseOpenError } from './storage/store.ts';
 
 export { StartupError } from './startup-error.ts';
+// The conformance kit (docs/conformance.md): `import { runConformance } from 'chat-api'` audits any server by its URL.
+export { ALL_CHECKS, formatJson, formatJunit, formatTap, formatText, runConformance } from './conformance/index.ts';
+export type { Check, CheckResult, ConformanceOptions, ConformanceReport, Level, Outcome, ReporterName } from './conformance/index.ts';
 export type { Config } from './config.ts';
 export type { Clock } from './clock.ts';
 

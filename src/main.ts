@@ -1,6 +1,7 @@
 // The only file with side effects: read the configuration, open the database, listen, stop on a signal.
 import { runAdminCommand } from './admin-command.ts';
 import { runBackupCommand } from './backup-command.ts';
+import { runConformanceCommand } from './conformance-command.ts';
 import { runMigrateCommand } from './migrate-command.ts';
 import { redactDatabase } from './storage/database-url.ts';
 import { ConfigError, formatHelp, parseConfig, type Config } from './config.ts';
@@ -113,6 +114,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (argv[0] === 'admin') {
     process.exitCode = await runAdminCommand(argv.slice(1), process.env);
+    return;
+  }
+  if (argv[0] === 'conformance') {
+    process.exitCode = await runConformanceCommand(argv.slice(1));
     return;
   }
   if (argv[0] === 'migrate') {

@@ -21,12 +21,13 @@ function run(command: string, args: string[], cwd: string): string {
 // What the embedding script does with nothing but the package: a server on :memory: and port 0,
 // then one on a file (so the compiled code finds its migrations), a user registered on each.
 const SCRIPT = `
-import { startServer, StartupError } from 'chat-api';
+import { runConformance, startServer, StartupError } from 'chat-api';
 const results = [];
 for (const db of [':memory:', process.argv[2]]) {
   const server = await startServer({ db, port: 0 });
   const res = await fetch(server.url + '/users', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'embedded', password: 'password1' }) });
   results.push({ url: server.url, status: res.status, login: (await res.json()).login });
+  if (db === ':memory:') results.push((await runConformance({ baseUrl: server.url, only: ['§7.9'] })).counts);
   await server.close();
 }
 const failure = await startServer({ db: '/proc/nope/x.db', port: 0 }).catch((error) => error);
@@ -35,12 +36,14 @@ console.log(JSON.stringify(results));
 `;
 
 const CONSUMER = `
-import { startServer, type RunningServer, type StartOptions } from 'chat-api';
+import { runConformance, startServer, type ConformanceReport, type RunningServer, type StartOptions } from 'chat-api';
 const options: StartOptions = { db: ':memory:', port: 0, basePath: '/api', maxBodyBytes: 1024 };
 const server: RunningServer = await startServer(options);
 const port: number = server.port;
+const report: ConformanceReport = await runConformance({ baseUrl: server.url + '/api', levels: ['core'], only: ['core.service.health'] });
+const failed: number = report.counts.fail;
 await server.close();
-export { port };
+export { port, failed };
 `;
 
 const WRONG = `
@@ -75,7 +78,8 @@ test('the packed tarball installs into another project, starts from plain node, 
   writeFileSync(join(project, 'start.mjs'), SCRIPT);
   const started = spawnSync(process.execPath, ['start.mjs', join(project, 'data', 'chat.db')], { cwd: project, env: CHILD_ENV, encoding: 'utf8' });
   assert.equal(started.status, 0, started.stderr);
-  const [memory, file, failure] = JSON.parse(started.stdout) as [{ url: string; status: number; login: string }, { status: number; login: string }, { startupError: boolean; message: string }];
+  const [memory, conformance, file, failure] = JSON.parse(started.stdout) as [{ url: string; status: number; login: string }, Record<string, number>, { status: number; login: string }, { startupError: boolean; message: string }];
+  assert.deepEqual(conformance, { pass: 3, fail: 0, skip: 0 }, 'the conformance kit runs from the package (docs/conformance.md)');
   assert.match(memory.url, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.deepEqual([memory.status, memory.login, file.status, file.login], [201, 'embedded', 201, 'embedded']);
   assert.equal(failure.startupError, true);

@@ -32,6 +32,8 @@ export function spelledPaths(text: string): string[] {
   return text.split('\n').flatMap((line, index) => {
     const code = line.trimStart();
     if (code.startsWith('//') || code.startsWith('*') || code.startsWith('/*')) return [];
+    // A conformance check's first line quotes its rule from docs/protocol.md: prose too (src/conformance/checks/).
+    if (code.startsWith("check('")) return [];
     return [...line.matchAll(SPELLED_PATH)].map((match) => `${index + 1}: ${line.trim().slice(0, 120)} (${match[0]})`);
   });
 }
@@ -43,6 +45,7 @@ test('the finder catches a path spelled by hand and lets comments and prose be',
   assert.equal(spelledPaths("['POST /users', rule]").length, 0, 'a form rule key built by hand is caught by its own check (form-rules.test.ts)');
   assert.equal(spelledPaths("href: ctx.href('/openapi.json')").length, 1);
   assert.equal(spelledPaths("// GET /chats/:chatId answers it").length, 0);
+  assert.equal(spelledPaths("  check('core.x.y', '§4.4', 'GET /chats/{id}/messages: oldest first', async (ctx) => {").length, 0);
   assert.equal(spelledPaths("summary: 'The token from POST /session'").length, 0);
   assert.equal(spelledPaths("const d = '/chatsroom';").length, 0);
 });

@@ -1,0 +1,47 @@
+// Bytes on a socket, for the framing checks (docs/protocol.md §7.8) no well-behaved HTTP client would send.
+import { connect as connectTcp, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
+import type { KitContext } from './context.ts';
+
+export interface RawAnswer {
+  /** The status of the first answer, 0 when none came. */
+  status: number;
+  /** Its status line and headers. */
+  head: string;
+  /** Whether the server closed the connection after answering. */
+  closed: boolean;
+}
+
+/** Writes `text` as is and reads the first answer; waits a little for the server to close the connection. */
+export function sendRaw(ctx: KitContext, text: string, timeoutMs = 5000): Promise<RawAnswer> {
+  const port = Number(ctx.base.port || (ctx.base.protocol === 'https:' ? 443 : 80));
+  const host = ctx.base.hostname.replace(/^\[|\]$/g, '');
+  const socket: Socket = ctx.base.protocol === 'https:' ? connectTls({ host, port, servername: host }) : connectTcp({ host, port });
+  const exchange = { method: text.split(' ')[0] ?? '?', url: `${ctx.base.origin} (raw)`, requestHeaders: {}, requestBody: text.length > 400 ? `${text.slice(0, 400)}…` : text } as const;
+  const record = { ...exchange } as Parameters<KitContext['exchanges']['push']>[0];
+  ctx.exchanges.push(record);
+  return new Promise((resolve) => {
+    let received = '';
+    let settled = false;
+    const finish = (closed: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      const head = received.split('\r\n\r\n')[0] ?? '';
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
+      Object.assign(record, { status, responseBody: received.length > 600 ? `${received.slice(0, 600)}…` : received });
+      resolve({ status, head, closed });
+    };
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+      // Once a whole answer is in, the connection gets one more second to close.
+      if (/\r\n\r\n/.test(received)) setTimeout(() => finish(false), 1000).unref();
+    });
+    socket.on('close', () => finish(true));
+    socket.on('error', () => finish(true));
+    socket.write(text, 'latin1');
+  });
+}
