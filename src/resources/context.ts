@@ -1,4 +1,6 @@
 // The request context handlers receive, the reply they return, and the route definition they live in.
+import type { DeliveryLoop } from '../outbound/delivery-loop.ts';
+import type { OutboundKinds } from '../outbound/outbound-kind.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.ts';
 import type { QueryDoc, RequestBodyDoc, RouteResponses } from '../openapi/route-doc.ts';
@@ -31,6 +33,8 @@ export interface AppServices {
   registerLimit: RateLimit;
   /** The origin browsers reach the server at (--public-url, else the listen address): never the client's Host. */
   publicOrigin(): string;
+  /** docs/protocol.md §16.5: the durable delivery queue's loop and the kinds it sends. */
+  outbound: { kinds: OutboundKinds; loop: DeliveryLoop };
 }
 
 /** The authenticated caller. */

@@ -10,11 +10,13 @@ import type {
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow,
 } from './rows.ts';
 import type { InviteRepository } from './invite-repository.ts';
+import type { OutboundRepository } from './outbound-repository.ts';
 import type { KeptReads } from './kept-reads.ts';
 
 export type * from './rows.ts';
 export type { KeptReads, KeptValueKind } from './kept-reads.ts';
 export type { InviteRepository } from './invite-repository.ts';
+export type * from './outbound-repository.ts';
 export { NO_CHAT, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
@@ -258,6 +260,7 @@ export interface Repositories {
   readonly events: EventRepository;
   readonly invites: InviteRepository;
   readonly audit: AuditRepository;
+  readonly outbound: OutboundRepository;
 }
 
 /** The repositories bound to one open transaction: valid only until its work's promise settles. */

@@ -10,6 +10,7 @@ import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './
 import { createClient, createPool, describeConnectFailure, isUnavailable, mapError, type Pool, type PoolClient } from './driver.ts';
 import { EventListener } from './event-listener.ts';
 import { PgInvites } from './invites.ts';
+import { PgOutbound } from './outbound.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
@@ -68,6 +69,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     events: new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client)))),
     invites: new PgInvites(sql),
     audit: new PgAudit(sql),
+    outbound: new PgOutbound(sql),
   };
 }
 
@@ -97,6 +99,7 @@ export class PostgresStore implements Store {
   readonly events;
   readonly invites;
   readonly audit;
+  readonly outbound;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
@@ -118,6 +121,7 @@ export class PostgresStore implements Store {
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
     this.invites = base.invites;
+    this.outbound = base.outbound;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });

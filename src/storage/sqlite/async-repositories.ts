@@ -8,6 +8,7 @@ import type { SqliteCollections } from './collections.ts';
 import { toStoreError } from './database.ts';
 import type { EventStore } from './event-store.ts';
 import type { InviteStore } from './invite-store.ts';
+import type { OutboundStore } from './outbound-store.ts';
 import type { MessageStore } from './message-store.ts';
 import type { ReactionStore } from './reaction-store.ts';
 import type { ReadMarkerStore } from './read-marker-store.ts';
@@ -29,6 +30,7 @@ export interface SyncRepositories {
   events: EventStore;
   invites: InviteStore;
   audit: AuditStore;
+  outbound: OutboundStore;
 }
 
 export type Method = (...args: unknown[]) => unknown;
@@ -81,5 +83,6 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     events: views.events,
     invites: views.invites,
     audit: views.audit,
+    outbound: views.outbound,
   };
 }
