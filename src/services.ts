@@ -15,6 +15,7 @@ import { RouteTable } from './router/route-table.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
 import { DeliveryLoop, type DeliveryLoopOptions } from './outbound/delivery-loop.ts';
 import { OutboundKinds } from './outbound/outbound-kind.ts';
+import { createWebhookKind } from './resources/webhooks/webhook-kind.ts';
 
 /** Internal store options (benchmarks compare synchronous=NORMAL, no group commit, no events); they are not flags. */
 export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters' | 'commits'>;
@@ -71,7 +72,11 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     startAfter: await storage.events.newestId(),
     now: () => clock.now(),
     retentionSeconds: config.eventRetention,
-    liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
+    // A stream's "session" is a login session or a personal access token (docs/protocol.md §16.1).
+    liveSessions: async (ids) => {
+      const [sessions, tokens] = await Promise.all([storage.sessions.findLiveSessionIds(ids, clock.now()), storage.integrations.findLiveAccessTokenIds(ids, clock.now())]);
+      return new Set([...sessions, ...tokens]);
+    },
     logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'event-hub', error)),
     ...timings,
   });
@@ -86,6 +91,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'outbound', error)),
     ...outboundTimings,
   });
+  kinds.register(createWebhookKind({ storage, clock }));
   wakeUp.alsoWake(() => loop.wake());
   loop.start();
   metrics.streamsOpen.readFrom(() => events.streamCount());

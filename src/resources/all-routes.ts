@@ -16,6 +16,9 @@ import { SEARCH_ROUTES } from './search/routes.ts';
 import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
+import { BOT_ROUTES } from './bots/routes.ts';
+import { TOKEN_ROUTES } from './tokens/routes.ts';
+import { WEBHOOK_ROUTES } from './webhooks/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
   ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
@@ -23,4 +26,5 @@ export const ALL_ROUTES: readonly Route[] = [
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
   ...INVITE_ROUTES, ...ADMIN_ROUTES,
+  ...TOKEN_ROUTES, ...BOT_ROUTES, ...WEBHOOK_ROUTES,
 ];

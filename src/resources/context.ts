@@ -40,7 +40,12 @@ export interface AppServices {
 /** The authenticated caller. */
 export interface Caller {
   userId: string;
+  /** The session's id, or the personal access token's (docs/protocol.md §16.1): what a session.ended names. */
   sessionId: string;
+  /** Set when the caller came with a personal access token: its scopes (a session may do anything its user may). */
+  token?: { scopes: 'read' | 'read write' };
+  /** The caller is a bot (docs/protocol.md §16.2): no HTML pages. */
+  bot?: boolean;
   /** How the token came: a cookie-authenticated write must pass the same-origin check. */
   via: 'header' | 'cookie';
 }
@@ -106,6 +111,11 @@ export interface Route {
   tag?: string;
   /** Answers raw bytes instead of a representation. */
   raw?: boolean;
+  /**
+   * 'refused': a personal access token may not call it (docs/protocol.md §16.1: tokens, sessions, invites); a
+   * session must.
+   */
+  tokens?: 'refused';
   /** false: not counted against the write limit (logout must always work). */
   writeLimited?: false;
   /** Media types this route's PATCH accepts, for Accept-Patch. */

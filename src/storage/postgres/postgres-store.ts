@@ -11,6 +11,7 @@ import { createClient, createPool, describeConnectFailure, isUnavailable, mapErr
 import { EventListener } from './event-listener.ts';
 import { PgInvites } from './invites.ts';
 import { PgOutbound } from './outbound.ts';
+import { PgIntegrations } from './integrations.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
@@ -70,6 +71,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     invites: new PgInvites(sql),
     audit: new PgAudit(sql),
     outbound: new PgOutbound(sql),
+    integrations: new PgIntegrations(sql),
   };
 }
 
@@ -100,6 +102,7 @@ export class PostgresStore implements Store {
   readonly invites;
   readonly audit;
   readonly outbound;
+  readonly integrations;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
@@ -122,6 +125,7 @@ export class PostgresStore implements Store {
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
     this.invites = base.invites;
     this.outbound = base.outbound;
+    this.integrations = base.integrations;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });
