@@ -1,6 +1,6 @@
 // The public shapes of access tokens, webhooks and their deliveries (docs/protocol.md §16), and their serializers:
 // the schemas for the OpenAPI document, and through Infer the serializers' return types, so the two cannot drift.
-import { arrayOf, describe, id, integer, nullable, object, oneOfValues, text, timestamp, type Infer } from '../openapi/schema.ts';
+import { arrayOf, describe, id, integer, nullable, object, oneOfValues, text, timestamp, type Infer, type Schema } from '../openapi/schema.ts';
 import type { AccessTokenRow, OutboundDeliveryRow, WebhookRow } from '../storage/store.ts';
 import { isoTime } from './iso-time.ts';
 
@@ -32,7 +32,7 @@ export const WEBHOOK = object({
   url: describe(nullable(text()), 'Incoming: its secret address, in the answer to POST only (else null). Outgoing: where deliveries go'),
   secret: describe(nullable(text()), 'Outgoing: the signing secret, whsec_<base64>, in the answer to POST only (else null)'),
   events: describe(nullable(arrayOf(text())), 'Outgoing: the event types delivered'),
-  trigger: describe(nullable(oneOfValues(['all', 'mentions'])), 'Outgoing: every matching event, or only those that mention its bot'),
+  trigger: { anyOf: [oneOfValues(['all', 'mentions']), { type: 'null' }], description: 'Outgoing: every matching event ("all"), or only those that mention its bot ("mentions"); null for an incoming one' } as Schema<'all' | 'mentions' | null>,
   createdAt: timestamp(),
   disabledAt: describe(nullable(timestamp()), 'When 24 h of failing deliveries disabled it; null while it works'),
 }, {
@@ -46,7 +46,7 @@ export const WEBHOOK = object({
 export const DELIVERY = object({
   id: text(undefined, { description: 'Also the webhook-id header of its POSTs' }),
   eventId: describe(nullable(text()), 'The event delivered'),
-  state: oneOfValues(['pending', 'delivered', 'failed', 'dropped'], 'pending: to be tried (again); failed: given up after 24 h; dropped: its webhook was disabled or deleted first'),
+  state: oneOfValues(['pending', 'delivered', 'failed', 'dropped'] as const, 'pending: to be tried (again); failed: given up after 24 h; dropped: its webhook was disabled or deleted first'),
   attempts: integer({ minimum: 0 }),
   nextAttemptAt: describe(nullable(timestamp()), 'While pending: when it is tried next'),
   createdAt: timestamp(),
