@@ -65,7 +65,7 @@ async function after(): Promise<{ post(): Promise<unknown>; page(): Promise<unkn
   const { historyPage, MESSAGE_FIELDS } = await import('../src/resources/messages/history.ts');
   const s = new SqliteStore(':memory:', { synchronous: 'OFF' });
   await s.users.insertUser({ id: 'u1', login: 'one', passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
-  await s.sessions.insertSession({ id: 's1', tokenHash: HASH, userId: 'u1', createdAt: 1, expiresAt: 9e15, maxExpiresAt: 9e15 });
+  await s.sessions.insertSession({ id: 's1', tokenHash: HASH, userId: 'u1', createdAt: 1, expiresAt: 9e15, maxExpiresAt: 9e15, lastUsedAt: 1, userAgent: null, address: null });
   await s.chats.insertChat({ id: 'c1', title: 't', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
   await s.chats.addMember('c1', 'u1', 1);
   let sequence = 0;

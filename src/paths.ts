@@ -13,6 +13,10 @@ export const PATHS = {
   avatar: '/users/:userId/avatar/:avatarId',
   avatarImage: '/users/:userId/avatar/:avatarId/image',
   session: '/session',
+  // A user's sessions, their export (docs/protocol.md §3.5, §3.6).
+  userSessions: '/users/:userId/sessions',
+  userSession: '/users/:userId/sessions/:sessionId',
+  userExport: '/users/:userId/export',
   search: '/search',
   // Running the server for a team (docs/protocol.md §13).
   audit: '/audit',

@@ -14,6 +14,7 @@ const HEADERS: Record<HeaderName, { description: string; schema: JsonSchema }> =
   'Set-Cookie': { description: 'session=<token>; HttpOnly; SameSite=Strict; Path=/ (cleared on logout)', schema: { type: 'string', pattern: '^session=[^;]*; HttpOnly; SameSite=Strict; Path=/' } },
   'Cache-Control': { description: 'How long caches may keep the answer', schema: { type: 'string' } },
   Allow: { description: 'The methods the path supports', schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
+  'Content-Disposition': { description: 'attachment; filename="<login>-export.json": a download (RFC 6266), JSON only', schema: { type: 'string', pattern: '^attachment; filename="[A-Za-z0-9._-]+"$' } },
 };
 
 /** The `headers` of a response object: the required ones, then those that may appear. */

@@ -7,7 +7,7 @@ import type { JsonSchema } from './schema.ts';
 /** Response header fields the document names (components.headers). */
 export type HeaderName =
   | 'ETag' | 'Location' | 'Link' | 'Retry-After' | 'RateLimit' | 'RateLimit-Policy' | 'WWW-Authenticate'
-  | 'Set-Cookie' | 'Cache-Control' | 'Allow';
+  | 'Set-Cookie' | 'Cache-Control' | 'Allow' | 'Content-Disposition';
 
 export interface ResponseDoc {
   description: string;

@@ -10,26 +10,30 @@ import { renderMessagesPage } from './html-messages.ts';
 import { renderPage, type HtmlOptions } from './html-page.ts';
 import { anchor, safeHref } from './html-parts.ts';
 import { renderAvatarsPage, renderSearchResults, renderUserList } from './html-users.ts';
+import { renderSessionsPage } from './html-sessions.ts';
 import type { CollectionRepresentation, Resource } from './representation.ts';
 
 // The avatars page finds whose avatars it shows in its own path.
 const AVATARS = compilePattern(PATHS.avatars);
+const SESSIONS = compilePattern(PATHS.userSessions);
 
 export function renderCollection(rep: CollectionRepresentation, options: HtmlOptions): string {
   const page = rep.page;
   if (page !== undefined) {
     const [selfPath, selfQuery] = page.self.slice(page.basePath.length).split('?', 2);
     const avatarsOf = AVATARS.regex.exec(selfPath!);
+    const sessionsOf = SESSIONS.regex.exec(selfPath!);
     const query = new URLSearchParams(selfQuery ?? '').get('q') ?? '';
     const shown = rep.type === 'message' && page.chat ? renderMessagesPage(rep, page, liveAttributes(rep.live))
       : rep.type === 'chat' ? renderChatList(rep, page)
         : rep.type === 'member' && page.chat ? renderMembersPage(rep, page)
           : rep.type === 'user' ? renderUserList(rep, page)
             : rep.type === 'avatar' && avatarsOf ? renderAvatarsPage(rep, page, decodeURIComponent(avatarsOf[1]!))
-              : rep.type === 'result' ? renderSearchResults(rep, page, query)
-                : rep.type === 'invite' ? renderInviteList(rep, page)
-                  : rep.type === 'token' ? renderTokenList(rep, page)
-                    : rep.type === 'webhook' ? renderWebhookList(rep, page) : undefined;
+              : rep.type === 'user-session' && sessionsOf ? renderSessionsPage(rep, page, decodeURIComponent(sessionsOf[1]!))
+                : rep.type === 'result' ? renderSearchResults(rep, page, query)
+                  : rep.type === 'invite' ? renderInviteList(rep, page)
+                    : rep.type === 'token' ? renderTokenList(rep, page)
+                      : rep.type === 'webhook' ? renderWebhookList(rep, page) : undefined;
     if (shown) {
       // Keyset pages of messages carry their own Older/Newer links; other lists get Previous/Next page.
       const paging = rep.type === 'message' ? '' : renderLinks(rep.links?.filter((link) => link.rel === 'prev' || link.rel === 'next'));

@@ -50,7 +50,7 @@ export function renderInvitePage(rep: SingleRepresentation, page: PageContext): 
 /** GET /invites: make one (anyone who may invite), and the list with a button to revoke each that holds. */
 export function renderInviteList(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
   const self = pathOf(page, 'invites');
-  const create = renderForm({
+  const create = page.mayInvite !== true ? '<p>Only administrators invite people on this server.</p>' : renderForm({
     action: self, method: 'POST', button: 'Create invite', id: 'invite', back: self,
     fields: [
       { name: 'maxUses', label: 'Sign-ups it allows', type: 'number', value: '1', attributes: 'min="1" max="10000" step="1" inputmode="numeric"' },

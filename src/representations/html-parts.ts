@@ -55,6 +55,7 @@ export function renderUser(page: PageContext, userId: unknown, avatarSize = 0): 
 
 /** renderUser for a user the page holds outside page.users (the members page's candidates): shown by login, never by id (docs/html.md). */
 export function renderPerson(page: PageContext, user: PageUser, avatarSize = 0): string {
+  if (user.erased === true) return `<span class="user erased">${escapeHtml(user.login)}</span>`;
   const avatar = avatarSize > 0 ? renderUserAvatar(user, avatarSize) : '';
   const deactivated = user.deactivated === true ? ' <span class="deactivated">(deactivated)</span>' : '';
   return `<a class="user" href="${escapeHtml(pathOf(page, 'user', { userId: user.id }))}">${avatar}<bdi>${escapeHtml(user.login)}</bdi></a>${deactivated}`;

@@ -22,6 +22,9 @@ export const STYLESHEET = [
   'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}',
   'dt{font-weight:600}',
   'dd{margin:0;min-width:0}',
+  // A field list inside a field (an export's avatars, messages, sessions) stacks each name over its value: nested
+  // name columns would add up past a narrow window.
+  'dd dl{grid-template-columns:minmax(0,1fr);gap:0}',
   // A wide table scrolls sideways instead of squeezing its columns to one character.
   '.table{overflow-x:auto}',
   'table{border-collapse:collapse;width:100%;font-size:.9rem}',

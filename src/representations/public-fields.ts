@@ -3,7 +3,7 @@
 import type { AuditRow, AvatarRow, ChatRow, InviteRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
 import { isoTime } from './iso-time.ts';
 import type {
-  PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicInvite, PublicMember, PublicMessage, PublicSession, PublicUser,
+  PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicInvite, PublicMember, PublicMessage, PublicSession, PublicUser, PublicUserSession,
 } from './schemas.ts';
 
 export { isoTime };
@@ -45,6 +45,19 @@ export function publicAvatar(row: AvatarRow, imagePath: string): PublicAvatar {
 /** Never the token or its hash: the token is shown once, in the answer to POST /session. */
 export function publicSession(row: SessionRow): PublicSession {
   return { userId: row.userId, expiresAt: isoTime(row.expiresAt), createdAt: isoTime(row.createdAt) };
+}
+
+/** One of a user's sessions as they list it (docs/protocol.md §3.5): never the token or its hash. */
+export function publicUserSession(row: SessionRow, currentId: string | undefined): PublicUserSession {
+  return {
+    id: row.id,
+    createdAt: isoTime(row.createdAt),
+    lastUsedAt: isoTime(row.lastUsedAt),
+    expiresAt: isoTime(row.expiresAt),
+    userAgent: row.userAgent,
+    address: row.address,
+    current: row.id === currentId,
+  };
 }
 
 /** The chat as every member sees it: what events carry (docs/protocol.md §9.1 leaves the per-caller fields out). */

@@ -75,6 +75,8 @@ export interface PageUser {
   id: string;
   login: string;
   avatar?: Resource;
+  /** An erased account (docs/protocol.md §3.7) whose messages stayed: shown as "deleted user", linked nowhere. */
+  erased?: boolean;
   /** An admin deactivated the account: shown as "(deactivated)" beside the login (docs/html.md). */
   deactivated?: boolean;
   /** An active admin: may delete any message (docs/protocol.md §4.7). */
@@ -113,6 +115,8 @@ export interface PageContext {
   self: string;
   /** The reader is an active administrator: the navigation links the administration page (docs/html.md). */
   admin?: boolean;
+  /** The signed-in user may create invites (an admin, or any member with --members-invite): the invite form shows. */
+  mayInvite?: boolean;
   form?: FormState;
 }
 

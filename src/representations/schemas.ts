@@ -67,6 +67,20 @@ export const SESSION = object({
   createdAt: timestamp(),
 }, { description: 'The caller\'s login session.', example: { userId: USER_ID, expiresAt: '2026-11-22T09:30:00.000Z', createdAt: AT } });
 
+/** One of a user's sessions as they (or an admin) list them: never the token or its hash (docs/protocol.md §3.5). */
+export const USER_SESSION = object({
+  id: id(),
+  createdAt: timestamp(),
+  lastUsedAt: timestamp('When a request last used it (written at most once a minute)'),
+  expiresAt: timestamp('When the session ends unless it is used or prolonged'),
+  userAgent: describe(nullable(text({ min: 0, max: 256 })), 'The User-Agent of the login, cut to 256 characters, or null'),
+  address: describe(nullable(text()), 'The client address of the login as the server saw it'),
+  current: boolean('True for the session of the request that reads the list'),
+}, {
+  description: 'One login session of a user.',
+  example: { id: USER_ID, createdAt: AT, lastUsedAt: AT, expiresAt: '2026-11-22T09:30:00.000Z', userAgent: 'curl/8.5.0', address: '203.0.113.7', current: true },
+});
+
 export const NEW_SESSION = object({
   token: text(undefined, { description: 'The bearer token; shown only in this answer' }),
   userId: id(),
@@ -239,6 +253,7 @@ export type PublicAuditEntry = Infer<typeof AUDIT_ENTRY>;
 export type PublicAvatar = Infer<typeof AVATAR>;
 export type PublicSession = Infer<typeof SESSION>;
 export type PublicNewSession = Infer<typeof NEW_SESSION>;
+export type PublicUserSession = Infer<typeof USER_SESSION>;
 export type PublicChat = Infer<typeof CHAT>;
 export type PublicMember = Infer<typeof MEMBER>;
 export type PublicMessage = Infer<typeof MESSAGE>;
@@ -252,6 +267,26 @@ export interface ResourceKind {
   enveloped: boolean;
 }
 
+/** One message of an export: as GET answers it, with its earlier texts (docs/protocol.md §3.6). */
+const EXPORTED_MESSAGE = object({
+  ...MESSAGE['properties'] as Record<string, Schema<unknown>>,
+  revisions: describe(arrayOf(ref('Revision', REVISION)), 'Every text it had, the current one last'),
+}, { description: 'A message of the user, with its revisions.' });
+
+/** GET /users/{id}/export: everything the server holds about one user, in one document (docs/protocol.md §3.6). */
+export const EXPORT = object({
+  user: ref('User', USER),
+  avatars: arrayOf(ref('Avatar', AVATAR)),
+  memberships: arrayOf(object({
+    chatId: id(), title: text(), ownerId: id(), owner: boolean('True while the user owns the chat'), addedAt: timestamp(), chat: text(undefined, { description: 'The chat\'s path' }),
+  })),
+  readMarkers: arrayOf(ref('ReadMarker', READ_MARKER)),
+  messages: arrayOf(EXPORTED_MESSAGE),
+  reactions: arrayOf(object({ messageId: id(), chatId: id(), emoji: text({ min: 1, max: 32 }), createdAt: timestamp() })),
+  sessions: arrayOf(ref('UserSession', USER_SESSION)),
+  invites: arrayOf(ref('Invite', INVITE)),
+}, { description: 'Everything the server holds about one user: a download (Content-Disposition: attachment).' });
+
 /** Every resource by its component name in the OpenAPI document. */
 export const RESOURCES = {
   User: { schema: USER, enveloped: false },
@@ -259,6 +294,8 @@ export const RESOURCES = {
   Avatar: { schema: AVATAR, enveloped: false },
   Session: { schema: SESSION, enveloped: false },
   NewSession: { schema: NEW_SESSION, enveloped: false },
+  UserSession: { schema: USER_SESSION, enveloped: true },
+  Export: { schema: EXPORT, enveloped: false },
   Chat: { schema: CHAT, enveloped: true },
   Member: { schema: MEMBER, enveloped: true },
   Message: { schema: MESSAGE, enveloped: true },

@@ -16,6 +16,8 @@ import { SEARCH_ROUTES } from './search/routes.ts';
 import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
+import { ACCOUNT_ROUTES } from './account/routes.ts';
+import { USER_SESSION_ROUTES } from './user-sessions/routes.ts';
 import { BOT_ROUTES } from './bots/routes.ts';
 import { TOKEN_ROUTES } from './tokens/routes.ts';
 import { WEBHOOK_ROUTES } from './webhooks/routes.ts';
@@ -26,5 +28,7 @@ export const ALL_ROUTES: readonly Route[] = [
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
   ...INVITE_ROUTES, ...ADMIN_ROUTES,
+  // A user's sessions, export and erasure (docs/protocol.md §3.5-§3.7).
+  ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,
   ...TOKEN_ROUTES, ...BOT_ROUTES, ...WEBHOOK_ROUTES,
 ];

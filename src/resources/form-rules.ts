@@ -33,6 +33,7 @@ const avatarsPage = (ctx: RequestContext) => ctx.href(PATHS.avatars, { userId: c
 const membersPage = (ctx: RequestContext) => ctx.href(PATHS.members, chatParams(ctx));
 const tokensPage = (ctx: RequestContext) => ctx.href(PATHS.tokens, { userId: ctx.params['userId']! });
 const webhooksPage = (ctx: RequestContext) => ctx.href(PATHS.webhooks, chatParams(ctx));
+const sessionsPage = (ctx: RequestContext) => ctx.href(PATHS.userSessions, { userId: ctx.params['userId']! });
 
 /** Keyed by `METHOD pattern`, the route's own pattern. */
 export const FORM_RULES = new Map<string, FormRule>([
@@ -44,6 +45,14 @@ export const FORM_RULES = new Map<string, FormRule>([
   // The administration page's buttons send role or active (docs/html.md, Administration).
   [`PATCH ${PATHS.users}`, { shape: { envelope: false, nullable: ['avatar'], booleans: ['active'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
   [`PATCH ${PATHS.user}`, { shape: { envelope: false, nullable: ['avatar'], booleans: ['active'] }, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
+  // The sessions page: end one (your own current one logs you out), or every other; deleting your account leaves for the landing page.
+  [`DELETE ${PATHS.userSession}`, {
+    shape: BARE,
+    next: (ctx, _reply, back) => (ctx.params['sessionId'] === ctx.caller?.sessionId ? ctx.href(PATHS.session) : back ?? sessionsPage(ctx)),
+    page: (ctx, back) => back ?? sessionsPage(ctx),
+  }],
+  [`DELETE ${PATHS.userSessions}`, { shape: BARE, next: (ctx, _reply, back) => back ?? sessionsPage(ctx), page: (ctx, back) => back ?? sessionsPage(ctx) }],
+  [`DELETE ${PATHS.user}`, { shape: { envelope: false, booleans: ['keepMessages'] }, next: (ctx) => ctx.href(PATHS.index), page: (ctx) => ctx.href(PATHS.user, { userId: ctx.params['userId']! }) }],
   [`POST ${PATHS.avatars}`, { shape: { envelope: false, files: true }, next: avatarsPage, page: avatarsPage }],
   [`DELETE ${PATHS.avatar}`, { shape: BARE, next: avatarsPage, page: avatarsPage }],
   // A new chat opens on its (empty) history, where the next thing to do is to write.

@@ -15,6 +15,8 @@ const CANDIDATES_QUERY = 'limit=100&sort=login&order=asc';
 const USER_REFERENCES = ['authorId', 'ownerId', 'userId', 'createdBy', 'actorId'];
 /** The administration page holds its people, invites and audit entries in lists of its one resource. */
 const ADMIN_LISTS = ['people', 'invites', 'audit'];
+/** How a page names the author of messages an erased account left (docs/html.md). */
+const ERASED_LOGIN = 'deleted user';
 
 /** Every user id a resource refers to: its author, owner, members, reacting users; itself for a user or member. */
 function collectUserIds(type: string, item: Resource, into: Set<string>): void {
@@ -99,7 +101,8 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
   const users: Record<string, PageUser> = {};
   for (const id of [...ids].slice(0, MAX_NAMED_USERS)) {
     const row = await storage.users.findUserById(id);
-    if (row) users[id] = await pageUser(ctx, row);
+    // Users are never deleted but by erasure: an id that names nobody wrote what an erased account left behind.
+    users[id] = row ? await pageUser(ctx, row) : { id, login: ERASED_LOGIN, erased: true };
   }
   for (const [id, message] of Object.entries(replied)) if (users[String(message['authorId'])] === undefined) delete replied[id];
   const page: PageContext = {
@@ -112,6 +115,7 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
     self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
   };
   if (ctx.caller && (await isAdmin(ctx))) page.admin = true;
+  if (ctx.caller) page.mayInvite = page.admin === true || ctx.services.config.membersInvite;
   if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
     const members = new Set(chat['members'] as string[]);
     const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));

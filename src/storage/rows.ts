@@ -34,6 +34,12 @@ export interface SessionRow {
   createdAt: number;
   expiresAt: number;
   maxExpiresAt: number;
+  /** When a request last used it: written at most once a minute (docs/protocol.md §3.5). */
+  lastUsedAt: number;
+  /** The User-Agent of the login, cut to 256 characters; null when none was sent. */
+  userAgent: string | null;
+  /** The client address of the login as the server saw it (--trust-proxy aware). */
+  address: string | null;
 }
 
 export interface AvatarRow {
@@ -188,6 +194,26 @@ export interface EventPurge {
 export interface Page<T> {
   rows: T[];
   total: number;
+}
+
+/** One of a user's chats as their export shows it: the chat's title and owner, their join time and read marker. */
+export interface MembershipRow {
+  chatId: string;
+  title: string;
+  ownerId: string;
+  addedAt: number;
+  lastReadId: string | null;
+  unreadCount: number;
+}
+
+/** A reaction with the chat of its message (an export places it without another read). */
+export interface ReactionOfUserRow extends ReactionRow {
+  chatId: string;
+}
+
+/** An earlier text of one of a user's messages (revision n of messageId). */
+export interface RevisionOfMessageRow extends RevisionRow {
+  messageId: string;
 }
 
 /** An invite (docs/protocol.md §13.5): found by the SHA-256 of its code, never by the code itself. */

@@ -8,6 +8,7 @@ import type { ParsedQuery } from '../parsers/query.ts';
 import type {
   AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow, NewUserRow,
+  MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow,
 } from './rows.ts';
 import type { InviteRepository } from './invite-repository.ts';
 import type { OutboundRepository } from './outbound-repository.ts';
@@ -80,6 +81,11 @@ export interface SessionRepository {
   /** Which of these sessions still hold (exist, expiresAt and maxExpiresAt after now): one query for all. */
   findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>>;
   extendSession(id: string, expiresAt: number): Promise<void>;
+  /**
+   * A request used the session (at most once a minute, resources/session/authenticate.ts): its idle expiry and
+   * lastUsedAt, and its user's lastSeenAt, in one write.
+   */
+  recordSessionUse(id: string, userId: string, expiresAt: number, now: number): Promise<void>;
   deleteSession(id: string): Promise<void>;
   /** Ends every session of a user but one (after a password change); answers the ids of those that went. */
   deleteOtherSessions(userId: string, keepId: string): Promise<string[]>;
@@ -165,6 +171,38 @@ export interface ReactionRepository {
 export interface RevisionRepository {
   /** Revision n of a message (1 = as posted; the highest = the current text), or undefined. */
   findRevision(messageId: string, n: number): Promise<RevisionRow | undefined>;
+}
+
+/**
+ * What the server holds about one user, read whole: their sessions page, their export and their erasure
+ * (docs/protocol.md §3.5-§3.7). Reads are in a stable order (ids, or join order), and none answers an erased account.
+ */
+export interface AccountRepository {
+  /**
+   * A page of the user's sessions. Fields id, createdAt, lastUsedAt, expiresAt, userAgent, address; `current`
+   * (1 for currentId, else 0) is for sorting only.
+   */
+  listSessions(userId: string, currentId: string, query: ParsedQuery): Promise<Page<SessionRow>>;
+  /** Every session of the user, oldest first. */
+  findSessionsOfUser(userId: string): Promise<SessionRow[]>;
+  findAvatarsOfUser(userId: string): Promise<AvatarRow[]>;
+  /** The chats the user is a member of, in the order they joined them. */
+  findMembershipsOfUser(userId: string): Promise<MembershipRow[]>;
+  /** Every message the user wrote, in any chat, oldest first. */
+  findMessagesOfAuthor(userId: string): Promise<MessageRow[]>;
+  /** The earlier texts of the user's messages (not the current ones), by message then n. */
+  findRevisionsOfAuthor(userId: string): Promise<RevisionOfMessageRow[]>;
+  /** Every reaction the user made, oldest first. */
+  findReactionsOfUser(userId: string): Promise<ReactionOfUserRow[]>;
+  /** Every invite the user made, revoked and used up ones too, oldest first. */
+  findInvitesOfUser(userId: string): Promise<InviteRow[]>;
+  /** The user row and whatever still hangs on it (sessions, avatars, memberships): call after moving their chats and messages. */
+  deleteUser(id: string): Promise<void>;
+  /**
+   * Keeps the row only as the author of the messages left behind: its login freed (set to one no sign-up can
+   * take), password, avatars, sessions and invites gone, erasedAt set, so every read of users leaves it out.
+   */
+  eraseUserKeepingRow(id: string, erasedAt: number): Promise<void>;
 }
 
 /** A computed item (a message's actions) paged with the same query rules as a stored collection. */
@@ -260,6 +298,7 @@ export interface Repositories {
   readonly revisions: RevisionRepository;
   readonly collections: CollectionRepository;
   readonly events: EventRepository;
+  readonly accounts: AccountRepository;
   readonly invites: InviteRepository;
   readonly audit: AuditRepository;
   readonly outbound: OutboundRepository;

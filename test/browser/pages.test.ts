@@ -57,6 +57,8 @@ test('hostile strings stay text on every page; no serious axe violation, light o
     ['users', '/users'],
     ['user', `/users/${alice.userId}`],
     ['avatars', `/users/${alice.userId}/avatar`],
+    ['sessions', `/users/${alice.userId}/sessions`],
+    ['export', `/users/${alice.userId}/export`],
     ['search', '/search?q=hiking'],
     ['session', '/session'],
     ['admin', '/admin'],

@@ -131,6 +131,12 @@ test('members invite too, as members only and never someone else\'s invites; --m
   const worker = await invited(closedShop, boss, 'worker');
   assert.deepEqual(problemOf(await invite(closedShop, worker)), { status: 403, code: 'ERR_FORBIDDEN', errors: undefined });
   assert.equal((await invite(closedShop, boss)).status, 201);
+  // The pages say so: a member's list of invites offers no form that would answer 403.
+  const workerPage = await call(closedShop, 'GET', '/invites', { token: worker.token, headers: { accept: 'text/html' } });
+  assert.match(workerPage.text, /Only administrators invite people on this server\./);
+  assert.doesNotMatch(workerPage.text, />Create invite</);
+  const bossPage = await call(closedShop, 'GET', '/invites', { token: boss.token, headers: { accept: 'text/html' } });
+  assert.match(bossPage.text, />Create invite</);
 });
 
 test('DELETE revokes: 204 (again 204), the code stops working, the invite stays listed with revokedAt; both audited', async (t) => {

@@ -51,6 +51,9 @@ const EXPECTED_TYPE: Record<string, string> = {
   '/invites/:inviteId': 'invite',
   '/join/:code': 'invite-status',
   '/admin': 'admin',
+  '/users/:userId/sessions': 'user-session',
+  '/users/:userId/sessions/:sessionId': 'user-session',
+  '/users/:userId/export': 'export',
 };
 
 /** Independent of the renderer's escapeHtml: what a user string must look like inside the page. */
@@ -199,6 +202,15 @@ async function buildFixture(): Promise<Fixture> {
     params['inviteId'] = invites[0].id;
     params['code'] = invites[0].code;
   }
+  if (hasRoute('GET', '/users/:userId/sessions')) {
+    // Two more logins (one by a client with a hostile User-Agent): three sessions.
+    for (const agent of [HOSTILE, 'curl/8.5.0']) {
+      const res = await call(server, 'POST', '/session', { json: { login: owner.login, password: owner.password }, headers: { 'user-agent': agent } });
+      assert.equal(res.status, 201, `login: ${res.text}`);
+    }
+    const sessions = await call(server, 'GET', `/users/${owner.userId}/sessions`, { token: owner.token });
+    params['sessionId'] = sessions.body.data[1].id;
+  }
   return { server, owner, params };
 }
 
@@ -215,7 +227,7 @@ function pathOf(route: Route, params: Record<string, string>, extraQuery = ''): 
 
 /** Collections answer {data, meta} and page; the others are single resources with an ETag. */
 function isCollection(pattern: string): boolean {
-  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session', '/chats/:chatId/read', '/admin'].includes(pattern);
+  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session', '/chats/:chatId/read', '/admin', '/users/:userId/export'].includes(pattern);
 }
 
 /** Pages by limit and offset: every collection but the event log, which goes on by `after` (its own tests). */

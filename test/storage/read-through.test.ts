@@ -13,7 +13,7 @@ import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.ts';
 import type { Repositories, SessionRow } from '../../src/storage/store.ts';
 
 const TOKEN = Buffer.alloc(32, 7);
-const SESSION: SessionRow = { id: 's1', tokenHash: TOKEN, userId: 'u1', createdAt: 1, expiresAt: 10_000, maxExpiresAt: 20_000 };
+const SESSION: SessionRow = { id: 's1', tokenHash: TOKEN, userId: 'u1', createdAt: 1, expiresAt: 10_000, maxExpiresAt: 20_000, lastUsedAt: 1, userAgent: null, address: null };
 
 /** A store on a file with one user, one session and one chat, and a second connection to the file (another --workers process). */
 async function storeOnFile(t: TestContext): Promise<{ store: SqliteStore; other: Database.Database }> {

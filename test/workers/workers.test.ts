@@ -221,3 +221,19 @@ test('--workers 2: SIGTERM drains both workers and the primary exits 0; :memory:
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr, 'chat-server: --workers: expected auto or an integer from 1 to 256, got "many"\n');
 });
+
+test('--workers 2: an erasure on one process ends the account everywhere: its token, its streams on both, and its login is free', { timeout: 60_000 }, async (t) => {
+  const server = await startWorkers(t, ['--registration', 'open']);
+  const admin = await register(server.url, 'admin');
+  const bob = await register(server.url, 'bob');
+  // Four streams over four connections: the cluster hands them to both processes.
+  const streams: EventStream[] = [];
+  for (let i = 0; i < 4; i++) streams.push(await openReady(server.url, { token: bob.token }));
+  t.after(() => streams.forEach((stream) => stream.close()));
+  assert.equal((await call(server.url, 'DELETE', `/users/${bob.userId}`, { token: admin.token })).status, 204);
+  for (let i = 0; i < 6; i++) assert.equal((await call(server.url, 'GET', '/session', { token: bob.token })).status, 401);
+  // The process that erased ends its streams at once, the other at its next session check (within 15 s).
+  await Promise.all(streams.map((stream) => stream.ended));
+  const again = await call(server.url, 'POST', '/users', { json: { login: 'bob', password: 'another long password' } });
+  assert.equal(again.status, 201, again.text);
+});

@@ -8,7 +8,7 @@ import { hashAccessToken, isAccessToken } from '../tokens/access-token.ts';
 
 const REALM = 'realm="chat"';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** A session's expiry is written back at most once a minute, not on every read. */
+/** A session's expiry and last use (and its user's lastSeenAt) are written back at most once a minute, not on every read. */
 const EXTEND_STEP_MS = 60_000;
 
 function unauthenticated(detail: string, tokenSent: boolean): HttpError {
@@ -61,9 +61,11 @@ export async function authenticate(req: IncomingMessage, services: AppServices, 
     && !isAllowedOrigin(services.config.corsOrigins, req.headers.origin)) {
     throw new HttpError('ERR_CSRF', 'A cookie-authenticated change must come from this server\'s own origin (Origin header)');
   }
-  // Use extends the idle lifetime, never past the absolute limit.
+  // Use extends the idle lifetime, never past the absolute limit; the same write says when it was used (docs/protocol.md §3.5).
   const extended = Math.min(now + services.config.sessionTtl * 1000, session.maxExpiresAt);
-  if (extended - session.expiresAt >= EXTEND_STEP_MS) await sessions.extendSession(session.id, extended);
+  if (extended - session.expiresAt >= EXTEND_STEP_MS || now - session.lastUsedAt >= EXTEND_STEP_MS) {
+    await sessions.recordSessionUse(session.id, session.userId, Math.max(extended, session.expiresAt), now);
+  }
   return { userId: session.userId, sessionId: session.id, via: presented.via };
 }
 

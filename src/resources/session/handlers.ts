@@ -16,7 +16,8 @@ import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
 
 
-function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number): string {
+/** The session cookie's Set-Cookie value; an empty token with max age 0 clears it. */
+export function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number): string {
   const secure = ctx.services.config.secureCookies ? '; Secure' : '';
   return `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure}`;
 }
@@ -24,6 +25,14 @@ function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number
 /** Login CSRF: a foreign page must not sign a browser in to an account of the attacker's choosing. */
 function readCredentials(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
   return readOwnOriginBody(ctx, 'The login form must be posted from this server\'s own origin (Origin header)');
+}
+
+/** What a session keeps of the client's User-Agent (docs/protocol.md §3.5): at most this many characters. */
+const MAX_USER_AGENT = 256;
+
+function readUserAgent(ctx: RequestContext): string | null {
+  const header = ctx.req.headers['user-agent'];
+  return header === undefined || header === '' ? null : [...header].slice(0, MAX_USER_AGENT).join('');
 }
 
 function badCredentials(): HttpError {
@@ -79,6 +88,9 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
     createdAt: now,
     expiresAt: Math.min(now + config.sessionTtl * 1000, maxExpiresAt),
     maxExpiresAt,
+    lastUsedAt: now,
+    userAgent: readUserAgent(ctx),
+    address,
   };
   await storage.transaction(async (tx) => {
     // Deactivated while the password was checked: no session (SQLite's writes take turns; on PostgreSQL a session

@@ -64,7 +64,7 @@ SELECT s.type, s.id, s.chat_id AS "chatId", s.created_at AS "createdAt", s.updat
   UNION ALL SELECT 'chat', c.id, NULL, c.created_at, c.updated_at FROM chats c
     WHERE c.search @@ (SELECT query FROM q) AND c.id IN (SELECT chat_id FROM mine)
   UNION ALL SELECT 'user', u.id, NULL, u.created_at, u.updated_at FROM users u
-    WHERE u.search @@ (SELECT query FROM q)
+    WHERE u.search @@ (SELECT query FROM q) AND u.erased_at IS NULL
 ) s`;
 const SEARCH_COLUMNS: SqlColumns = {
   idField: 'id',
@@ -96,7 +96,7 @@ export class PgCollections implements CollectionRepository {
   }
 
   listUsers(query: ParsedQuery): Promise<Page<UserRow>> {
-    return listPage(this.sql, { select: USER_SELECT, columns: USER_COLUMNS }, query);
+    return listPage(this.sql, { select: USER_SELECT, scope: 'u.erased_at IS NULL', columns: USER_COLUMNS }, query);
   }
 
   async listAudit(query: ParsedQuery): Promise<Page<AuditRow>> {

@@ -82,7 +82,7 @@ export class PgChats implements ChatRepository {
   }
 
   async findUnknownUsers(userIds: readonly string[]): Promise<string[]> {
-    const rows = await this.sql.rows<{ id: string }>('SELECT j.id FROM unnest(?::text[]) WITH ORDINALITY AS j(id, n) WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.id) ORDER BY j.n', [userIds]);
+    const rows = await this.sql.rows<{ id: string }>('SELECT j.id FROM unnest(?::text[]) WITH ORDINALITY AS j(id, n) WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.id AND u.erased_at IS NULL) ORDER BY j.n', [userIds]);
     return rows.map((row) => row.id);
   }
 

@@ -5,7 +5,7 @@ import type { SqlColumns } from '../query-sql.ts';
 import type { Sql } from './connection.ts';
 import { listPage } from './collections.ts';
 
-const COLUMNS = 'i.id, i.code_hash AS "codeHash", i.created_by AS "createdBy", i.role, i.max_uses AS "maxUses", i.uses, i.expires_at AS "expiresAt",'
+export const INVITE_ROW_COLUMNS = 'i.id, i.code_hash AS "codeHash", i.created_by AS "createdBy", i.role, i.max_uses AS "maxUses", i.uses, i.expires_at AS "expiresAt",'
   + ' i.created_at AS "createdAt", i.revoked_at AS "revokedAt"';
 
 // The list reads the hash as hex text: the page travels as JSON (collections.ts), which has no bytes.
@@ -33,11 +33,11 @@ export class PgInvites implements InviteRepository {
   }
 
   findInviteById(id: string): Promise<InviteRow | undefined> {
-    return this.sql.one(`SELECT ${COLUMNS} FROM invites i WHERE i.id = ?`, [id]);
+    return this.sql.one(`SELECT ${INVITE_ROW_COLUMNS} FROM invites i WHERE i.id = ?`, [id]);
   }
 
   findInviteByCodeHash(codeHash: Buffer): Promise<InviteRow | undefined> {
-    return this.sql.one(`SELECT ${COLUMNS} FROM invites i WHERE i.code_hash = ?`, [codeHash]);
+    return this.sql.one(`SELECT ${INVITE_ROW_COLUMNS} FROM invites i WHERE i.code_hash = ?`, [codeHash]);
   }
 
   /**

@@ -49,12 +49,13 @@ export class PgUsers implements UserRepository {
   }
 
   findUserById(id: string): Promise<UserRow | undefined> {
-    return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
+    // An erased account's row (it keeps its messages' author) is nobody's to find: docs/protocol.md §3.7.
+    return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ? AND erased_at IS NULL`, [id]);
   }
 
   /** lower() under "C" folds ASCII letters only, as SQLite's NOCASE; the unique index is on lower(login). */
   findUserByLogin(login: string): Promise<UserRow | undefined> {
-    return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE lower(login) = lower(?)`, [login]);
+    return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE lower(login) = lower(?) AND erased_at IS NULL`, [login]);
   }
 
   async updateUser(user: UserRow): Promise<void> {
@@ -64,9 +65,11 @@ export class PgUsers implements UserRepository {
   }
 }
 
-const SESSION_COLUMNS = 'id, token_hash AS "tokenHash", user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt", max_expires_at AS "maxExpiresAt"';
+/** A session row's columns, of the sessions table named `s`. */
+export const SESSION_COLUMNS = 's.id, s.token_hash AS "tokenHash", s.user_id AS "userId", s.created_at AS "createdAt", s.expires_at AS "expiresAt", s.max_expires_at AS "maxExpiresAt",'
+  + ' s.last_used_at AS "lastUsedAt", s.user_agent AS "userAgent", s.address';
 /** A session of a deactivated user holds nothing, even one a login racing the deactivation made (docs/protocol.md §13.4). */
-const OF_ACTIVE_USER = 'NOT EXISTS (SELECT 1 FROM users u WHERE u.id = sessions.user_id AND u.deactivated_at IS NOT NULL)';
+const OF_ACTIVE_USER = 'NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.user_id AND u.deactivated_at IS NOT NULL)';
 
 export class PgSessions implements SessionRepository {
   private readonly sql: Sql;
@@ -76,25 +79,31 @@ export class PgSessions implements SessionRepository {
   }
 
   async insertSession(session: SessionRow): Promise<void> {
-    await this.sql.run('INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at, max_expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [session.id, session.tokenHash, session.userId, session.createdAt, session.expiresAt, session.maxExpiresAt]);
+    await this.sql.run('INSERT INTO sessions (id, token_hash, user_id, created_at, expires_at, max_expires_at, last_used_at, user_agent, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [session.id, session.tokenHash, session.userId, session.createdAt, session.expiresAt, session.maxExpiresAt, session.lastUsedAt, session.userAgent, session.address]);
   }
 
   findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined> {
-    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE token_hash = ? AND ${OF_ACTIVE_USER}`, [tokenHash]);
+    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.token_hash = ? AND ${OF_ACTIVE_USER}`, [tokenHash]);
   }
 
   findSessionById(id: string): Promise<SessionRow | undefined> {
-    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, [id]);
+    return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`, [id]);
   }
 
   async findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>> {
-    const rows = await this.sql.rows<{ id: string }>(`SELECT id FROM sessions WHERE id = ANY(?::text[]) AND expires_at > ? AND max_expires_at > ? AND ${OF_ACTIVE_USER}`, [ids, now, now]);
+    const rows = await this.sql.rows<{ id: string }>(`SELECT s.id FROM sessions s WHERE s.id = ANY(?::text[]) AND s.expires_at > ? AND s.max_expires_at > ? AND ${OF_ACTIVE_USER}`, [ids, now, now]);
     return new Set(rows.map((row) => row.id));
   }
 
   async extendSession(id: string, expiresAt: number): Promise<void> {
     await this.sql.run('UPDATE sessions SET expires_at = ? WHERE id = ?', [expiresAt, id]);
+  }
+
+  /** One statement writes both rows: the session's expiry and last use, and its user's last sighting. */
+  async recordSessionUse(id: string, userId: string, expiresAt: number, now: number): Promise<void> {
+    await this.sql.run('WITH used AS (UPDATE sessions SET expires_at = ?, last_used_at = ? WHERE id = ? RETURNING user_id)'
+      + ' UPDATE users SET last_seen_at = ? WHERE id = ?', [expiresAt, now, id, now, userId]);
   }
 
   async deleteSession(id: string): Promise<void> {

@@ -15,6 +15,7 @@ import { PgIntegrations } from './integrations.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
+import { PgAccounts } from './accounts.ts';
 import { PgAudit } from './audit-log.ts';
 import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
@@ -68,6 +69,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     revisions: new PgRevisions(sql),
     collections: new PgCollections(sql),
     events: new PgEventLog(sql, tx, recordEvents, (work) => store.run('BEGIN', (client) => work(new Sql(client)))),
+    accounts: new PgAccounts(sql),
     invites: new PgInvites(sql),
     audit: new PgAudit(sql),
     outbound: new PgOutbound(sql),
@@ -99,6 +101,7 @@ export class PostgresStore implements Store {
   readonly revisions;
   readonly collections;
   readonly events;
+  readonly accounts;
   readonly invites;
   readonly audit;
   readonly outbound;
@@ -122,6 +125,7 @@ export class PostgresStore implements Store {
     // Outside a transaction: the pool's repositories (each statement on any free connection).
     const base = pgRepositories(sql, undefined, this, options.recordEvents ?? true);
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
+    this.accounts = base.accounts;
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
     this.invites = base.invites;
     this.outbound = base.outbound;

@@ -16,6 +16,7 @@ import type { ReadMarkerStore } from './read-marker-store.ts';
 import type { RevisionStore } from './revision-store.ts';
 import type { SessionStore } from './session-store.ts';
 import type { UserStore } from './user-store.ts';
+import type { AccountStore } from './account-store.ts';
 
 /** The synchronous stores, as one transaction or the gate runs them. */
 export interface SyncRepositories {
@@ -29,6 +30,7 @@ export interface SyncRepositories {
   revisions: RevisionStore;
   collections: SqliteCollections;
   events: EventStore;
+  accounts: AccountStore;
   invites: InviteStore;
   audit: AuditStore;
   outbound: OutboundStore;
@@ -83,6 +85,7 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     // listActions is generic in the interface (it answers the items' own type): checked by hand, the cast stays.
     collections: views.collections as unknown as Repositories['collections'],
     events: views.events,
+    accounts: views.accounts,
     invites: views.invites,
     audit: views.audit,
     outbound: views.outbound,

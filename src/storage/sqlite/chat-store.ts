@@ -51,7 +51,7 @@ const SQL = {
   members: `${MEMBER_SELECT} WHERE cm.chat_id = ? ORDER BY cm.added_at, cm.user_id`,
   setOwner: 'UPDATE chats SET owner_id = ?, updated_at = ? WHERE id = ?',
   peers: 'SELECT DISTINCT other.user_id FROM chat_members mine JOIN chat_members other ON other.chat_id = mine.chat_id WHERE mine.user_id = ? AND other.user_id <> mine.user_id ORDER BY other.user_id',
-  unknownUsers: 'SELECT j.value AS id FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.value) ORDER BY j.key',
+  unknownUsers: 'SELECT j.value AS id FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.value AND u.erased_at IS NULL) ORDER BY j.key',
 };
 
 export class ChatStore {

@@ -100,7 +100,7 @@ export class SqliteCollections {
   }
 
   listUsers(query: ParsedQuery): Page<UserRow> {
-    return this.pages.listPage<UserRow>({ select: USER_SELECT, columns: USER_COLUMNS }, query);
+    return this.pages.listPage<UserRow>({ select: USER_SELECT, scope: 'u.erased_at IS NULL', columns: USER_COLUMNS }, query);
   }
 
   listAudit(query: ParsedQuery): Page<AuditRow> {

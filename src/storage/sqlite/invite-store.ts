@@ -8,7 +8,7 @@ import type { SqlColumns } from './query-sql.ts';
 const COLUMNS = 'i.id, i.code_hash AS codeHash, i.created_by AS createdBy, i.role, i.max_uses AS maxUses, i.uses, i.expires_at AS expiresAt,'
   + ' i.created_at AS createdAt, i.revoked_at AS revokedAt';
 
-const INVITE_SELECT = `SELECT ${COLUMNS} FROM invites i`;
+export const INVITE_SELECT = `SELECT ${COLUMNS} FROM invites i`;
 
 export const INVITE_COLUMNS: SqlColumns = {
   idField: 'id',

@@ -30,7 +30,7 @@ const SEARCH_SELECT = `SELECT s.type AS type, s.id AS id, s.chat_id AS chatId, s
   UNION ALL
   SELECT 'user', u.id, NULL, u.created_at, u.updated_at
     FROM users_fts JOIN users u ON u.seq = users_fts.rowid
-    WHERE users_fts MATCH @match
+    WHERE users_fts MATCH @match AND u.erased_at IS NULL
 ) s`;
 
 /**

@@ -25,6 +25,7 @@ import { ReadMarkerStore } from './read-marker-store.ts';
 import { RevisionStore } from './revision-store.ts';
 import { SessionStore } from './session-store.ts';
 import { UserStore } from './user-store.ts';
+import { AccountStore } from './account-store.ts';
 import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
 export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCommit' | 'batchFailure'> & {
@@ -53,6 +54,7 @@ export class SqliteStore implements Store {
   readonly revisions: Repositories['revisions'];
   readonly collections: Repositories['collections'];
   readonly events: Repositories['events'];
+  readonly accounts: Repositories['accounts'];
   readonly invites: Repositories['invites'];
   readonly audit: Repositories['audit'];
   readonly outbound: Repositories['outbound'];
@@ -105,6 +107,7 @@ export class SqliteStore implements Store {
       revisions: new RevisionStore(this.db),
       collections: new SqliteCollections(this.db),
       events: this.eventLog,
+      accounts: new AccountStore(this.db),
       invites: new InviteStore(this.db),
       audit: new AuditStore(this.db),
       outbound: new OutboundStore(this.db),
@@ -124,6 +127,7 @@ export class SqliteStore implements Store {
     this.revisions = gated.revisions;
     this.collections = gated.collections;
     this.events = gated.events;
+    this.accounts = gated.accounts;
     this.invites = gated.invites;
     this.audit = gated.audit;
     this.outbound = gated.outbound;

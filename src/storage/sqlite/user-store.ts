@@ -12,9 +12,10 @@ const SQL = {
   insert: `INSERT INTO users ${INSERT_COLUMNS} VALUES (${VALUES})`,
   // One writer at a time: NOT EXISTS and the insert see the same database.
   insertFirst: `INSERT INTO users ${INSERT_COLUMNS} SELECT ${VALUES} WHERE NOT EXISTS (SELECT 1 FROM users)`,
-  byId: `SELECT ${COLUMNS} FROM users WHERE id = ?`,
+  // An erased account's row (it keeps its messages' author) is nobody's to find: docs/protocol.md §3.7.
+  byId: `SELECT ${COLUMNS} FROM users WHERE id = ? AND erased_at IS NULL`,
   // Logins compare without regard to ASCII case: the column is COLLATE NOCASE.
-  byLogin: `SELECT ${COLUMNS} FROM users WHERE login = ?`,
+  byLogin: `SELECT ${COLUMNS} FROM users WHERE login = ? AND erased_at IS NULL`,
   update: 'UPDATE users SET login = @login, password_hash = @passwordHash, avatar_id = @avatarId, role = @role, '
     + 'deactivated_at = @deactivatedAt, last_seen_at = @lastSeenAt, updated_at = @updatedAt WHERE id = @id',
   any: 'SELECT 1 AS found FROM users LIMIT 1',
