@@ -54,6 +54,7 @@ export const PATHS = {
   webhooks: '/chats/:chatId/webhooks',
   webhook: '/chats/:chatId/webhooks/:hookId',
   webhookDeliveries: '/chats/:chatId/webhooks/:hookId/deliveries',
+  webhookDelivery: '/chats/:chatId/webhooks/:hookId/deliveries/:deliveryId',
   hook: '/hooks/:secret',
 } as const;
 
