@@ -26,6 +26,11 @@ export const PATHS = {
   members: '/chats/:chatId/members',
   member: '/chats/:chatId/members/:userId',
   read: '/chats/:chatId/read',
+  // Files of a chat's messages (docs/protocol.md §15): uploads, and the bytes of each.
+  attachments: '/chats/:chatId/attachments',
+  attachment: '/chats/:chatId/attachments/:attachmentId',
+  // Typing indicators (docs/protocol.md §14.5).
+  typing: '/chats/:chatId/typing',
   messages: '/chats/:chatId/messages',
   message: '/chats/:chatId/messages/:messageId',
   messageActions: '/chats/:chatId/messages/:messageId/actions',
@@ -40,6 +45,9 @@ export const PATHS = {
   topReaction: '/messages/:messageId/reactions/:emoji',
   topRevisions: '/messages/:messageId/revisions',
   topRevision: '/messages/:messageId/revisions/:revisionId',
+  // Direct messages, mentions and notification levels (docs/protocol.md §14).
+  notifications: '/chats/:chatId/notifications',
+  mentions: '/mentions',
   // The event stream and long-poll (docs/events.md).
   events: '/events',
   // Invites, the join page and the admin page (docs/protocol.md §13.5, docs/html.md).

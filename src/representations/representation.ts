@@ -81,6 +81,8 @@ export interface PageUser {
   deactivated?: boolean;
   /** An active admin: may delete any message (docs/protocol.md §4.7). */
   admin?: boolean;
+  /** online, away or offline when the page was made (docs/protocol.md §14.6): the dot beside the login. */
+  presence?: string;
 }
 
 /** A form post that broke a rule: the page shows that form again with what was typed and each error beside its field. */
@@ -109,6 +111,8 @@ export interface PageContext {
   replied: Record<string, Resource>;
   /** Users who are not members of the chat, for the owner's "Add" buttons (members page). */
   candidates?: PageUser[];
+  /** The reader's notification level in the page's chat (docs/protocol.md §14.3), on the chat's own page. */
+  notificationLevel?: string;
   /** The reader's language for dates (the first usable tag of Accept-Language), or undefined. */
   locale?: string;
   /** The path and query of this page, for the forms' `_back` field. */

@@ -21,11 +21,13 @@ export const USER = object({
   active: boolean('False once an admin deactivated the account: it cannot sign in'),
   kind: oneOfValues(['user', 'bot'], 'A person, or a bot: no password, no log-in, no HTML pages (docs/protocol.md §16.2)'),
   ownerId: describe(nullable(id()), 'A bot\'s owner, who manages its tokens; null for a person'),
+  presence: oneOfValues(['online', 'away', 'offline'], 'Computed when answered (docs/protocol.md §14.6): online (an open stream, or a request in the last 2 minutes), away (2-30 minutes), offline. In every answer about users; never in events, which the log keeps'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 }, {
   description: 'A user. Never carries a password or any hash.',
-  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, kind: 'user', ownerId: null, createdAt: AT, updatedAt: AT },
+  optional: ['presence'],
+  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, kind: 'user', ownerId: null, presence: 'online', createdAt: AT, updatedAt: AT },
 });
 
 export const AUDIT_ENTRY = object({
@@ -93,18 +95,20 @@ export const NEW_SESSION = object({
 
 export const CHAT = object({
   id: id(),
-  title: text({ min: 1, max: 200 }),
+  kind: oneOfValues(['group', 'direct'], 'A group chat, or a direct chat of two people (one with oneself): docs/protocol.md §14.1'),
+  title: describe(nullable(text({ min: 1, max: 200 })), 'null for a direct chat, which is named by the other person'),
   ownerId: id(),
   members: describe(arrayOf(id()), 'The ids of the members, the owner included'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
   lastReadId: describe(nullable(id()), "The caller's read marker: the last message read, or null"),
   unreadCount: describe(integer({ minimum: 0 }), 'Messages after the read marker that others wrote'),
+  mentionCount: describe(integer({ minimum: 0 }), 'Of those, the ones that mention the caller (docs/protocol.md §14.2)'),
   // Every answer to a member carries them; a chat inside an event leaves them out (docs/protocol.md §9.1), so optional.
 }, {
-  optional: ['lastReadId', 'unreadCount'],
-  description: 'A chat. Its lastReadId and unreadCount are the caller\'s own.',
-  example: { id: CHAT_ID, title: 'Lunch', ownerId: USER_ID, members: [USER_ID], createdAt: AT, updatedAt: AT, lastReadId: null, unreadCount: 0 },
+  optional: ['lastReadId', 'unreadCount', 'mentionCount'],
+  description: 'A chat. Its lastReadId, unreadCount and mentionCount are the caller\'s own.',
+  example: { id: CHAT_ID, kind: 'group', title: 'Lunch', ownerId: USER_ID, members: [USER_ID], createdAt: AT, updatedAt: AT, lastReadId: null, unreadCount: 0, mentionCount: 0 },
 });
 
 export const MEMBER = object({
@@ -120,19 +124,44 @@ export const REACTION_COUNT = object({
   userIds: arrayOf(id()),
 }, { description: 'One emoji on a message: how many reacted with it, and who.', example: { emoji: '👍', count: 1, userIds: [USER_ID] } });
 
+const ATTACHMENT_ID = '01JDAY4D8E2F6G0H3J5K7M9N1P';
+
+/** docs/protocol.md §15: one file of a message, as the message and the upload answer show it. */
+export const ATTACHMENT = object({
+  id: id(),
+  name: text({ min: 1, max: 255 }, { description: 'The file name as uploaded, without any path' }),
+  contentType: oneOfValues(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/octet-stream'],
+    'The type the bytes are served with: an image type only for an image the server validated'),
+  size: integer({ minimum: 0, description: 'Bytes' }),
+  sha256: text(undefined, { pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the bytes, lower-case hex: also their ETag' }),
+  href: text(undefined, { description: 'Where the bytes are (members of the chat only)' }),
+  width: integer({ minimum: 1, description: 'Pixels, for an image' }),
+  height: integer({ minimum: 1, description: 'Pixels, for an image' }),
+}, {
+  optional: ['width', 'height'],
+  description: 'A file attached to a message, or uploaded to be.',
+  example: {
+    id: ATTACHMENT_ID, name: 'screenshot.png', contentType: 'image/png', size: 48213,
+    sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    href: buildPath(PATHS.attachment, { chatId: CHAT_ID, attachmentId: ATTACHMENT_ID }), width: 1280, height: 720,
+  },
+});
+
 export const MESSAGE = object({
   id: id(),
   chatId: id(),
   authorId: id(),
-  text: text({ min: 1, max: 4000 }),
+  text: text({ min: 0, max: 4000 }, { description: 'At least 1 character, unless the message has attachments' }),
   replyTo: describe(nullable(id()), 'The message this one answers, or null'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
   editedAt: describe(nullable(timestamp()), 'When the text last changed; null until it does'),
   reactions: describe(arrayOf(ref('ReactionCount', REACTION_COUNT)), 'In order of first use; the same for every reader'),
+  mentions: describe(arrayOf(id()), 'The members the text mentions (@login, @all), in order of first mention (docs/protocol.md §14.2)'),
+  attachments: describe(arrayOf(ref('Attachment', ATTACHMENT)), 'Files, in the order they were given; never changed by an edit'),
 }, {
   description: 'A message of a chat.',
-  example: { id: MESSAGE_ID, chatId: CHAT_ID, authorId: USER_ID, text: 'Noon?', replyTo: null, createdAt: AT, updatedAt: AT, editedAt: null, reactions: [] },
+  example: { id: MESSAGE_ID, chatId: CHAT_ID, authorId: USER_ID, text: 'Noon?', replyTo: null, createdAt: AT, updatedAt: AT, editedAt: null, reactions: [], mentions: [], attachments: [] },
 });
 
 export const ACTION = object({
@@ -160,12 +189,19 @@ export const READ_MARKER = object({
   chatId: id(),
   lastReadId: nullable(id()),
   unreadCount: integer({ minimum: 0 }),
-}, { description: 'The caller\'s read marker in a chat.', example: { chatId: CHAT_ID, lastReadId: MESSAGE_ID, unreadCount: 0 } });
+  mentionCount: integer({ minimum: 0 }),
+}, { description: 'The caller\'s read marker in a chat.', example: { chatId: CHAT_ID, lastReadId: MESSAGE_ID, unreadCount: 0, mentionCount: 0 } });
+
+/** docs/protocol.md §14.3: what the caller is notified of in one chat. */
+export const NOTIFICATION_SETTING = object({
+  chatId: id(),
+  level: oneOfValues(['all', 'mentions', 'none'], 'all: every message of others; mentions: those that mention the caller; none: nothing'),
+}, { description: 'The caller\'s notification level in a chat (all in direct chats, mentions in groups until set).', example: { chatId: CHAT_ID, level: 'mentions' } });
 
 export const EVENT_TYPES = [
   'message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'chat.created', 'chat.updated', 'chat.deleted',
   'member.added', 'member.removed', 'reaction.added', 'reaction.removed', 'read.updated',
-  'user.updated', 'session.ended', 'webhook.disabled',
+  'user.updated', 'session.ended', 'notification', 'webhook.disabled',
 ] as const;
 
 export const EVENT = object({
@@ -257,6 +293,7 @@ export type PublicUserSession = Infer<typeof USER_SESSION>;
 export type PublicChat = Infer<typeof CHAT>;
 export type PublicMember = Infer<typeof MEMBER>;
 export type PublicMessage = Infer<typeof MESSAGE>;
+export type PublicAttachment = Infer<typeof ATTACHMENT>;
 export type PublicAction = Infer<typeof ACTION>;
 export type PublicInvite = Infer<typeof INVITE>;
 export type PublicInviteStatus = Infer<typeof INVITE_STATUS>;
@@ -299,11 +336,13 @@ export const RESOURCES = {
   Chat: { schema: CHAT, enveloped: true },
   Member: { schema: MEMBER, enveloped: true },
   Message: { schema: MESSAGE, enveloped: true },
+  Attachment: { schema: ATTACHMENT, enveloped: true },
   Action: { schema: ACTION, enveloped: true },
   Reaction: { schema: REACTION, enveloped: true },
   ReactionCount: { schema: REACTION_COUNT, enveloped: true },
   Revision: { schema: REVISION, enveloped: true },
   ReadMarker: { schema: READ_MARKER, enveloped: true },
+  NotificationSetting: { schema: NOTIFICATION_SETTING, enveloped: true },
   Event: { schema: EVENT, enveloped: false },
   Health: { schema: HEALTH, enveloped: false },
   Index: { schema: INDEX, enveloped: false },

@@ -63,9 +63,17 @@ export interface AvatarBytes {
   etag: string;
 }
 
+/** docs/protocol.md §14.1: a group (any members, a title) or a direct chat (two people, or one with themself). */
+export type ChatKind = 'group' | 'direct';
+
+/** docs/protocol.md §14.3: what a member is notified of in one chat. */
+export type NotificationLevel = 'all' | 'mentions' | 'none';
+
 export interface ChatRow {
   id: string;
-  title: string;
+  kind: ChatKind;
+  /** null for a direct chat: it is named by the other person. */
+  title: string | null;
   ownerId: string;
   /** Owner first, then in the order they joined (ties by id). */
   members: string[];
@@ -77,12 +85,21 @@ export interface ChatRow {
 export interface ChatForCallerRow extends ChatRow {
   lastReadId: string | null;
   unreadCount: number;
+  /** Unread messages of others that mention the caller (docs/protocol.md §14.2), kept like unreadCount. */
+  mentionCount: number;
+}
+
+/** A new chat as written: a direct chat also carries the key of its pair (docs/protocol.md §14.1). */
+export interface NewChatRow extends Omit<ChatRow, 'members'> {
+  /** "<smaller user id>:<larger user id>" for a direct chat, unique; null for a group. */
+  directKey: string | null;
 }
 
 /** Just enough of a chat to decide who may do what: found only through the caller's membership. */
 export interface ChatAccess {
   id: string;
   ownerId: string;
+  kind: ChatKind;
 }
 
 export interface MemberRow {
@@ -90,6 +107,8 @@ export interface MemberRow {
   userId: string;
   login: string;
   addedAt: number;
+  /** The level the member chose; null: the default of the chat's kind (docs/protocol.md §14.3). */
+  notificationLevel: NotificationLevel | null;
 }
 
 export interface MessageRow {
@@ -107,10 +126,23 @@ export interface MessageRow {
    * by the backend, so a page of messages reads every reaction in its one query (no N+1).
    */
   reactions: string;
+  /**
+   * JSON array text of the message's attachments, [{id, name, contentType, size, sha256, width?, height?}] in the
+   * order they were given (docs/protocol.md §15): written with the message and never changed, read with it in one query.
+   */
+  attachments: string;
+  /** JSON array text of the ids of the members the text mentions (docs/protocol.md §14.2), '[]' for none. */
+  mentions: string;
 }
 
 /** A message that nobody reacted to yet, as storage answers its reactions. */
 export const NO_REACTIONS = '[]';
+
+/** A message without files, as storage answers its attachments. */
+export const NO_ATTACHMENTS = '[]';
+
+/** A message that mentions nobody, as storage keeps its mentions. */
+export const NO_MENTIONS = '[]';
 
 export interface ReadMarkerRow {
   chatId: string;
@@ -119,6 +151,8 @@ export interface ReadMarkerRow {
   lastReadId: string | null;
   /** Messages of others after the marker, kept exact by the backend. */
   unreadCount: number;
+  /** Of those, the ones that mention the member (docs/protocol.md §14.2), kept exact by the backend. */
+  mentionCount: number;
 }
 
 export interface ReactionRow {
@@ -199,11 +233,13 @@ export interface Page<T> {
 /** One of a user's chats as their export shows it: the chat's title and owner, their join time and read marker. */
 export interface MembershipRow {
   chatId: string;
-  title: string;
+  /** Null for a direct chat (docs/protocol.md §14.1). */
+  title: string | null;
   ownerId: string;
   addedAt: number;
   lastReadId: string | null;
   unreadCount: number;
+  mentionCount: number;
 }
 
 /** A reaction with the chat of its message (an export places it without another read). */
@@ -246,4 +282,27 @@ export interface AuditRow {
   targetId: string;
   /** What else the entry says (a chat id, an author, a role), or null. */
   detail: Record<string, unknown> | null;
+}
+
+/** One uploaded file (docs/protocol.md §15): in a chat, unused until a message takes it, then it goes with that message. */
+export interface AttachmentRow {
+  id: string;
+  chatId: string;
+  uploaderId: string;
+  /** The message that holds it; null while unused (removed an hour after its upload). */
+  messageId: string | null;
+  /** The stored content (attachment_blobs), shared by every attachment of the same bytes. */
+  contentId: string;
+  name: string;
+  /** image/png, image/jpeg, image/gif or image/webp for a validated image; application/octet-stream otherwise. */
+  contentType: string;
+  size: number;
+  /** Lower-case hex SHA-256 of the bytes. */
+  sha256: string;
+  /** Pixels, for a validated image only. */
+  width: number | null;
+  height: number | null;
+  createdAt: number;
+  /** How many bytes each chunk of the content holds (the last one fewer): where a byte range starts. */
+  chunkBytes: number;
 }

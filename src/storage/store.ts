@@ -6,8 +6,8 @@
 // Rows are the shapes of rows.ts, the same for every backend.
 import type { ParsedQuery } from '../parsers/query.ts';
 import type {
-  AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
-  ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow, NewUserRow,
+  AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewChatRow, NewEvent, NotificationLevel, Page,
+  ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow, AttachmentRow, NewUserRow,
   MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow,
 } from './rows.ts';
 import type { InviteRepository } from './invite-repository.ts';
@@ -20,7 +20,7 @@ export type { KeptReads, KeptValueKind } from './kept-reads.ts';
 export type { InviteRepository } from './invite-repository.ts';
 export type * from './outbound-repository.ts';
 export type * from './integration-repository.ts';
-export { NO_CHAT, NO_REACTIONS } from './rows.ts';
+export { NO_ATTACHMENTS, NO_CHAT, NO_MENTIONS, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
 export class DatabaseOpenError extends Error {
@@ -67,6 +67,11 @@ export interface UserRepository {
   insertFirstUser(user: NewUserRow): Promise<boolean>;
   /** Admins whose account is active: the last one may not be demoted, deactivated or erased. */
   countActiveAdmins(): Promise<number>;
+  /**
+   * Presence's flush (docs/protocol.md §14.6): in one statement, each user's last_seen_at becomes the later of what it
+   * holds and `at`, so flushes of several processes, in any order, never move it back. Unknown and erased accounts are left alone.
+   */
+  recordLastSeen(seen: readonly (readonly [userId: string, at: number])[]): Promise<void>;
 }
 
 export interface AuditRepository {
@@ -112,7 +117,8 @@ export interface ChatRepository {
    * member or there is no chat, in one read: what GET /chats/{id} answers.
    */
   findChatForCaller(chatId: string, userId: string): Promise<ChatForCallerRow | undefined>;
-  insertChat(chat: Omit<ChatRow, 'members'>): Promise<void>;
+  /** Rejects with a unique StoreConstraintError when a direct chat of that pair exists (directKey is unique). */
+  insertChat(chat: NewChatRow): Promise<void>;
   updateChatTitle(id: string, title: string, updatedAt: number): Promise<void>;
   /** A member list change is a change of the chat, so its updatedAt moves too. */
   touchChat(id: string, updatedAt: number): Promise<void>;
@@ -132,10 +138,19 @@ export interface ChatRepository {
   setChatOwner(id: string, ownerId: string, updatedAt: number): Promise<void>;
   /** Everyone who shares at least one chat with the user, the user not included, by id: who hears of their changes. */
   findChatPeers(userId: string): Promise<string[]>;
+  // Direct chats and notification levels (docs/protocol.md §14.1, §14.3).
+  /** The direct chat of a pair by its key ("<smaller id>:<larger id>"), members or not. */
+  findDirectChat(directKey: string): Promise<ChatRow | undefined>;
+  /** The member's level in the chat; null returns to the default of the chat's kind. */
+  setNotificationLevel(chatId: string, userId: string, level: NotificationLevel | null): Promise<void>;
 }
 
+/** A message as it is inserted: no reactions or edit yet; attachments absent for none. */
+export type NewMessage = Omit<MessageRow, 'reactions' | 'editedAt' | 'attachments'> & { attachments?: string };
+
 export interface MessageRepository {
-  insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): Promise<void>;
+  /** attachments: the summary of the files it holds (NO_ATTACHMENTS when absent), written once with the message. */
+  insertMessage(message: NewMessage): Promise<void>;
   /** Any message, in any chat: the caller checks that the reader may see its chat. */
   findMessage(id: string): Promise<MessageRow | undefined>;
   findMessageInChat(chatId: string, id: string): Promise<MessageRow | undefined>;
@@ -145,7 +160,7 @@ export interface MessageRepository {
    */
   isEarlierMessageInChat(chatId: string, replyTo: string, messageId: string | null): Promise<boolean>;
   /** A change of the text also keeps the text it replaces as a revision. */
-  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt'>): Promise<void>;
+  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt' | 'mentions'>): Promise<void>;
   /** The messages that reply to this one, by id. */
   findReplies(id: string): Promise<MessageRow[]>;
   /** Deletes one message; its replies lose their replyTo and their updatedAt becomes `now`. */
@@ -158,7 +173,7 @@ export interface ReadMarkerRepository {
   /** The member's marker, or undefined when the user is not a member. */
   findMarker(chatId: string, userId: string): Promise<ReadMarkerRow | undefined>;
   /** Moves the marker (forward or back) and recounts; the caller checked that lastReadId is a message of the chat. */
-  setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow>;
+  setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow | undefined>;
 }
 
 export interface ReactionRepository {
@@ -231,7 +246,7 @@ export interface CollectionRepository {
   listUsers(query: ParsedQuery): Promise<Page<UserRow>>;
   /** The audit log. Fields id, at, actorId, action, targetType, targetId. */
   listAudit(query: ParsedQuery): Promise<Page<AuditRow>>;
-  /** The chats `userId` is a member of. Fields id, title, ownerId, members (id-list), createdAt, updatedAt, lastReadId, unreadCount. */
+  /** The chats `userId` is a member of. Fields id, kind, title, ownerId, members (id-list), createdAt, updatedAt, lastReadId, unreadCount, mentionCount. */
   listChatsOfMember(userId: string, query: ParsedQuery): Promise<Page<ChatForCallerRow>>;
   /** Fields id (= userId), userId (the id field), login, addedAt. */
   listMembers(chatId: string, query: ParsedQuery): Promise<Page<MemberRow>>;
@@ -240,6 +255,11 @@ export interface CollectionRepository {
    * has already put keyset paging into the query (sort, one more row); the total ignores `bounds`.
    */
   listMessages(chatId: string, query: ParsedQuery, bounds?: MessageBounds): Promise<Page<MessageRow>>;
+  /**
+   * The messages that mention `userId` in the chats they are a member of (docs/protocol.md §14.2). The message
+   * fields (id, chatId, authorId, text, replyTo, createdAt, updatedAt, editedAt, mentions).
+   */
+  listMentions(userId: string, query: ParsedQuery): Promise<Page<MessageRow>>;
   /** A user's avatars. Fields id, userId, contentType, imageWidth, imageHeight, x, y, width, height, createdAt, and `current` (1 for the user's current avatar) for sorting only. */
   listAvatars(userId: string, query: ParsedQuery): Promise<Page<AvatarRow>>;
   /** A message's reactions. Fields emoji, userId, createdAt, and the hidden id field `seq` (order of insertion). */
@@ -274,6 +294,42 @@ export interface EventRepository {
   pruneChunk(cutoff: number, chunk: number): Promise<number>;
 }
 
+/**
+ * Files of messages (docs/protocol.md §15). A content is written in chunks as it arrives (startContent, appendChunks,
+ * each its own short write, so an upload never holds the database), then finished under its sha256: identical bytes
+ * are stored once, and a content goes with the last attachment that refers to it (the backends' triggers).
+ */
+export interface AttachmentRepository {
+  /** A new content that receives chunks; it has no sha256 and no reference yet. */
+  startContent(contentId: string, chunkBytes: number, createdAt: number): Promise<void>;
+  /** Chunks first, first + 1, ... of a started content (numbered from 0), in one write: one commit, one sync. */
+  appendChunks(contentId: string, first: number, chunks: readonly Buffer[]): Promise<void>;
+  /**
+   * Only through a Tx, with the insertAttachment that refers to it: the content is complete. Answers the id under
+   * which these bytes are stored: this one's, or an earlier content's with the same sha256 (this copy is then dropped).
+   */
+  finishContent(contentId: string, sha256: string, size: number): Promise<string>;
+  /** An upload that failed: its chunks go (only a content no attachment refers to). */
+  dropContent(contentId: string): Promise<void>;
+  /** Chunk n of a content, or undefined when it is gone (its last reference was deleted meanwhile). */
+  readChunk(contentId: string, n: number): Promise<Buffer | undefined>;
+  insertAttachment(row: Omit<AttachmentRow, 'messageId' | 'chunkBytes'>): Promise<void>;
+  findAttachment(id: string): Promise<AttachmentRow | undefined>;
+  /** The attachments among these ids, in the order of the ids (unknown ids are left out). */
+  findAttachments(ids: readonly string[]): Promise<AttachmentRow[]>;
+  /** Gives unused attachments to a message, in the order given; answers how many were unused and taken. */
+  attachToMessage(messageId: string, ids: readonly string[]): Promise<number>;
+  /** The bytes of every attachment the user uploaded that still exists (the quota, --attachment-quota). */
+  bytesUsedBy(userId: string): Promise<number>;
+  /** Unused uploads made before cutoff, and contents whose upload never finished by then; answers how many attachments went. */
+  deleteUnused(cutoff: number): Promise<number>;
+  /**
+   * Account erasure (docs/protocol.md §13): every attachment the user uploaded goes (so do contents nobody else
+   * refers to), and their messages show none any more. Answers how many attachments went.
+   */
+  deleteUserAttachments(userId: string): Promise<number>;
+}
+
 /** Fixed-window counters (rate limits, failed logins): shared by every process that shares the database. */
 export interface RateCounterRepository {
   /** Counts one hit on `key` and answers the window it fell in; a new window starts when the last one ended. */
@@ -303,6 +359,7 @@ export interface Repositories {
   readonly audit: AuditRepository;
   readonly outbound: OutboundRepository;
   readonly integrations: IntegrationRepository;
+  readonly attachments: AttachmentRepository;
 }
 
 /** The repositories bound to one open transaction: valid only until its work's promise settles. */
@@ -325,6 +382,13 @@ export interface Store extends Repositories {
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Finishes queued writes, then closes; later calls reject. */
   close(): Promise<void>;
+  /**
+   * Carries a payload (at most 7,900 bytes) to every other server on this database, to the `onBroadcast` each was
+   * opened with, within the second (PostgreSQL: a NOTIFY on a second channel); nothing is stored and a server not
+   * listening at that moment never hears it. Undefined for SQLite: a file on one host, whose processes (--workers) the
+   * primary relays between (src/workers.ts). The ephemeral bus rides on it (events/ephemeral-bus.ts).
+   */
+  readonly broadcast: ((payload: string) => Promise<void>) | undefined;
   /** What opening the database did that its operator should hear of (an upgrade that made an admin): printed at start. */
   readonly notices: readonly string[];
   /**

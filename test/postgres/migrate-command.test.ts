@@ -13,6 +13,7 @@ import { createChat, postMessage } from '../http/chat-fixtures.ts';
 import { call, registerAndLogIn, TestClock, type LoggedIn } from '../http/client.ts';
 import { createTestDatabase } from './test-database.ts';
 import { runCommand } from '../run-command.ts';
+import { filePart, postWithFiles } from '../http/attachment-fixtures.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
@@ -24,6 +25,7 @@ async function readEverything(server: RunningServer, users: LoggedIn[], chatId: 
     '/users', `/users/${users[0]!.userId}`, `/users/${users[0]!.userId}/avatar`, '/chats', `/chats/${chatId}`, `/chats/${chatId}/members`,
     `/chats/${chatId}/messages?limit=100`, `/chats/${chatId}/messages?sort=-createdAt&limit=2`, `/chats/${chatId}/read`, '/session',
     '/search?q=hel', '/events?after=0&wait=0', `/chats/${chatId}/messages?filter=text|like|%25ELLO%25`, '/invites', '/audit',
+    '/mentions', `/chats/${chatId}/notifications`, '/chats?kind=direct',
     ...messageIds.flatMap((id) => [`/messages/${id}`, `/messages/${id}/reactions`, `/messages/${id}/revisions`]),
   ];
   const answers: unknown[] = [];
@@ -62,7 +64,7 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   assert.equal((await call(before, 'PATCH', '/users', { token: ann.token, json: { avatar: upload.body.id } })).status, 200);
   const chat = await createChat(before, ann, { title: 'Crème club', members: [bob.userId] });
   const ids: string[] = [];
-  for (const [author, text] of [[ann, 'hello bob'], [bob, 'Hello Ann'], [ann, 'third'], [bob, 'gone soon']] as const) {
+  for (const [author, text] of [[ann, 'hello bob'], [bob, 'Hello Ann'], [ann, '@bob third'], [bob, 'gone soon']] as const) {
     clock.advance(1000);
     ids.push((await postMessage(before, author, chat.id, { text, ...(ids.length > 0 ? { replyTo: ids[0] } : {}) })).id);
   }
@@ -71,6 +73,17 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   assert.equal((await call(before, 'PUT', `/messages/${ids[1]}/reactions/ok`, { token: bob.token })).status, 201);
   assert.equal((await call(before, 'DELETE', `/chats/${chat.id}/messages/${ids[3]}`, { token: bob.token })).status, 204);
   assert.equal((await call(before, 'PUT', `/chats/${chat.id}/read`, { token: bob.token, json: { data: { lastReadId: ids[0] } } })).status, 200);
+  // Files of a message (docs/protocol.md §15): an image and a file of three chunks, stored in SQLite, read back from
+  // PostgreSQL; its text mentions ann (a multipart post's mentions are kept as a JSON post's).
+  clock.advance(1000);
+  const withFiles = await postWithFiles(before, bob, chat.id, [{ name: 'text', data: '@ann files' }, filePart('four.png', png(4, 4), 'image/png'), filePart('big.bin', Buffer.alloc(600_000, 7))]);
+  assert.equal(withFiles.status, 201, withFiles.text);
+  const files = withFiles.body.data.attachments as { href: string }[];
+  const downloads = async (server: RunningServer) => Promise.all(files.map(async ({ href }) => (await call(server, 'GET', href, { token: ann.token })).raw.toString('base64')));
+  const expectedFiles = await downloads(before);
+  // docs/protocol.md §14: a direct chat, a notification level chosen, and the mention of bob above, copied too.
+  assert.equal((await call(before, 'POST', '/chats', { token: ann.token, json: { data: { kind: 'direct', members: [bob.userId] } } })).status, 201);
+  assert.equal((await call(before, 'PUT', `/chats/${chat.id}/notifications`, { token: bob.token, json: { data: { level: 'all' } } })).status, 200);
   const kept = ids.slice(0, 3);
   const avatarPath = upload.body.avatar as string;
   const expected = await readEverything(before, [ann, bob], chat.id, kept, avatarPath);
@@ -78,11 +91,12 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
 
   const copied = await runMigrate(['--from', file, '--to', database.url]);
   assert.equal(copied.code, 0, copied.stderr);
-  assert.match(copied.stdout, /copied .* 2 users, 2 sessions, 2 invites, 1 avatars, 1 chats, 1 chat_stats, 2 chat_members, 3 messages, 2 reactions, 1 message_revisions, \d+ events, 3 audit_log/);
+  assert.match(copied.stdout, /copied .* 2 users, 2 sessions, 2 invites, 1 avatars, 2 chats, 2 chat_stats, 4 chat_members, 4 messages, 2 attachment_blobs, 4 attachment_chunks, 2 attachments, 2 message_mentions, 2 reactions, 1 message_revisions, \d+ events, 3 audit_log/);
 
   const after = await startServer({ ...options, db: database.url });
   t.after(() => after.close());
   assert.deepEqual(await readEverything(after, [ann, bob], chat.id, kept, avatarPath), expected);
+  assert.deepEqual(await downloads(after), expectedFiles);
   // New ids come after the copied ones: a new event, a reply to an older message, a new reaction in order.
   const lastEvent = (await call(after, 'GET', '/events?after=0&wait=0', { token: ann.token })).body.meta.lastEventId;
   clock.advance(1000);
@@ -96,6 +110,8 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   assert.equal((await call(after, 'GET', `/invites/${invite.body.data.id}`, { token: ann.token })).body.data.uses, 1);
   const reactions = (await call(after, 'GET', `/messages/${ids[1]}`, { token: bob.token })).body.data.reactions;
   assert.deepEqual(reactions.map((reaction: { emoji: string }) => reaction.emoji), ['👍', 'ok', 'new']);
+  // The direct chat's pair key came along: opening it again finds it.
+  assert.equal((await call(after, 'POST', '/chats', { token: bob.token, json: { data: { kind: 'direct', members: [ann.userId] } } })).status, 200);
 
   const again = await runMigrate(['--from', file, '--to', database.url]);
   assert.equal(again.code, 2);

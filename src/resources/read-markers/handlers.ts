@@ -37,8 +37,8 @@ export async function getReadMarker(ctx: RequestContext): Promise<Reply> {
 /** {"data": {"lastReadId": "<id>" | null, "chatId"?}}: unreadCount is the server's; null marks the whole chat unread. */
 function validateMarker(body: Body, chatId: string): string | null {
   const data = unwrapEnvelope(body);
-  rejectUnknownFields(data, ['chatId', 'lastReadId', 'unreadCount'], 'data.');
-  if ('unreadCount' in data) throw invalidField('data.unreadCount', 'is read-only: the server counts it');
+  rejectUnknownFields(data, ['chatId', 'lastReadId', 'unreadCount', 'mentionCount'], 'data.');
+  for (const field of ['unreadCount', 'mentionCount']) if (field in data) throw invalidField(`data.${field}`, 'is read-only: the server counts it');
   if (data['chatId'] !== undefined && data['chatId'] !== chatId) throw invalidField('data.chatId', 'must equal the chat id in the path');
   if (!('lastReadId' in data)) throw invalidField('data.lastReadId', 'is required');
   const value = data['lastReadId'];
@@ -64,6 +64,8 @@ export async function putReadMarker(ctx: RequestContext): Promise<Reply> {
     checkPreconditions(ctx.req.headers, etagOf(publicReadMarker(current)));
     if (current.lastReadId === lastReadId) return current;
     const moved = await tx.readMarkers.setMarker(access.id, userId, lastReadId);
+    // On PostgreSQL the caller may have left (or the chat gone) since the marker was read: the chat's 404.
+    if (moved === undefined) throw chatNotFound(access.id);
     await tx.events.append({ type: 'read.updated', chatId: access.id, createdAt: clock.now(), data: publicReadMarker(moved), onlyUserId: userId });
     return moved;
   });

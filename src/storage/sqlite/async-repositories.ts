@@ -1,6 +1,7 @@
 // The async face of SQLite's synchronous stores: each method run through the gate, or directly inside a transaction.
 import type { Repositories } from '../store.ts';
 import type { RefusedWrites } from '../refused-writes.ts';
+import type { AttachmentStore } from './attachment-store.ts';
 import type { AuditStore } from './audit-store.ts';
 import type { AvatarStore } from './avatar-store.ts';
 import type { ChatStore } from './chat-store.ts';
@@ -35,6 +36,7 @@ export interface SyncRepositories {
   audit: AuditStore;
   outbound: OutboundStore;
   integrations: IntegrationStore;
+  attachments: AttachmentStore;
 }
 
 export type Method = (...args: unknown[]) => unknown;
@@ -90,5 +92,6 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     audit: views.audit,
     outbound: views.outbound,
     integrations: views.integrations,
+    attachments: views.attachments,
   };
 }

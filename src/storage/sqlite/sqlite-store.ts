@@ -8,6 +8,7 @@ import { ReadThrough } from '../read-through.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { asRepositories, asyncRepositories, settle, type SyncRepositories } from './async-repositories.ts';
 import { AuditStore } from './audit-store.ts';
+import { AttachmentStore } from './attachment-store.ts';
 import { AvatarStore } from './avatar-store.ts';
 import { ChatStore } from './chat-store.ts';
 import { SqliteCollections } from './collections.ts';
@@ -59,6 +60,7 @@ export class SqliteStore implements Store {
   readonly audit: Repositories['audit'];
   readonly outbound: Repositories['outbound'];
   readonly integrations: Repositories['integrations'];
+  readonly attachments: Repositories['attachments'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
   private readonly gate = new Gate();
@@ -79,6 +81,8 @@ export class SqliteStore implements Store {
 
   private readonly path: string;
   readonly notices: readonly string[];
+  /** One file on one host: its processes (--workers) hear each other through the primary, not the database. */
+  readonly broadcast = undefined;
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
@@ -112,6 +116,7 @@ export class SqliteStore implements Store {
       audit: new AuditStore(this.db),
       outbound: new OutboundStore(this.db),
       integrations: new IntegrationStore(this.db),
+      attachments: new AttachmentStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
     const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
@@ -132,6 +137,7 @@ export class SqliteStore implements Store {
     this.audit = gated.audit;
     this.outbound = gated.outbound;
     this.integrations = gated.integrations;
+    this.attachments = gated.attachments;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));
