@@ -55,6 +55,15 @@ export const PATHS = {
   invite: '/invites/:inviteId',
   join: '/join/:code',
   admin: '/admin',
+  // Bots and integrations (docs/protocol.md §16).
+  tokens: '/users/:userId/tokens',
+  token: '/users/:userId/tokens/:tokenId',
+  bots: '/bots',
+  webhooks: '/chats/:chatId/webhooks',
+  webhook: '/chats/:chatId/webhooks/:hookId',
+  webhookDeliveries: '/chats/:chatId/webhooks/:hookId/deliveries',
+  webhookDelivery: '/chats/:chatId/webhooks/:hookId/deliveries/:deliveryId',
+  hook: '/hooks/:secret',
 } as const;
 
 export type PathName = keyof typeof PATHS;

@@ -17,6 +17,9 @@ import { TypingTracker } from './events/typing.ts';
 import { RouteTable } from './router/route-table.ts';
 import { UploadCleanup } from './resources/attachments/cleanup.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
+import { DeliveryLoop, type DeliveryLoopOptions } from './outbound/delivery-loop.ts';
+import { OutboundKinds } from './outbound/outbound-kind.ts';
+import { createWebhookKind } from './resources/webhooks/webhook-kind.ts';
 
 /** Internal store options (benchmarks compare synchronous=NORMAL, no group commit, no events); they are not flags. */
 export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters' | 'commits'>;
@@ -28,12 +31,16 @@ export interface EventTimings {
   pruneMs?: number;
   /** Also called after each commit that wrote events (a worker tells the others through the primary). */
   onEventsCommitted?: () => void;
+  outbound?: OutboundTimings;
   /** --workers on SQLite: carries an ephemeral bus message to the other workers (through the primary: src/workers.ts). */
   onEphemeral?: (payload: string) => void;
   /** For tests: presence's flush and sweep intervals, ms (events/presence.ts). */
   presenceFlushMs?: number;
   presenceSweepMs?: number;
 }
+
+/** The outbound loop's timings, for tests that cannot wait for a 5 s backoff (not flags). */
+export type OutboundTimings = Pick<DeliveryLoopOptions, 'pollMs' | 'retry' | 'limits' | 'resolve'>;
 
 export interface Services extends AppServices {
   routes: RouteTable<Route>;
@@ -55,7 +62,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
   const metrics = new ServerMetrics();
   // commit -> event -> wake-up (docs/events.md): the store tells wakeUp of each commit that wrote events; wakeUp
   // counts them, wakes the hub made below, and relays them to the other workers (--workers).
-  const { onEventsCommitted, onEphemeral, presenceFlushMs, presenceSweepMs, ...timings } = eventTimings;
+  const { onEventsCommitted, onEphemeral, presenceFlushMs, presenceSweepMs, outbound: outboundTimings, ...timings } = eventTimings;
   const wakeUp = new EventWakeUp(metrics.eventsWritten, onEventsCommitted);
   // The ephemeral bus (docs/events.md, "Ephemeral events"): typing and presence reach every process of the server.
   const bus = new EphemeralBus();
@@ -85,7 +92,11 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     startAfter: await storage.events.newestId(),
     now: () => clock.now(),
     retentionSeconds: config.eventRetention,
-    liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
+    // A stream's "session" is a login session or a personal access token (docs/protocol.md §16.1).
+    liveSessions: async (ids) => {
+      const [sessions, tokens] = await Promise.all([storage.sessions.findLiveSessionIds(ids, clock.now()), storage.integrations.findLiveAccessTokenIds(ids, clock.now())]);
+      return new Set([...sessions, ...tokens]);
+    },
     logError: logHubError,
     streamsChanged: (userId, open) => presence?.streamsChanged(userId, open),
     ...timings,
@@ -107,6 +118,19 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
   });
   const typing = new TypingTracker(bus, () => clock.now());
   wakeUp.startWaking(events);
+  // docs/protocol.md §16.5: every process runs the outbound loop; commits that queued deliveries wake it.
+  const kinds = new OutboundKinds();
+  const loop = new DeliveryLoop({
+    queue: storage.outbound,
+    kinds,
+    clock,
+    allowPrivate: (kind) => kind === 'webhook' && config.webhookAllowPrivate,
+    logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'outbound', error)),
+    ...outboundTimings,
+  });
+  kinds.register(createWebhookKind({ storage, clock, config }));
+  wakeUp.alsoWake(() => loop.wake());
+  loop.start();
   const uploadCleanup = new UploadCleanup({
     storage, clock, logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'upload-cleanup', error)),
   });
@@ -123,6 +147,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
     publicOrigin: () => config.publicUrl || listenOrigin,
     events,
+    outbound: { kinds, loop },
     uploadCleanup,
     bus,
     typing,
@@ -134,6 +159,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
       // Before the hub ends the streams: the other processes hear that this one's holders left, not one by one.
       await presence.stop().catch(logHubError);
       events.stop();
+      loop.stop();
       uploadCleanup.stop();
       metrics.stop();
       await storage.close();

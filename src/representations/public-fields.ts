@@ -15,7 +15,10 @@ export { isoTime };
  * moment, so it is left out where the user is stored for later (a user.updated event in the log).
  */
 export function publicUser(row: UserRow, presence?: PublicUser['presence']): PublicUser {
-  const user = { id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null };
+  const user = {
+    id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null,
+    kind: row.kind, ownerId: row.ownerId,
+  };
   const at = { createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
   return presence === undefined ? { ...user, ...at } : { ...user, presence, ...at };
 }

@@ -20,6 +20,9 @@ import { TYPING_ROUTES } from './typing/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
 import { ACCOUNT_ROUTES } from './account/routes.ts';
 import { USER_SESSION_ROUTES } from './user-sessions/routes.ts';
+import { BOT_ROUTES } from './bots/routes.ts';
+import { TOKEN_ROUTES } from './tokens/routes.ts';
+import { WEBHOOK_ROUTES } from './webhooks/routes.ts';
 import { MENTION_ROUTES } from './mentions/routes.ts';
 import { NOTIFICATION_ROUTES } from './notifications/routes.ts';
 
@@ -32,6 +35,7 @@ export const ALL_ROUTES: readonly Route[] = [
   ...INVITE_ROUTES, ...ADMIN_ROUTES,
   // A user's sessions, export and erasure (docs/protocol.md §3.5-§3.7).
   ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,
+  ...TOKEN_ROUTES, ...BOT_ROUTES, ...WEBHOOK_ROUTES,
   ...NOTIFICATION_ROUTES, ...MENTION_ROUTES,
   ...TYPING_ROUTES,
 ];

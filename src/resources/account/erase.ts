@@ -87,7 +87,7 @@ export async function eraseUser(ctx: RequestContext): Promise<Reply> {
     await tx.attachments.deleteUserAttachments(user.id);
     const messages = await removeWhatTheyWrote(tx, user.id, keepMessages, now, ctx.services.config.basePath);
     // Their streams end on every process, as a deactivation ends them (docs/protocol.md §9.7).
-    await appendSessionsEnded(tx, user.id, await tx.sessions.deleteUserSessions(user.id), now);
+    await appendSessionsEnded(tx, user.id, [...await tx.sessions.deleteUserSessions(user.id), ...await tx.integrations.deleteAccessTokensOf(user.id)], now);
     if (keepMessages) await tx.accounts.eraseUserKeepingRow(user.id, now);
     else await tx.accounts.deleteUser(user.id);
     // The audit keeps the id, never the login: the login is free again, and may soon be someone else's.

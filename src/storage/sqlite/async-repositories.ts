@@ -9,6 +9,8 @@ import type { SqliteCollections } from './collections.ts';
 import { toStoreError } from './database.ts';
 import type { EventStore } from './event-store.ts';
 import type { InviteStore } from './invite-store.ts';
+import type { OutboundStore } from './outbound-store.ts';
+import type { IntegrationStore } from './integration-store.ts';
 import type { MessageStore } from './message-store.ts';
 import type { ReactionStore } from './reaction-store.ts';
 import type { ReadMarkerStore } from './read-marker-store.ts';
@@ -32,6 +34,8 @@ export interface SyncRepositories {
   accounts: AccountStore;
   invites: InviteStore;
   audit: AuditStore;
+  outbound: OutboundStore;
+  integrations: IntegrationStore;
   attachments: AttachmentStore;
 }
 
@@ -86,6 +90,8 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     accounts: views.accounts,
     invites: views.invites,
     audit: views.audit,
+    outbound: views.outbound,
+    integrations: views.integrations,
     attachments: views.attachments,
   };
 }
