@@ -12,7 +12,7 @@ const CONCURRENT = 10;
 const HASH = Buffer.alloc(32, 1);
 
 function message(i: number) {
-  return { id: `m${String(i).padStart(8, '0')}`, chatId: 'c1', authorId: 'u1', text: 'a message posted under load', replyTo: null, createdAt: i, updatedAt: i };
+  return { id: `m${String(i).padStart(8, '0')}`, chatId: 'c1', authorId: 'u1', text: 'a message posted under load', replyTo: null, createdAt: i, updatedAt: i, mentions: '[]' };
 }
 
 function median(values: readonly number[]): number {
@@ -35,7 +35,7 @@ async function before(tree: string): Promise<{ post(): Promise<unknown>; page():
   const s = new Storage(':memory:', { synchronous: 'OFF' });
   s.users.insertUser({ id: 'u1', login: 'one', passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
   s.sessions.insertSession({ id: 's1', tokenHash: HASH, userId: 'u1', createdAt: 1, expiresAt: 9e15, maxExpiresAt: 9e15 });
-  s.chats.insertChat({ id: 'c1', title: 't', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
+  s.chats.insertChat({ id: 'c1', kind: 'group', directKey: null, title: 't', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
   s.chats.addMember('c1', 'u1', 1);
   let sequence = 0;
   return {
@@ -66,7 +66,7 @@ async function after(): Promise<{ post(): Promise<unknown>; page(): Promise<unkn
   const s = new SqliteStore(':memory:', { synchronous: 'OFF' });
   await s.users.insertUser({ id: 'u1', login: 'one', passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
   await s.sessions.insertSession({ id: 's1', tokenHash: HASH, userId: 'u1', createdAt: 1, expiresAt: 9e15, maxExpiresAt: 9e15, lastUsedAt: 1, userAgent: null, address: null });
-  await s.chats.insertChat({ id: 'c1', title: 't', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
+  await s.chats.insertChat({ id: 'c1', kind: 'group', directKey: null, title: 't', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
   await s.chats.addMember('c1', 'u1', 1);
   let sequence = 0;
   return {

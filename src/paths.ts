@@ -40,6 +40,9 @@ export const PATHS = {
   topReaction: '/messages/:messageId/reactions/:emoji',
   topRevisions: '/messages/:messageId/revisions',
   topRevision: '/messages/:messageId/revisions/:revisionId',
+  // Direct messages, mentions and notification levels (docs/protocol.md §14).
+  notifications: '/chats/:chatId/notifications',
+  mentions: '/mentions',
   // The event stream and long-poll (docs/events.md).
   events: '/events',
   // Invites, the join page and the admin page (docs/protocol.md §13.5, docs/html.md).

@@ -53,14 +53,23 @@ export class Membership {
     }
   }
 
+  /**
+   * A notification reaches its user only while they are a member of its chat, live and in a replay alike
+   * (docs/protocol.md §14.4): one written by a post that raced with their removal never reaches them. Other events
+   * for one user (read.updated, session.ended) are theirs whatever the membership.
+   */
+  private receivesOwn(userId: string, event: LoggedEvent): boolean {
+    return event.type !== 'notification' || this.chatsOf.get(userId)?.has(event.chatId) === true;
+  }
+
   canSee(userId: string, event: LoggedEvent): boolean {
-    if (event.onlyUserId !== null) return event.onlyUserId === userId;
+    if (event.onlyUserId !== null) return event.onlyUserId === userId && this.receivesOwn(userId, event);
     return this.chatsOf.get(userId)?.has(event.chatId) === true || event.alsoUserIds.includes(userId);
   }
 
   /** The tracked users who may see the event. */
   audience(event: LoggedEvent): string[] {
-    if (event.onlyUserId !== null) return this.chatsOf.has(event.onlyUserId) ? [event.onlyUserId] : [];
+    if (event.onlyUserId !== null) return this.chatsOf.has(event.onlyUserId) && this.receivesOwn(event.onlyUserId, event) ? [event.onlyUserId] : [];
     const users = new Set(this.membersOf.get(event.chatId));
     for (const userId of event.alsoUserIds) if (this.chatsOf.has(userId)) users.add(userId);
     return [...users];

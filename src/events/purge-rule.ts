@@ -3,9 +3,12 @@
 // holds in memory with it when it dispatches the deleting event.
 import type { EventPurge, EventRepository, NewEvent } from '../storage/store.ts';
 
-/** The events about messages: what deleting one message (by subject) or clearing a chat (all of them) removes. */
+/**
+ * The events about messages: what deleting one message (by subject) or clearing a chat (all of them) removes. A
+ * notification carries its message (docs/protocol.md §14.4), so it goes with it.
+ */
 export const MESSAGE_EVENT_TYPES: readonly string[] = [
-  'message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'reaction.added', 'reaction.removed',
+  'message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'reaction.added', 'reaction.removed', 'notification',
 ];
 
 /** What a purging event needs: its id, type, chat, and the message it is about (message.deleted). */

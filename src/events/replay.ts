@@ -18,6 +18,11 @@ export interface Replay {
   readonly userId: string;
   readonly membership: Membership;
   through: number;
+  /**
+   * The user's chats when the replay opened (undefined: not known). A notification replays only in these
+   * (docs/protocol.md §14.4): one who left a chat is not called back to it.
+   */
+  readonly chatsNow?: ReadonlySet<string>;
 }
 
 /** How a resume id relates to the log: fine to replay, or the client must re-read (reset / 410). */
@@ -35,6 +40,11 @@ export interface ReplaySources {
   purges: PurgesInFlight;
   subscribers: SubscriberRegistry;
   turns: PumpTurns;
+}
+
+/** A notification of a chat the user has left since is not replayed; every other event is as it was seen live. */
+function isCallStill(replay: Replay, event: LoggedEvent): boolean {
+  return event.type !== 'notification' || replay.chatsNow === undefined || replay.chatsNow.has(event.chatId);
 }
 
 export class Replays {
@@ -66,9 +76,10 @@ export class Replays {
     const membership = new Membership();
     const chatsNow = this.hub.membership.chatIdsOf(userId);
     // Not followed: no subscriber of the user is attached any more (the client left). Its own events only.
+    const now = chatsNow === undefined ? {} : { chatsNow: new Set(chatsNow) };
     if (chatsNow === undefined || after >= tail.cursor) {
       membership.track(userId, chatsNow ?? []);
-      return { userId, membership, through: after };
+      return { userId, membership, through: after, ...now };
     }
     const floor = Math.max(after, tail.floor);
     let chats = chatsBefore(userId, chatsNow, tail.newestFirstOfTypes(floor, MEMBERSHIP_EVENT_TYPES));
@@ -77,7 +88,7 @@ export class Replays {
       chats = chatsBefore(userId, chats, older.reverse().map(toLoggedEvent));
     }
     membership.track(userId, [...chats]);
-    return { userId, membership, through: after };
+    return { userId, membership, through: after, ...now };
   }
 
   /**
@@ -105,7 +116,7 @@ export class Replays {
       for (const event of batch) {
         replay.through = event.id;
         replay.membership.apply(event);
-        if (!event.purged && replay.membership.canSee(replay.userId, event)) events.push(event);
+        if (!event.purged && replay.membership.canSee(replay.userId, event) && isCallStill(replay, event)) events.push(event);
         if (events.length === limit) break;
       }
       if (batch.length === 0) replay.through = this.hub.tail.cursor;

@@ -25,6 +25,8 @@ export const ERROR_CATALOGUE = {
   ERR_CONFLICT: { status: 409, title: 'Conflict' },
   ERR_LOGIN_TAKEN: { status: 409, title: 'Login already taken' },
   ERR_LAST_ADMIN: { status: 409, title: 'The last active admin must stay' },
+  // docs/protocol.md §14.1: a direct chat keeps its two members and has no title.
+  ERR_DIRECT_CHAT: { status: 409, title: 'A direct chat cannot change so' },
   ERR_EVENTS_GONE: { status: 410, title: 'Events no longer kept' },
   ERR_PRECONDITION_FAILED: { status: 412, title: 'Precondition Failed' },
   ERR_BODY_TOO_LARGE: { status: 413, title: 'Content Too Large' },

@@ -1,20 +1,36 @@
 // The reader's chats with their unread counts, one chat's settings, and its members: pages with their forms.
 import { escapeHtml } from './escape.ts';
 import { renderForm } from './html-forms.ts';
-import { anchor, pathOf, renderPerson, renderTime, renderUser } from './html-parts.ts';
-import type { CollectionRepresentation, PageContext, SingleRepresentation } from './representation.ts';
+import { anchor, pathOf, renderPerson, renderTime, renderUser, renderUserAvatar } from './html-parts.ts';
+import { chatNameOf, otherPersonOf } from './html-mentions.ts';
+import type { CollectionRepresentation, PageContext, Resource, SingleRepresentation } from './representation.ts';
 
-/** GET /chats: each chat (its title opens its newest messages) with the reader's unread count; then a form for a new chat. */
+/** One chat of the list: its name (opening its newest messages), the other person's avatar for a direct chat, the counts. */
+function renderChatItem(page: PageContext, chat: Resource): string {
+  const chatId = String(chat['id']);
+  const unread = Number(chat['unreadCount'] ?? 0);
+  const mentions = Number(chat['mentionCount'] ?? 0);
+  const count = unread > 0 ? ` <span class="badge">${unread} unread</span>` : ' <span class="none">no unread</span>';
+  const mentioned = mentions > 0 ? ` <span class="badge mention">${mentions} ${mentions === 1 ? 'mention' : 'mentions'}</span>` : '';
+  const members = Array.isArray(chat['members']) ? chat['members'].length : 0;
+  const other = otherPersonOf(page, chat);
+  const avatar = other === undefined ? '' : renderUserAvatar(page.users[other], 24);
+  const about = other === undefined ? `${members} ${members === 1 ? 'member' : 'members'} · ` : '';
+  return `<li>${avatar}<a class="title" href="${escapeHtml(pathOf(page, 'messages', { chatId }))}" dir="auto"><bdi>${escapeHtml(chatNameOf(page, chat))}</bdi></a>${count}${mentioned}` +
+    `<br><span class="none">${about}updated ${renderTime(page, chat['updatedAt'])}</span> · ${anchor(pathOf(page, 'chat', { chatId }), 'about')}</li>`;
+}
+
+/**
+ * GET /chats: the group chats, then the direct messages apart (docs/html.md), each with the reader's unread and mention
+ * counts; then a form for a new chat.
+ */
 export function renderChatList(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
-  const items = rep.data.map((chat) => {
-    const chatId = String(chat['id']);
-    const unread = Number(chat['unreadCount'] ?? 0);
-    const count = unread > 0 ? ` <span class="badge">${unread} unread</span>` : ' <span class="none">no unread</span>';
-    const members = Array.isArray(chat['members']) ? chat['members'].length : 0;
-    return `<li><a class="title" href="${escapeHtml(pathOf(page, 'messages', { chatId }))}" dir="auto"><bdi>${escapeHtml(String(chat['title']))}</bdi></a>${count}` +
-      `<br><span class="none">${members} ${members === 1 ? 'member' : 'members'} · updated ${renderTime(page, chat['updatedAt'])}</span> · ${anchor(pathOf(page, 'chat', { chatId }), 'about')}</li>`;
-  });
-  const list = items.length === 0 ? '<p class="none">No chats yet: create one below.</p>' : `<ul class="chats">${items.join('\n')}</ul>`;
+  const groups = rep.data.filter((chat) => chat['kind'] !== 'direct').map((chat) => renderChatItem(page, chat));
+  const direct = rep.data.filter((chat) => chat['kind'] === 'direct').map((chat) => renderChatItem(page, chat));
+  let list = groups.length === 0 && direct.length === 0 ? '<p class="none">No chats yet: create one below.</p>' : `<ul class="chats">${groups.join('\n')}</ul>`;
+  if (direct.length > 0) {
+    list += `<section aria-labelledby="direct-heading"><h2 id="direct-heading">Direct messages</h2><ul class="chats direct">${direct.join('\n')}</ul></section>`;
+  }
   const create = renderForm({
     action: pathOf(page, 'chats'), method: 'POST', button: 'Create chat', id: 'new-chat',
     fields: [{ name: 'title', label: 'Title', type: 'text', attributes: 'required maxlength="200"' }],
@@ -34,7 +50,9 @@ export function renderChatPage(rep: SingleRepresentation, page: PageContext): { 
     `<h2>Members</h2><ul class="people">${members.join('')}</ul>`,
   ];
   const self = pathOf(page, 'chat', { chatId });
-  if (isOwner) {
+  if (page.notificationLevel !== undefined) parts.push(renderNotificationControl(page, chatId, page.notificationLevel));
+  const direct = chat['kind'] === 'direct';
+  if (isOwner && !direct) {
     parts.push(`<section aria-labelledby="rename-heading"><h2 id="rename-heading">Rename</h2>${renderForm({
       action: self, method: 'PATCH', button: 'Rename', id: 'rename',
       fields: [{ name: 'title', label: 'Title', type: 'text', value: String(chat['title'] ?? ''), attributes: 'required maxlength="200"' }],
@@ -45,11 +63,27 @@ export function renderChatPage(rep: SingleRepresentation, page: PageContext): { 
       action: pathOf(page, 'messages', { chatId }), method: 'DELETE', button: 'Delete all messages', id: 'clear', fields: sure('delete every message of this chat'),
     }, page)}${renderForm({ action: self, method: 'DELETE', button: 'Delete this chat', id: 'delete-chat', fields: sure('delete this chat and its messages') }, page)}</section>`);
   } else if (page.me !== undefined) {
+    // Either person may leave a direct chat; it stays for the other (docs/protocol.md §14.1).
     parts.push(`<section aria-labelledby="leave-heading"><h2 id="leave-heading">Leave</h2>${renderForm({
       action: pathOf(page, 'member', { chatId, userId: page.me.id }), method: 'DELETE', button: 'Leave this chat', id: 'leave', inline: true,
     }, page)}</section>`);
   }
-  return { heading: String(chat['title'] ?? 'Chat'), main: parts.join('\n') };
+  return { heading: chatNameOf(page, chat), main: parts.join('\n') };
+}
+
+const LEVEL_LABELS: Record<string, string> = { all: 'Every message', mentions: 'Only mentions of me', none: 'Nothing (muted)' };
+
+/**
+ * docs/protocol.md §14.3: the reader's notification level, one small form per level (works without scripts); the level
+ * in force is the pressed button.
+ */
+function renderNotificationControl(page: PageContext, chatId: string, level: string): string {
+  const buttons = Object.entries(LEVEL_LABELS).map(([value, label]) => renderForm({
+    action: pathOf(page, 'notifications', { chatId }), method: 'PUT', button: label, id: `level-${value}`, inline: true,
+    fields: [{ name: 'level', type: 'hidden', value }], buttonAttributes: `aria-pressed="${value === level}"`,
+  }, page));
+  const form = `<p>Notify me of:</p><p class="levels">${buttons.join(' ')}</p>`;
+  return `<section aria-labelledby="notifications-heading"><h2 id="notifications-heading">Notifications</h2>${form}</section>`;
 }
 
 /**
@@ -59,7 +93,8 @@ export function renderChatPage(rep: SingleRepresentation, page: PageContext): { 
 export function renderMembersPage(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
   const chat = page.chat ?? {};
   const chatId = String(chat['id'] ?? '');
-  const isOwner = page.me !== undefined && chat['ownerId'] === page.me.id;
+  // A direct chat keeps its two people (docs/protocol.md §14.1): nobody adds, removes or hands over there.
+  const isOwner = page.me !== undefined && chat['ownerId'] === page.me.id && chat['kind'] !== 'direct';
   const items = rep.data.map((member) => {
     const userId = String(member['userId']);
     const action = pathOf(page, 'member', { chatId, userId });
@@ -87,5 +122,5 @@ export function renderMembersPage(rep: CollectionRepresentation, page: PageConte
       ? '<p class="none">Everyone is a member already.</p>'
       : `<ul class="people">${candidates.join('')}</ul>`}</section>`);
   }
-  return { heading: `Members of ${String(chat['title'] ?? 'the chat')}`, main: parts.join('\n') };
+  return { heading: `Members of ${chatNameOf(page, chat, 'the chat')}`, main: parts.join('\n') };
 }

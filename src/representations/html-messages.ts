@@ -2,6 +2,7 @@
 import { escapeHtml } from './escape.ts';
 import { renderForm } from './html-forms.ts';
 import { anchor, loginsOf, pathOf, renderTime, renderUser, safeHref } from './html-parts.ts';
+import { chatNameOf, renderMessageText } from './html-mentions.ts';
 import type { CollectionRepresentation, Link, PageContext, Resource, SingleRepresentation } from './representation.ts';
 
 /** The reactions offered as buttons (a form cannot put a typed emoji into the path); any other arrives through the API. */
@@ -60,7 +61,7 @@ export function renderMessage(page: PageContext, message: Resource, shown: Reado
   const badge = unread ? ' <span class="badge">new</span>' : '';
   const byline = `<p class="byline"><strong>${renderUser(page, message['authorId'], 32)}</strong> <a href="${escapeHtml(href)}">${renderTime(page, message['createdAt'])}</a>${edited}${badge}</p>`;
   // dir="auto": a message in Arabic or Hebrew runs right to left without reordering the page around it.
-  return `${byline}${renderQuote(page, message, shown)}<p class="text" dir="auto">${escapeHtml(String(message['text'] ?? ''))}</p>${renderReactions(page, message)}`;
+  return `${byline}${renderQuote(page, message, shown)}<p class="text" dir="auto">${renderMessageText(page, message)}</p>${renderReactions(page, message)}`;
 }
 
 /** Messages after the reader's marker that others wrote: the ones unreadCount counts (docs/protocol.md §10.1). */
@@ -111,7 +112,7 @@ export function renderMessagesPage(rep: CollectionRepresentation, page: PageCont
   const main = `${summary}${pageLink(rep.links, 'prev', 'Older messages')}${list}` +
     `<ol class="messages"${liveAttributes}>\n${items.join('\n')}\n</ol>${pageLink(rep.links, 'next', 'Newer messages')}` +
     `<section aria-labelledby="compose-heading"><h2 id="compose-heading">Write</h2>${composer}</section>`;
-  return { heading: String(chat['title'] ?? 'Messages'), main };
+  return { heading: chatNameOf(page, chat, 'Messages'), main };
 }
 
 /** GET /chats/{id}/messages/{id}: the message, then reply, react, edit and delete as the reader may. */
@@ -123,7 +124,7 @@ export function renderMessagePage(rep: SingleRepresentation, page: PageContext):
   const isAuthor = page.me !== undefined && message['authorId'] === page.me.id;
   const isOwner = page.me !== undefined && page.chat?.['ownerId'] === page.me.id;
   const sections: string[] = [`<article class="message">${renderMessage(page, message, new Map(), false)}</article>`];
-  sections.push(`<p>${anchor(pathOf(page, 'messages', { chatId }), `Back to ${String(page.chat?.['title'] ?? 'the chat')}`)}</p>`);
+  sections.push(`<p>${anchor(pathOf(page, 'messages', { chatId }), `Back to ${chatNameOf(page, page.chat, 'the chat')}`)}</p>`);
   sections.push(`<section aria-labelledby="reply-heading"><h2 id="reply-heading">Reply</h2>${renderForm({
     action: pathOf(page, 'messages', { chatId }), method: 'POST', button: 'Send reply', id: 'reply',
     fields: [{ name: 'replyTo', type: 'hidden', value: messageId }, { name: 'text', label: 'Your reply', type: 'textarea', attributes: 'required maxlength="4000" rows="3"' }],

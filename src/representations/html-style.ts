@@ -38,6 +38,8 @@ export const STYLESHEET = [
   'ol.messages>li,ul.chats>li,ul.people>li,ul.avatars>li,ul.results>li{border-bottom:1px solid var(--line);padding:.5rem 0}',
   'ol.messages>li.unread{background:var(--unread)}',
   'ul.chats .title{font-weight:600;font-size:1.05rem}',
+  // Mentions (docs/html.md): every one marked, the reader's own strongly, in colours that keep the text's contrast.
+  'mark.mention{background:var(--unread);color:inherit;border-radius:.2rem;padding:0 .1rem}mark.mention.mine{background:#ffe08a;color:#1b1b1b}',
   '.text{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0 0}',
   '.byline{margin:0}.byline,.none,.quote,.edited{color:var(--muted)}',
   '.quote{margin:.25rem 0 0;padding-left:.5rem;border-left:3px solid var(--line);font-size:.9rem}',

@@ -20,6 +20,14 @@ export function renderUserPage(rep: SingleRepresentation, page: PageContext): { 
     `${avatar}<dl><dt>Login</dt><dd><bdi>${escapeHtml(String(user['login']))}</bdi></dd><dt>Joined</dt><dd>${renderTime(page, user['createdAt'])}</dd></dl>`,
     `<p>${anchor(pathOf(page, 'avatars', { userId }), page.me?.id === userId ? 'Your avatars: upload, choose' : 'Avatars')}</p>`,
   ];
+  // docs/protocol.md §14.1: opens (or creates) the direct chat with this person; on your own page, the chat with yourself.
+  if (page.me !== undefined) {
+    parts.push(renderForm({
+      action: pathOf(page, 'chats'), method: 'POST', button: page.me.id === userId ? 'Message yourself' : 'Message', id: 'direct', inline: true,
+      fields: [{ name: 'kind', type: 'hidden', value: 'direct' }, { name: 'members', type: 'hidden', value: userId }],
+      buttonAttributes: `aria-label="${escapeHtml(page.me.id === userId ? 'Message yourself' : `Message ${String(user['login'])}`)}"`,
+    }, page));
+  }
   if (page.me?.id === userId) {
     const self = pathOf(page, 'user', { userId });
     parts.push(`<section aria-labelledby="account-heading"><h2 id="account-heading">Change login or password</h2>${renderForm({

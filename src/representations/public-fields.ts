@@ -61,14 +61,15 @@ export function publicUserSession(row: SessionRow, currentId: string | undefined
 
 /** The chat as every member sees it: what events carry (docs/protocol.md §9.1 leaves the per-caller fields out). */
 export function publicChat(row: ChatRow): PublicChat {
-  return { id: row.id, title: row.title, ownerId: row.ownerId, members: row.members, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+  return { id: row.id, kind: row.kind, title: row.title, ownerId: row.ownerId, members: row.members, createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
 }
 
 /** The chat as one member reads it: with their own read marker and unread count (docs/protocol.md §10.1). */
-export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Record<string, unknown> {
+export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount' | 'mentionCount'>): Record<string, unknown> {
   // One literal, not a spread of publicChat: a page of 50 chats is serialised about twice as fast.
   return {
     id: row.id,
+    kind: row.kind,
     title: row.title,
     ownerId: row.ownerId,
     members: row.members,
@@ -76,11 +77,12 @@ export function publicChatForCaller(row: ChatRow, marker: Pick<ReadMarkerRow, 'l
     updatedAt: isoTime(row.updatedAt),
     lastReadId: marker.lastReadId,
     unreadCount: marker.unreadCount,
+    mentionCount: marker.mentionCount,
   };
 }
 
 export function publicReadMarker(row: ReadMarkerRow): Record<string, unknown> {
-  return { chatId: row.chatId, lastReadId: row.lastReadId, unreadCount: row.unreadCount };
+  return { chatId: row.chatId, lastReadId: row.lastReadId, unreadCount: row.unreadCount, mentionCount: row.mentionCount };
 }
 
 /** One user's reaction; messageId only where the reaction travels alone (in events), so a client can place it. */
@@ -114,6 +116,7 @@ export function publicMessage(row: MessageRow): PublicMessage {
     editedAt: row.editedAt === null ? null : isoTime(row.editedAt),
     // Most messages have none: skip the parse.
     reactions: row.reactions === '[]' ? [] : JSON.parse(row.reactions) as PublicMessage['reactions'],
+    mentions: row.mentions === '[]' ? [] : JSON.parse(row.mentions) as string[],
   };
 }
 

@@ -109,6 +109,8 @@ export interface PageContext {
   replied: Record<string, Resource>;
   /** Users who are not members of the chat, for the owner's "Add" buttons (members page). */
   candidates?: PageUser[];
+  /** The reader's notification level in the page's chat (docs/protocol.md §14.3), on the chat's own page. */
+  notificationLevel?: string;
   /** The reader's language for dates (the first usable tag of Accept-Language), or undefined. */
   locale?: string;
   /** The path and query of this page, for the forms' `_back` field. */

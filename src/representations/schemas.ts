@@ -90,18 +90,20 @@ export const NEW_SESSION = object({
 
 export const CHAT = object({
   id: id(),
-  title: text({ min: 1, max: 200 }),
+  kind: oneOfValues(['group', 'direct'], 'A group chat, or a direct chat of two people (one with oneself): docs/protocol.md §14.1'),
+  title: describe(nullable(text({ min: 1, max: 200 })), 'null for a direct chat, which is named by the other person'),
   ownerId: id(),
   members: describe(arrayOf(id()), 'The ids of the members, the owner included'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
   lastReadId: describe(nullable(id()), "The caller's read marker: the last message read, or null"),
   unreadCount: describe(integer({ minimum: 0 }), 'Messages after the read marker that others wrote'),
+  mentionCount: describe(integer({ minimum: 0 }), 'Of those, the ones that mention the caller (docs/protocol.md §14.2)'),
   // Every answer to a member carries them; a chat inside an event leaves them out (docs/protocol.md §9.1), so optional.
 }, {
-  optional: ['lastReadId', 'unreadCount'],
-  description: 'A chat. Its lastReadId and unreadCount are the caller\'s own.',
-  example: { id: CHAT_ID, title: 'Lunch', ownerId: USER_ID, members: [USER_ID], createdAt: AT, updatedAt: AT, lastReadId: null, unreadCount: 0 },
+  optional: ['lastReadId', 'unreadCount', 'mentionCount'],
+  description: 'A chat. Its lastReadId, unreadCount and mentionCount are the caller\'s own.',
+  example: { id: CHAT_ID, kind: 'group', title: 'Lunch', ownerId: USER_ID, members: [USER_ID], createdAt: AT, updatedAt: AT, lastReadId: null, unreadCount: 0, mentionCount: 0 },
 });
 
 export const MEMBER = object({
@@ -127,9 +129,10 @@ export const MESSAGE = object({
   updatedAt: timestamp(),
   editedAt: describe(nullable(timestamp()), 'When the text last changed; null until it does'),
   reactions: describe(arrayOf(ref('ReactionCount', REACTION_COUNT)), 'In order of first use; the same for every reader'),
+  mentions: describe(arrayOf(id()), 'The members the text mentions (@login, @all), in order of first mention (docs/protocol.md §14.2)'),
 }, {
   description: 'A message of a chat.',
-  example: { id: MESSAGE_ID, chatId: CHAT_ID, authorId: USER_ID, text: 'Noon?', replyTo: null, createdAt: AT, updatedAt: AT, editedAt: null, reactions: [] },
+  example: { id: MESSAGE_ID, chatId: CHAT_ID, authorId: USER_ID, text: 'Noon?', replyTo: null, createdAt: AT, updatedAt: AT, editedAt: null, reactions: [], mentions: [] },
 });
 
 export const ACTION = object({
@@ -157,12 +160,19 @@ export const READ_MARKER = object({
   chatId: id(),
   lastReadId: nullable(id()),
   unreadCount: integer({ minimum: 0 }),
-}, { description: 'The caller\'s read marker in a chat.', example: { chatId: CHAT_ID, lastReadId: MESSAGE_ID, unreadCount: 0 } });
+  mentionCount: integer({ minimum: 0 }),
+}, { description: 'The caller\'s read marker in a chat.', example: { chatId: CHAT_ID, lastReadId: MESSAGE_ID, unreadCount: 0, mentionCount: 0 } });
+
+/** docs/protocol.md §14.3: what the caller is notified of in one chat. */
+export const NOTIFICATION_SETTING = object({
+  chatId: id(),
+  level: oneOfValues(['all', 'mentions', 'none'], 'all: every message of others; mentions: those that mention the caller; none: nothing'),
+}, { description: 'The caller\'s notification level in a chat (all in direct chats, mentions in groups until set).', example: { chatId: CHAT_ID, level: 'mentions' } });
 
 export const EVENT_TYPES = [
   'message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'chat.created', 'chat.updated', 'chat.deleted',
   'member.added', 'member.removed', 'reaction.added', 'reaction.removed', 'read.updated',
-  'user.updated', 'session.ended',
+  'user.updated', 'session.ended', 'notification',
 ] as const;
 
 export const EVENT = object({
@@ -301,6 +311,7 @@ export const RESOURCES = {
   ReactionCount: { schema: REACTION_COUNT, enveloped: true },
   Revision: { schema: REVISION, enveloped: true },
   ReadMarker: { schema: READ_MARKER, enveloped: true },
+  NotificationSetting: { schema: NOTIFICATION_SETTING, enveloped: true },
   Event: { schema: EVENT, enveloped: false },
   Health: { schema: HEALTH, enveloped: false },
   Index: { schema: INDEX, enveloped: false },

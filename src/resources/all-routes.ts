@@ -18,6 +18,8 @@ import { SESSION_ROUTES } from './session/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
 import { ACCOUNT_ROUTES } from './account/routes.ts';
 import { USER_SESSION_ROUTES } from './user-sessions/routes.ts';
+import { MENTION_ROUTES } from './mentions/routes.ts';
+import { NOTIFICATION_ROUTES } from './notifications/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
   ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
@@ -27,4 +29,5 @@ export const ALL_ROUTES: readonly Route[] = [
   ...INVITE_ROUTES, ...ADMIN_ROUTES,
   // A user's sessions, export and erasure (docs/protocol.md §3.5-§3.7).
   ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,
+  ...NOTIFICATION_ROUTES, ...MENTION_ROUTES,
 ];

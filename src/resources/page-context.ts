@@ -6,6 +6,7 @@ import type { PageContext, PageUser, Representation, Resource } from '../represe
 import type { UserRow } from '../storage/store.ts';
 import { USER_FIELDS } from './users/handlers.ts';
 import { isAdmin } from './users/roles.ts';
+import { effectiveLevel } from './notifications/decide.ts';
 import { PATHS } from '../paths.ts';
 
 /** A page names at most this many distinct users; past it an id stays an id (a page holds at most 100 items). */
@@ -22,6 +23,8 @@ const ERASED_LOGIN = 'deleted user';
 function collectUserIds(type: string, item: Resource, into: Set<string>): void {
   for (const field of USER_REFERENCES) if (typeof item[field] === 'string') into.add(item[field]);
   if (Array.isArray(item['members'])) for (const id of item['members']) if (typeof id === 'string') into.add(id);
+  // The mentioned members, so their @login is found and highlighted (docs/html.md).
+  if (Array.isArray(item['mentions'])) for (const id of item['mentions']) if (typeof id === 'string') into.add(id);
   if (Array.isArray(item['reactions'])) {
     for (const reaction of item['reactions'] as Resource[]) {
       if (Array.isArray(reaction['userIds'])) for (const id of reaction['userIds']) if (typeof id === 'string') into.add(id);
@@ -54,7 +57,7 @@ async function chatOf(ctx: RequestContext): Promise<Resource | undefined> {
   const chat = await storage.chats.findChat(chatId);
   if (!chat || !chat.members.includes(ctx.caller.userId)) return undefined;
   const marker = await storage.readMarkers.findMarker(chatId, ctx.caller.userId);
-  return publicChatForCaller(chat, marker ?? { lastReadId: null, unreadCount: 0 });
+  return publicChatForCaller(chat, marker ?? { lastReadId: null, unreadCount: 0, mentionCount: 0 });
 }
 
 /**
@@ -116,7 +119,11 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
   };
   if (ctx.caller && (await isAdmin(ctx))) page.admin = true;
   if (ctx.caller) page.mayInvite = page.admin === true || ctx.services.config.membersInvite;
-  if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId) {
+  if (rep.type === 'chat' && rep.kind === 'single' && chat && ctx.caller) {
+    const member = await storage.chats.findMember(String(chat['id']), ctx.caller.userId);
+    if (member) page.notificationLevel = effectiveLevel(chat['kind'] === 'direct' ? 'direct' : 'group', member.notificationLevel);
+  }
+  if (rep.type === 'member' && rep.kind === 'collection' && chat && chat['ownerId'] === ctx.caller?.userId && chat['kind'] !== 'direct') {
     const members = new Set(chat['members'] as string[]);
     const { rows } = await storage.collections.listUsers(parseQuery(CANDIDATES_QUERY, USER_FIELDS));
     // Shown by login and avatar, like the members above them (docs/html.md).

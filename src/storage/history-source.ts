@@ -16,6 +16,8 @@ export const MESSAGE_COLUMNS: SqlColumns = {
     updatedAt: 'm.updated_at',
     editedAt: 'm.edited_at',
   },
+  // docs/protocol.md §14.2: `mentions=<userId>` finds the messages that mention that user.
+  contains: { mentions: 'EXISTS (SELECT 1 FROM message_mentions f WHERE f.message_id = m.id AND f.user_id = ?)' },
 };
 
 /** How many messages a chat has, kept by triggers (sql/migrations/005 and the PostgreSQL schema): O(1), where count(*) walks the whole chat. */
@@ -44,5 +46,18 @@ export function historySource(select: string, chatId: string, bounds: MessageBou
     ...(conditions.length > 0 ? { bounds: { sql: conditions.join(' AND '), params } } : {}),
     columns: MESSAGE_COLUMNS,
     unfilteredTotal: { sql: CHAT_MESSAGE_COUNT_SQL, params: [chatId] },
+  };
+}
+
+/**
+ * The messages that mention a user (docs/protocol.md §14.2), only in the chats they are a member of now: their
+ * mention rows (the primary key's user_id prefix), each joined to its message and to the user's membership.
+ */
+export function mentionsSource(select: string, userId: string): PageSource {
+  return {
+    select: `${select} JOIN message_mentions mm ON mm.message_id = m.id JOIN chat_members me ON me.chat_id = m.chat_id AND me.user_id = mm.user_id`,
+    scope: 'mm.user_id = ?',
+    scopeParams: [userId],
+    columns: MESSAGE_COLUMNS,
   };
 }

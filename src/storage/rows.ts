@@ -54,9 +54,17 @@ export interface AvatarBytes {
   etag: string;
 }
 
+/** docs/protocol.md §14.1: a group (any members, a title) or a direct chat (two people, or one with themself). */
+export type ChatKind = 'group' | 'direct';
+
+/** docs/protocol.md §14.3: what a member is notified of in one chat. */
+export type NotificationLevel = 'all' | 'mentions' | 'none';
+
 export interface ChatRow {
   id: string;
-  title: string;
+  kind: ChatKind;
+  /** null for a direct chat: it is named by the other person. */
+  title: string | null;
   ownerId: string;
   /** Owner first, then in the order they joined (ties by id). */
   members: string[];
@@ -68,12 +76,21 @@ export interface ChatRow {
 export interface ChatForCallerRow extends ChatRow {
   lastReadId: string | null;
   unreadCount: number;
+  /** Unread messages of others that mention the caller (docs/protocol.md §14.2), kept like unreadCount. */
+  mentionCount: number;
+}
+
+/** A new chat as written: a direct chat also carries the key of its pair (docs/protocol.md §14.1). */
+export interface NewChatRow extends Omit<ChatRow, 'members'> {
+  /** "<smaller user id>:<larger user id>" for a direct chat, unique; null for a group. */
+  directKey: string | null;
 }
 
 /** Just enough of a chat to decide who may do what: found only through the caller's membership. */
 export interface ChatAccess {
   id: string;
   ownerId: string;
+  kind: ChatKind;
 }
 
 export interface MemberRow {
@@ -81,6 +98,8 @@ export interface MemberRow {
   userId: string;
   login: string;
   addedAt: number;
+  /** The level the member chose; null: the default of the chat's kind (docs/protocol.md §14.3). */
+  notificationLevel: NotificationLevel | null;
 }
 
 export interface MessageRow {
@@ -98,10 +117,15 @@ export interface MessageRow {
    * by the backend, so a page of messages reads every reaction in its one query (no N+1).
    */
   reactions: string;
+  /** JSON array text of the ids of the members the text mentions (docs/protocol.md §14.2), '[]' for none. */
+  mentions: string;
 }
 
 /** A message that nobody reacted to yet, as storage answers its reactions. */
 export const NO_REACTIONS = '[]';
+
+/** A message that mentions nobody, as storage keeps its mentions. */
+export const NO_MENTIONS = '[]';
 
 export interface ReadMarkerRow {
   chatId: string;
@@ -110,6 +134,8 @@ export interface ReadMarkerRow {
   lastReadId: string | null;
   /** Messages of others after the marker, kept exact by the backend. */
   unreadCount: number;
+  /** Of those, the ones that mention the member (docs/protocol.md §14.2), kept exact by the backend. */
+  mentionCount: number;
 }
 
 export interface ReactionRow {

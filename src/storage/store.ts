@@ -6,7 +6,7 @@
 // Rows are the shapes of rows.ts, the same for every backend.
 import type { ParsedQuery } from '../parsers/query.ts';
 import type {
-  AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewEvent, Page,
+  AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewChatRow, NewEvent, NotificationLevel, Page,
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow,
   MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow,
 } from './rows.ts';
@@ -16,7 +16,7 @@ import type { KeptReads } from './kept-reads.ts';
 export type * from './rows.ts';
 export type { KeptReads, KeptValueKind } from './kept-reads.ts';
 export type { InviteRepository } from './invite-repository.ts';
-export { NO_CHAT, NO_REACTIONS } from './rows.ts';
+export { NO_CHAT, NO_MENTIONS, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
 export class DatabaseOpenError extends Error {
@@ -108,7 +108,8 @@ export interface ChatRepository {
    * member or there is no chat, in one read: what GET /chats/{id} answers.
    */
   findChatForCaller(chatId: string, userId: string): Promise<ChatForCallerRow | undefined>;
-  insertChat(chat: Omit<ChatRow, 'members'>): Promise<void>;
+  /** Rejects with a unique StoreConstraintError when a direct chat of that pair exists (directKey is unique). */
+  insertChat(chat: NewChatRow): Promise<void>;
   updateChatTitle(id: string, title: string, updatedAt: number): Promise<void>;
   /** A member list change is a change of the chat, so its updatedAt moves too. */
   touchChat(id: string, updatedAt: number): Promise<void>;
@@ -128,6 +129,11 @@ export interface ChatRepository {
   setChatOwner(id: string, ownerId: string, updatedAt: number): Promise<void>;
   /** Everyone who shares at least one chat with the user, the user not included, by id: who hears of their changes. */
   findChatPeers(userId: string): Promise<string[]>;
+  // Direct chats and notification levels (docs/protocol.md §14.1, §14.3).
+  /** The direct chat of a pair by its key ("<smaller id>:<larger id>"), members or not. */
+  findDirectChat(directKey: string): Promise<ChatRow | undefined>;
+  /** The member's level in the chat; null returns to the default of the chat's kind. */
+  setNotificationLevel(chatId: string, userId: string, level: NotificationLevel | null): Promise<void>;
 }
 
 export interface MessageRepository {
@@ -141,7 +147,7 @@ export interface MessageRepository {
    */
   isEarlierMessageInChat(chatId: string, replyTo: string, messageId: string | null): Promise<boolean>;
   /** A change of the text also keeps the text it replaces as a revision. */
-  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt'>): Promise<void>;
+  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt' | 'mentions'>): Promise<void>;
   /** The messages that reply to this one, by id. */
   findReplies(id: string): Promise<MessageRow[]>;
   /** Deletes one message; its replies lose their replyTo and their updatedAt becomes `now`. */
@@ -227,7 +233,7 @@ export interface CollectionRepository {
   listUsers(query: ParsedQuery): Promise<Page<UserRow>>;
   /** The audit log. Fields id, at, actorId, action, targetType, targetId. */
   listAudit(query: ParsedQuery): Promise<Page<AuditRow>>;
-  /** The chats `userId` is a member of. Fields id, title, ownerId, members (id-list), createdAt, updatedAt, lastReadId, unreadCount. */
+  /** The chats `userId` is a member of. Fields id, kind, title, ownerId, members (id-list), createdAt, updatedAt, lastReadId, unreadCount, mentionCount. */
   listChatsOfMember(userId: string, query: ParsedQuery): Promise<Page<ChatForCallerRow>>;
   /** Fields id (= userId), userId (the id field), login, addedAt. */
   listMembers(chatId: string, query: ParsedQuery): Promise<Page<MemberRow>>;
@@ -236,6 +242,11 @@ export interface CollectionRepository {
    * has already put keyset paging into the query (sort, one more row); the total ignores `bounds`.
    */
   listMessages(chatId: string, query: ParsedQuery, bounds?: MessageBounds): Promise<Page<MessageRow>>;
+  /**
+   * The messages that mention `userId` in the chats they are a member of (docs/protocol.md §14.2). The message
+   * fields (id, chatId, authorId, text, replyTo, createdAt, updatedAt, editedAt, mentions).
+   */
+  listMentions(userId: string, query: ParsedQuery): Promise<Page<MessageRow>>;
   /** A user's avatars. Fields id, userId, contentType, imageWidth, imageHeight, x, y, width, height, createdAt, and `current` (1 for the user's current avatar) for sorting only. */
   listAvatars(userId: string, query: ParsedQuery): Promise<Page<AvatarRow>>;
   /** A message's reactions. Fields emoji, userId, createdAt, and the hidden id field `seq` (order of insertion). */

@@ -17,6 +17,7 @@ test('message.deleted removes the earlier events of that message only, in its ch
   assert.ok(isPurgedBy(rule, candidate(2, 'message.updated', 'a', 'm')));
   assert.ok(isPurgedBy(rule, candidate(3, 'reaction.added', 'a', 'm')));
   assert.ok(isPurgedBy(rule, candidate(4, 'reaction.removed', 'a', 'm')));
+  assert.ok(isPurgedBy(rule, candidate(4, 'notification', 'a', 'm')), 'a notification carries the message (docs/protocol.md §14.4)');
   assert.ok(!isPurgedBy(rule, candidate(5, 'message.created', 'a', 'other')), 'another message');
   assert.ok(!isPurgedBy(rule, candidate(6, 'message.updated', 'a', 'reply')), 'a reply to it (its replyTo became null)');
   assert.ok(!isPurgedBy(rule, candidate(7, 'member.added', 'a')), 'membership');
@@ -28,7 +29,7 @@ test('message.deleted removes the earlier events of that message only, in its ch
 
 test('messages.cleared removes every earlier message and reaction event of the chat, and earlier clears', () => {
   const rule = purgeRuleOf({ id: 10, type: 'messages.cleared', chatId: 'a' })!;
-  for (const type of ['message.created', 'message.updated', 'message.deleted', 'reaction.added', 'reaction.removed']) {
+  for (const type of ['message.created', 'message.updated', 'message.deleted', 'reaction.added', 'reaction.removed', 'notification']) {
     assert.ok(isPurgedBy(rule, candidate(1, type, 'a', 'm')), type);
   }
   assert.ok(isPurgedBy(rule, candidate(2, 'messages.cleared', 'a')));

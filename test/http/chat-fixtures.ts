@@ -5,6 +5,7 @@ import { call, registerAndLogIn, type LoggedIn, type TestResponse } from './clie
 
 export interface Chat {
   id: string;
+  kind: 'group' | 'direct';
   title: string;
   ownerId: string;
   members: string[];
@@ -12,6 +13,7 @@ export interface Chat {
   updatedAt: string;
   lastReadId: string | null;
   unreadCount: number;
+  mentionCount: number;
 }
 
 export interface Message {
@@ -24,6 +26,7 @@ export interface Message {
   updatedAt: string;
   editedAt: string | null;
   reactions: { emoji: string; count: number; userIds: string[] }[];
+  mentions: string[];
 }
 
 /**

@@ -19,7 +19,7 @@ test('POST /chats answers 201, Location and the chat in the envelope; the caller
   assert.match(String(res.headers['etag']), /^"[A-Za-z0-9_-]{27}"$/);
   const at = new Date(clock.time).toISOString();
   // The owner comes first; a repeated id is one member.
-  assert.deepEqual(res.body, { data: { id: res.body.data.id, title: 'Team', ownerId: alice.userId, members: [alice.userId, bob.userId], createdAt: at, updatedAt: at, lastReadId: null, unreadCount: 0 } });
+  assert.deepEqual(res.body, { data: { id: res.body.data.id, kind: 'group', title: 'Team', ownerId: alice.userId, members: [alice.userId, bob.userId], createdAt: at, updatedAt: at, lastReadId: null, unreadCount: 0, mentionCount: 0 } });
   const read = await readChat(server, bob, res.body.data.id);
   assert.equal(read.status, 200);
   assert.deepEqual(read.body, res.body);
@@ -94,18 +94,18 @@ test('PUT /chats/{id} creates under the client\'s id (201), then replaces title 
   const clock = new TestClock();
   const server = await withServer(t, { clock });
   const { alice, bob, carol } = await threeUsers(server);
-  const created = await call(server, 'PUT', '/chats/team-42', { token: alice.token, json: { data: { id: 'team-42', title: 'Team', members: [bob.userId] } } });
+  const created = await call(server, 'PUT', '/chats/team-42', { token: alice.token, json: { data: { id: 'team-42', kind: 'group', title: 'Team', members: [bob.userId] } } });
   assert.equal(created.status, 201);
   assert.equal(created.headers['location'], '/chats/team-42');
   const at = new Date(clock.time).toISOString();
-  assert.deepEqual(created.body, { data: { id: 'team-42', title: 'Team', ownerId: alice.userId, members: [alice.userId, bob.userId], createdAt: at, updatedAt: at, lastReadId: null, unreadCount: 0 } });
+  assert.deepEqual(created.body, { data: { id: 'team-42', kind: 'group', title: 'Team', ownerId: alice.userId, members: [alice.userId, bob.userId], createdAt: at, updatedAt: at, lastReadId: null, unreadCount: 0, mentionCount: 0 } });
 
   clock.advance(1000);
   const replaced = await call(server, 'PUT', '/chats/team-42', { token: alice.token, json: { data: { title: 'Renamed', members: [carol.userId] } } });
   assert.equal(replaced.status, 200);
   assert.equal(replaced.headers['location'], undefined);
   const later = new Date(clock.time).toISOString();
-  assert.deepEqual(replaced.body, { data: { id: 'team-42', title: 'Renamed', ownerId: alice.userId, members: [alice.userId, carol.userId], createdAt: at, updatedAt: later, lastReadId: null, unreadCount: 0 } });
+  assert.deepEqual(replaced.body, { data: { id: 'team-42', kind: 'group', title: 'Renamed', ownerId: alice.userId, members: [alice.userId, carol.userId], createdAt: at, updatedAt: later, lastReadId: null, unreadCount: 0, mentionCount: 0 } });
 
   // PUT replaces the whole state: without members, the owner alone stays.
   const alone = await call(server, 'PUT', '/chats/team-42', { token: alice.token, json: { data: { title: 'Renamed' } } });
@@ -123,7 +123,7 @@ test('PUT /chats/{id} refuses a malformed id, a different body id and bad fields
   const { alice } = await threeUsers(server);
   assertFieldError(await call(server, 'PUT', '/chats/has%20space', { token: alice.token, json: { data: { title: 'x' } } }), 'chatId');
   assertFieldError(await call(server, 'PUT', `/chats/${'a'.repeat(65)}`, { token: alice.token, json: { data: { title: 'x' } } }), 'chatId');
-  assertFieldError(await call(server, 'PUT', '/chats/abc', { token: alice.token, json: { data: { id: 'xyz', title: 'x' } } }), 'data.id');
+  assertFieldError(await call(server, 'PUT', '/chats/abc', { token: alice.token, json: { data: { id: 'xyz', kind: 'group', title: 'x' } } }), 'data.id');
   assertFieldError(await call(server, 'PUT', '/chats/abc', { token: alice.token, json: { data: {} } }), 'data.title');
   assert.equal((await readChat(server, alice, 'abc')).status, 404);
   const longest = await call(server, 'PUT', `/chats/${'a'.repeat(64)}`, { token: alice.token, json: { data: { title: 'x' } } });
@@ -147,7 +147,7 @@ test('every broken chat field is a 400 naming it', async (t) => {
     { what: 'unknown field', json: { data: { title: 'x', foo: 1 } }, field: 'data.foo' },
     { what: 'read-only ownerId', json: { data: { title: 'x', ownerId: alice.userId } }, field: 'data.ownerId' },
     { what: 'read-only createdAt', json: { data: { title: 'x', createdAt: '2026-01-01T00:00:00.000Z' } }, field: 'data.createdAt' },
-    { what: 'an id on POST', json: { data: { id: 'mine', title: 'x' } }, field: 'data.id' },
+    { what: 'an id on POST', json: { data: { id: 'mine', kind: 'group', title: 'x' } }, field: 'data.id' },
     { what: 'unknown top-level field', json: { data: { title: 'x' }, meta: {} }, field: 'meta' },
   ];
   for (const { what, json, field } of rows) assertFieldError(await call(server, 'POST', '/chats', { token: alice.token, json }), field, what);

@@ -66,11 +66,11 @@ test('read.updated carries the caller\'s marker to their own streams only; a cha
   await alices.logEventCount(4);
   assert.deepEqual(bobs.logEvents.map((event) => event.type), ['chat.created', 'message.created', 'message.created', 'read.updated', 'message.created']);
   assert.deepEqual(alices.logEvents.map((event) => event.type), ['chat.created', 'message.created', 'message.created', 'message.created']);
-  assertEvent(bobs, 3, 'read.updated', chat.id, new Date(clock.time).toISOString(), { chatId: chat.id, lastReadId: first.id, unreadCount: 1 });
+  assertEvent(bobs, 3, 'read.updated', chat.id, new Date(clock.time).toISOString(), { chatId: chat.id, lastReadId: first.id, unreadCount: 1, mentionCount: 0 });
   assert.deepEqual(bobs.logEvents[3]!.json.data, moved.body.data);
   assert.equal(bobs.logEvents[4]!.json.data.id, marker.id);
   // The chat in chat.created is the same for both: no lastReadId or unreadCount.
-  assert.deepEqual(Object.keys(bobs.logEvents[0]!.json.data).sort(), ['createdAt', 'id', 'members', 'ownerId', 'title', 'updatedAt']);
+  assert.deepEqual(Object.keys(bobs.logEvents[0]!.json.data).sort(), ['createdAt', 'id', 'kind', 'members', 'ownerId', 'title', 'updatedAt']);
   assert.deepEqual(bobs.logEvents[0]!.json, alices.logEvents[0]!.json);
   // A replay shows the same rule: bob's marker event is bob's alone.
   const replay = await openReady(server, { token: alice.token, query: 'after=0' });

@@ -58,7 +58,7 @@ test('a chat id re-created by someone else replays none of the deleted chat (SSE
   const live = seenOf(bobLive);
   assert.deepEqual(live.map((event) => `${event.type} ${event.chatId}`), [`chat.created ${chatId}`, `message.created ${chatId}`]);
   // The chat as GET answers it, without the caller's own read marker (docs/events.md, "Event types").
-  const { lastReadId: _marker, unreadCount: _count, ...chat } = created.body.data;
+  const { lastReadId: _marker, unreadCount: _count, mentionCount: _mentions, ...chat } = created.body.data;
   assert.deepEqual(live[0]!.data, chat);
   assert.equal(live[1]!.data['id'], mine.id);
 

@@ -57,8 +57,9 @@ test('every event type carries its exact object: the resource as GET answers it 
   const get = async (path: string): Promise<unknown> => (await call(server, 'GET', path, { token: alice.token })).body.data;
   // docs/protocol.md §9.1: a chat in an event leaves out the reader's own lastReadId and unreadCount.
   const getChat = async (path: string): Promise<unknown> => {
-    const { lastReadId, unreadCount, ...chat } = (await call(server, 'GET', path, { token: alice.token })).body.data;
+    const { lastReadId, unreadCount, mentionCount, ...chat } = (await call(server, 'GET', path, { token: alice.token })).body.data;
     assert.equal(typeof unreadCount, 'number');
+    assert.equal(typeof mentionCount, 'number');
     assert.ok(lastReadId === null || typeof lastReadId === 'string');
     return chat;
   };

@@ -92,7 +92,7 @@ test('every write of a chat as a form: 303 to the page to show next, and the cha
   const unread = await submit(server, alice, `/chats/${chatId}/read`, [['_method', 'PUT'], ['lastReadId', '']]);
   assert.equal(unread.status, 303);
   assert.equal(unread.headers['location'], `/chats/${chatId}/messages`);
-  assert.deepEqual((await json(server, alice, `/chats/${chatId}/read`)).body.data, { chatId, lastReadId: null, unreadCount: 1 });
+  assert.deepEqual((await json(server, alice, `/chats/${chatId}/read`)).body.data, { chatId, lastReadId: null, unreadCount: 1, mentionCount: 0 });
 
   const remove = await submit(server, alice, `/chats/${chatId}/messages/${messageId}`, [['_method', 'DELETE']]);
   assert.equal(remove.status, 303);

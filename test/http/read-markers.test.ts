@@ -5,12 +5,12 @@ import type { RunningServer } from '../../src/index.ts';
 import { call, withServer, type LoggedIn } from './client.ts';
 import { assertFieldError, createChat, postMessage, threeUsers } from './chat-fixtures.ts';
 
-async function readMarker(server: RunningServer, user: LoggedIn, chatId: string): Promise<{ chatId: string; lastReadId: string | null; unreadCount: number }> {
+async function readMarker(server: RunningServer, user: LoggedIn, chatId: string): Promise<{ chatId: string; lastReadId: string | null; unreadCount: number, mentionCount: 0 }> {
   const res = await call(server, 'GET', `/chats/${chatId}/read`, { token: user.token });
   assert.equal(res.status, 200, res.text);
   // The chat carries the same two fields for its caller.
   const chat = (await call(server, 'GET', `/chats/${chatId}`, { token: user.token })).body.data;
-  assert.deepEqual({ lastReadId: chat.lastReadId, unreadCount: chat.unreadCount }, { lastReadId: res.body.data.lastReadId, unreadCount: res.body.data.unreadCount });
+  assert.deepEqual({ lastReadId: chat.lastReadId, unreadCount: chat.unreadCount, mentionCount: 0 }, { lastReadId: res.body.data.lastReadId, unreadCount: res.body.data.unreadCount, mentionCount: 0 });
   return res.body.data;
 }
 
@@ -22,19 +22,19 @@ test('unreadCount counts the messages of others after the marker; posting moves 
   const server = await withServer(t);
   const { alice, bob } = await threeUsers(server);
   const chat = await createChat(server, alice, { title: 'Unread', members: [bob.userId] });
-  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 0 });
+  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 0, mentionCount: 0 });
   const first = await postMessage(server, alice, chat.id, { text: 'one' });
   const second = await postMessage(server, alice, chat.id, { text: 'two' });
-  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 2 });
-  assert.deepEqual(await readMarker(server, alice, chat.id), { chatId: chat.id, lastReadId: second.id, unreadCount: 0 }, 'her own messages are never unread');
+  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 2, mentionCount: 0 });
+  assert.deepEqual(await readMarker(server, alice, chat.id), { chatId: chat.id, lastReadId: second.id, unreadCount: 0, mentionCount: 0 }, 'her own messages are never unread');
 
   const read = await setMarker(server, bob, chat.id, first.id);
   assert.equal(read.status, 200);
-  assert.deepEqual(read.body, { data: { chatId: chat.id, lastReadId: first.id, unreadCount: 1 } });
+  assert.deepEqual(read.body, { data: { chatId: chat.id, lastReadId: first.id, unreadCount: 1, mentionCount: 0 } });
   // Bob posts: his marker moves to his message, so everything before it counts as read.
   const reply = await postMessage(server, bob, chat.id, { text: 'three' });
-  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: reply.id, unreadCount: 0 });
-  assert.deepEqual(await readMarker(server, alice, chat.id), { chatId: chat.id, lastReadId: second.id, unreadCount: 1 });
+  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: reply.id, unreadCount: 0, mentionCount: 0 });
+  assert.deepEqual(await readMarker(server, alice, chat.id), { chatId: chat.id, lastReadId: second.id, unreadCount: 1, mentionCount: 0 });
   await postMessage(server, alice, chat.id, { text: 'four' });
   assert.equal((await readMarker(server, bob, chat.id)).unreadCount, 1);
 });
@@ -46,7 +46,7 @@ test('PUT /chats/{id}/read moves forward and back ("mark as unread"), null marks
   const messages = [];
   for (let i = 0; i < 5; i += 1) messages.push(await postMessage(server, i === 2 ? bob : alice, chat.id, { text: `m${i}` }));
   // Bob's own message (index 2) moved his marker there.
-  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: messages[2]!.id, unreadCount: 2 });
+  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: messages[2]!.id, unreadCount: 2, mentionCount: 0 });
   const cases: { to: string | null; unread: number }[] = [
     { to: messages[4]!.id, unread: 0 },
     { to: messages[0]!.id, unread: 3 },
@@ -57,11 +57,11 @@ test('PUT /chats/{id}/read moves forward and back ("mark as unread"), null marks
   for (const { to, unread } of cases) {
     const res = await setMarker(server, bob, chat.id, to);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data, { chatId: chat.id, lastReadId: to, unreadCount: unread }, `to ${to}`);
+    assert.deepEqual(res.body.data, { chatId: chat.id, lastReadId: to, unreadCount: unread, mentionCount: 0 }, `to ${to}`);
     assert.deepEqual(await readMarker(server, bob, chat.id), res.body.data);
   }
   // The same place again changes nothing and answers the same.
-  assert.deepEqual((await setMarker(server, bob, chat.id, messages[1]!.id)).body.data, { chatId: chat.id, lastReadId: messages[1]!.id, unreadCount: 2 });
+  assert.deepEqual((await setMarker(server, bob, chat.id, messages[1]!.id)).body.data, { chatId: chat.id, lastReadId: messages[1]!.id, unreadCount: 2, mentionCount: 0 });
 });
 
 test('PUT /chats/{id}/read refuses what is not a message of the chat, and bodies that break the rules', async (t) => {
@@ -75,7 +75,7 @@ test('PUT /chats/{id}/read refuses what is not a message of the chat, and bodies
   assertFieldError(await setMarker(server, bob, chat.id, 'nothing-here'), 'data.lastReadId', 'no such message');
   assertFieldError(await setMarker(server, bob, chat.id, 42), 'data.lastReadId', 'not an id');
   assertFieldError(await call(server, 'PUT', `/chats/${chat.id}/read`, { token: bob.token, json: { data: {} } }), 'data.lastReadId', 'missing');
-  assertFieldError(await call(server, 'PUT', `/chats/${chat.id}/read`, { token: bob.token, json: { data: { lastReadId: here.id, unreadCount: 0 } } }), 'data.unreadCount');
+  assertFieldError(await call(server, 'PUT', `/chats/${chat.id}/read`, { token: bob.token, json: { data: { lastReadId: here.id, unreadCount: 0, mentionCount: 0 } } }), 'data.unreadCount');
   assertFieldError(await call(server, 'PUT', `/chats/${chat.id}/read`, { token: bob.token, json: { data: { lastReadId: here.id, chatId: other.id } } }), 'data.chatId');
   assertFieldError(await call(server, 'PUT', `/chats/${chat.id}/read`, { token: bob.token, json: { data: { lastReadId: here.id, extra: 1 } } }), 'data.extra');
   assert.equal((await call(server, 'PUT', `/chats/${chat.id}/read`, { token: bob.token, json: { data: { lastReadId: here.id, chatId: chat.id } } })).status, 200);
@@ -98,25 +98,25 @@ test('deletes keep the counts exact; a marker on a deleted message moves back to
   assert.equal((await readMarker(server, bob, chat.id)).unreadCount, 2);
   const remove = (id: string) => call(server, 'DELETE', `/chats/${chat.id}/messages/${id}`, { token: alice.token });
   assert.equal((await remove(m[4]!.id)).status, 204);
-  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: m[3]!.id, unreadCount: 1 }, 'an unread message deleted');
+  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: m[3]!.id, unreadCount: 1, mentionCount: 0 }, 'an unread message deleted');
   assert.equal((await remove(m[0]!.id)).status, 204);
-  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: m[3]!.id, unreadCount: 1 }, 'a read message deleted');
+  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: m[3]!.id, unreadCount: 1, mentionCount: 0 }, 'a read message deleted');
   assert.equal((await remove(m[3]!.id)).status, 204);
-  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: m[2]!.id, unreadCount: 1 }, 'the marked message deleted: back one');
+  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: m[2]!.id, unreadCount: 1, mentionCount: 0 }, 'the marked message deleted: back one');
   // The moved marker is a message of the chat: the unread page after it works.
   const after = await call(server, 'GET', `/chats/${chat.id}/messages?after=${m[2]!.id}`, { token: bob.token });
   assert.deepEqual(after.body.data.map((message: { id: string }) => message.id), [m[5]!.id]);
   assert.equal((await remove(m[2]!.id)).status, 204);
   assert.equal((await call(server, 'DELETE', `/chats/${chat.id}/messages/${m[1]!.id}`, { token: bob.token })).status, 204);
-  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 1 }, 'no message before it: null');
+  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 1, mentionCount: 0 }, 'no message before it: null');
   // Alice's marker sat on m5, her last post; deleting everything leaves every marker null and every count 0.
   await postMessage(server, bob, chat.id, { text: 'more' });
   assert.equal((await readMarker(server, alice, chat.id)).unreadCount, 1);
   assert.equal((await call(server, 'DELETE', `/chats/${chat.id}/messages`, { token: alice.token })).status, 204);
-  for (const user of [alice, bob]) assert.deepEqual(await readMarker(server, user, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 0 });
+  for (const user of [alice, bob]) assert.deepEqual(await readMarker(server, user, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 0, mentionCount: 0 });
   const next = await postMessage(server, alice, chat.id, { text: 'after the clear' });
-  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 1 });
-  assert.deepEqual(await readMarker(server, alice, chat.id), { chatId: chat.id, lastReadId: next.id, unreadCount: 0 });
+  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: null, unreadCount: 1, mentionCount: 0 });
+  assert.deepEqual(await readMarker(server, alice, chat.id), { chatId: chat.id, lastReadId: next.id, unreadCount: 0, mentionCount: 0 });
 });
 
 test('a member who joins starts with the history read: the marker on the newest message', async (t) => {
@@ -126,7 +126,7 @@ test('a member who joins starts with the history read: the marker on the newest 
   await postMessage(server, alice, chat.id, { text: 'before bob' });
   const newest = await postMessage(server, alice, chat.id, { text: 'still before bob' });
   assert.equal((await call(server, 'PUT', `/chats/${chat.id}/members/${bob.userId}`, { token: alice.token })).status, 204);
-  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: newest.id, unreadCount: 0 });
+  assert.deepEqual(await readMarker(server, bob, chat.id), { chatId: chat.id, lastReadId: newest.id, unreadCount: 0, mentionCount: 0 });
   await postMessage(server, alice, chat.id, { text: 'welcome' });
   assert.equal((await readMarker(server, bob, chat.id)).unreadCount, 1);
   // Replacing the member list keeps the markers of those who stay.

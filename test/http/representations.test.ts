@@ -152,6 +152,13 @@ async function buildFixture(): Promise<Fixture> {
     const chats = [];
     for (const title of titles) chats.push(await created(post('/chats', { data: { title, members } }), 'chat'));
     params['chatId'] = chats[0].id;
+    if (hasRoute('GET', '/mentions')) {
+      // Three messages in another chat that mention the owner (docs/protocol.md §14.2), so GET /mentions pages.
+      for (let i = 0; i < 3; i++) {
+        const res = await call(server, 'POST', `/chats/${chats[1].id}/messages`, { token: others[0]!.token, json: { data: { text: `@${owner.login} look ${i} ${HOSTILE}` } } });
+        assert.equal(res.status, 201, `mention: ${res.text}`);
+      }
+    }
   }
   if (params['chatId'] !== undefined && hasRoute('POST', '/chats/:chatId/messages')) {
     const texts = ['hello, first', `hello ${HOSTILE}`, 'hello\nthird line'];
@@ -227,7 +234,7 @@ function pathOf(route: Route, params: Record<string, string>, extraQuery = ''): 
 
 /** Collections answer {data, meta} and page; the others are single resources with an ETag. */
 function isCollection(pattern: string): boolean {
-  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session', '/chats/:chatId/read', '/admin', '/users/:userId/export'].includes(pattern);
+  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session', '/chats/:chatId/read', '/admin', '/users/:userId/export', '/chats/:chatId/notifications'].includes(pattern);
 }
 
 /** Pages by limit and offset: every collection but the event log, which goes on by `after` (its own tests). */

@@ -15,11 +15,14 @@ const PASSWORD = 'correct horse battery';
 
 interface Answer { as: string; path: string; status: number; body: unknown }
 
-/** What the new release adds to a user; everything else must be as it was. */
+/**
+ * What later releases add: a user's role and active, a chat's kind and mentionCount, a message's and a read marker's
+ * mentions and mentionCount (docs/protocol.md §14); everything else must be as it was.
+ */
 function withoutNewUserFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNewUserFields);
   if (value === null || typeof value !== 'object') return value;
-  const { role: _role, active: _active, ...rest } = value as Record<string, unknown>;
+  const { role: _role, active: _active, kind: _kind, mentionCount: _mentionCount, mentions: _mentions, ...rest } = value as Record<string, unknown>;
   return Object.fromEntries(Object.entries(rest).map(([key, inner]) => [key, withoutNewUserFields(inner)]));
 }
 

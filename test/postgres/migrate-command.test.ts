@@ -24,6 +24,7 @@ async function readEverything(server: RunningServer, users: LoggedIn[], chatId: 
     '/users', `/users/${users[0]!.userId}`, `/users/${users[0]!.userId}/avatar`, '/chats', `/chats/${chatId}`, `/chats/${chatId}/members`,
     `/chats/${chatId}/messages?limit=100`, `/chats/${chatId}/messages?sort=-createdAt&limit=2`, `/chats/${chatId}/read`, '/session',
     '/search?q=hel', '/events?after=0&wait=0', `/chats/${chatId}/messages?filter=text|like|%25ELLO%25`, '/invites', '/audit',
+    '/mentions', `/chats/${chatId}/notifications`, '/chats?kind=direct',
     ...messageIds.flatMap((id) => [`/messages/${id}`, `/messages/${id}/reactions`, `/messages/${id}/revisions`]),
   ];
   const answers: unknown[] = [];
@@ -62,7 +63,7 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   assert.equal((await call(before, 'PATCH', '/users', { token: ann.token, json: { avatar: upload.body.id } })).status, 200);
   const chat = await createChat(before, ann, { title: 'Crème club', members: [bob.userId] });
   const ids: string[] = [];
-  for (const [author, text] of [[ann, 'hello bob'], [bob, 'Hello Ann'], [ann, 'third'], [bob, 'gone soon']] as const) {
+  for (const [author, text] of [[ann, 'hello bob'], [bob, 'Hello Ann'], [ann, '@bob third'], [bob, 'gone soon']] as const) {
     clock.advance(1000);
     ids.push((await postMessage(before, author, chat.id, { text, ...(ids.length > 0 ? { replyTo: ids[0] } : {}) })).id);
   }
@@ -71,6 +72,9 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   assert.equal((await call(before, 'PUT', `/messages/${ids[1]}/reactions/ok`, { token: bob.token })).status, 201);
   assert.equal((await call(before, 'DELETE', `/chats/${chat.id}/messages/${ids[3]}`, { token: bob.token })).status, 204);
   assert.equal((await call(before, 'PUT', `/chats/${chat.id}/read`, { token: bob.token, json: { data: { lastReadId: ids[0] } } })).status, 200);
+  // docs/protocol.md §14: a direct chat, a notification level chosen, and the mention of bob above, copied too.
+  assert.equal((await call(before, 'POST', '/chats', { token: ann.token, json: { data: { kind: 'direct', members: [bob.userId] } } })).status, 201);
+  assert.equal((await call(before, 'PUT', `/chats/${chat.id}/notifications`, { token: bob.token, json: { data: { level: 'all' } } })).status, 200);
   const kept = ids.slice(0, 3);
   const avatarPath = upload.body.avatar as string;
   const expected = await readEverything(before, [ann, bob], chat.id, kept, avatarPath);
@@ -78,7 +82,7 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
 
   const copied = await runMigrate(['--from', file, '--to', database.url]);
   assert.equal(copied.code, 0, copied.stderr);
-  assert.match(copied.stdout, /copied .* 2 users, 2 sessions, 2 invites, 1 avatars, 1 chats, 1 chat_stats, 2 chat_members, 3 messages, 2 reactions, 1 message_revisions, \d+ events, 3 audit_log/);
+  assert.match(copied.stdout, /copied .* 2 users, 2 sessions, 2 invites, 1 avatars, 2 chats, 2 chat_stats, 4 chat_members, 3 messages, 1 message_mentions, 2 reactions, 1 message_revisions, \d+ events, 3 audit_log/);
 
   const after = await startServer({ ...options, db: database.url });
   t.after(() => after.close());
@@ -96,6 +100,8 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   assert.equal((await call(after, 'GET', `/invites/${invite.body.data.id}`, { token: ann.token })).body.data.uses, 1);
   const reactions = (await call(after, 'GET', `/messages/${ids[1]}`, { token: bob.token })).body.data.reactions;
   assert.deepEqual(reactions.map((reaction: { emoji: string }) => reaction.emoji), ['👍', 'ok', 'new']);
+  // The direct chat's pair key came along: opening it again finds it.
+  assert.equal((await call(after, 'POST', '/chats', { token: bob.token, json: { data: { kind: 'direct', members: [ann.userId] } } })).status, 200);
 
   const again = await runMigrate(['--from', file, '--to', database.url]);
   assert.equal(again.code, 2);

@@ -32,7 +32,7 @@ test('a constraint error inside a transaction fails that statement only: the tra
   const store = await openStore(t);
   await store.users.insertUser(user('u1', 'ann'));
   await store.transaction(async (tx) => {
-    await tx.chats.insertChat({ id: 'c1', title: 'Chat', ownerId: 'u1', createdAt: 2, updatedAt: 2 });
+    await tx.chats.insertChat({ id: 'c1', kind: 'group', directKey: null, title: 'Chat', ownerId: 'u1', createdAt: 2, updatedAt: 2 });
     await assert.rejects(tx.chats.addMember('c1', 'nobody', 3), (error: unknown) => error instanceof StoreConstraintError && error.constraint === 'foreign-key');
     assert.equal(await tx.chats.addMember('c1', 'u1', 3), true);
   });

@@ -12,21 +12,21 @@ async function openStorage(t: TestContext, userIds: string[]): Promise<SqliteSto
 }
 
 async function insertChat(storage: SqliteStore, id: string, ownerId: string, members: [string, number][]): Promise<void> {
-  await storage.chats.insertChat({ id, title: `Chat ${id}`, ownerId, createdAt: 10, updatedAt: 10 });
+  await storage.chats.insertChat({ id, kind: 'group', directKey: null, title: `Chat ${id}`, ownerId, createdAt: 10, updatedAt: 10 });
   for (const [userId, addedAt] of members) await storage.chats.addMember(id, userId, addedAt);
 }
 
 test('findChat lists the owner first, then members in the order they joined, ties by id', async (t) => {
   const storage = await openStorage(t, ['u1', 'u2', 'u3', 'u4']);
   await insertChat(storage, 'c1', 'u3', [['u4', 5], ['u2', 5], ['u3', 7], ['u1', 6]]);
-  assert.deepEqual(await storage.chats.findChat('c1'), { id: 'c1', title: 'Chat c1', ownerId: 'u3', members: ['u3', 'u2', 'u4', 'u1'], createdAt: 10, updatedAt: 10 });
+  assert.deepEqual(await storage.chats.findChat('c1'), { id: 'c1', kind: 'group', title: 'Chat c1', ownerId: 'u3', members: ['u3', 'u2', 'u4', 'u1'], createdAt: 10, updatedAt: 10 });
   assert.equal(await storage.chats.findChat('c2'), undefined);
 });
 
 test('findChatForMember finds a chat only through membership; a missing chat looks the same', async (t) => {
   const storage = await openStorage(t, ['u1', 'u2']);
   await insertChat(storage, 'c1', 'u1', [['u1', 1]]);
-  assert.deepEqual(await storage.chats.findChatForMember('c1', 'u1'), { id: 'c1', ownerId: 'u1' });
+  assert.deepEqual(await storage.chats.findChatForMember('c1', 'u1'), { id: 'c1', ownerId: 'u1', kind: 'group' });
   assert.equal(await storage.chats.findChatForMember('c1', 'u2'), undefined);
   assert.equal(await storage.chats.findChatForMember('c9', 'u1'), undefined);
 });
@@ -37,7 +37,7 @@ test('member changes report whether they changed anything; an unknown user is a 
   assert.equal(await storage.chats.addMember('c1', 'u2', 2), true);
   assert.equal(await storage.chats.addMember('c1', 'u2', 3), false);
   assert.equal((await storage.chats.findMember('c1', 'u2'))?.addedAt, 2, 'adding again keeps the first addedAt');
-  assert.deepEqual(await storage.chats.findMember('c1', 'u2'), { chatId: 'c1', userId: 'u2', login: 'login-u2', addedAt: 2 });
+  assert.deepEqual(await storage.chats.findMember('c1', 'u2'), { chatId: 'c1', userId: 'u2', login: 'login-u2', addedAt: 2, notificationLevel: null });
   await assert.rejects(storage.chats.addMember('c1', 'ghost', 4), (error: unknown) => isForeignKeyViolation(error));
   await storage.chats.addMember('c1', 'u3', 4);
   assert.equal(await storage.chats.keepOnlyMembers('c1', ['u1', 'u3']), 1);

@@ -10,14 +10,14 @@ async function openStorage(t: TestContext): Promise<SqliteStore> {
   t.after(() => storage.close());
   await storage.users.insertUser({ id: 'u1', login: 'one', passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
   for (const id of ['c1', 'c2']) {
-    await storage.chats.insertChat({ id, title: id, ownerId: 'u1', createdAt: 1, updatedAt: 1 });
+    await storage.chats.insertChat({ id, kind: 'group', directKey: null, title: id, ownerId: 'u1', createdAt: 1, updatedAt: 1 });
     await storage.chats.addMember(id, 'u1', 1);
   }
   return storage;
 }
 
 function message(id: string, chatId: string, replyTo: string | null = null): MessageRow {
-  return { id, chatId, authorId: 'u1', text: `text ${id}`, replyTo, createdAt: 5, updatedAt: 5, editedAt: null, reactions: '[]' };
+  return { id, chatId, authorId: 'u1', text: `text ${id}`, replyTo, createdAt: 5, updatedAt: 5, editedAt: null, reactions: '[]', mentions: '[]' };
 }
 
 test('messages are found by id, and under their own chat only', async (t) => {

@@ -28,7 +28,7 @@ test('after any sequence of posts, deletes, marker moves, delete-all and re-join
       let now = 1;
       let sequence = 0;
       for (const user of USERS) await storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
-      await storage.chats.insertChat({ id: 'c', title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
+      await storage.chats.insertChat({ id: 'c', kind: 'group', directKey: null, title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
       for (const user of USERS) await storage.chats.addMember('c', user, 1);
       const ids = (): string[] => (storage.db.prepare("SELECT id FROM messages WHERE chat_id = 'c' ORDER BY id").pluck().all() as string[]);
       for (const step of ops) {
@@ -37,7 +37,7 @@ test('after any sequence of posts, deletes, marker moves, delete-all and re-join
         switch (step.kind) {
           case 'post':
             sequence += 1;
-            await storage.messages.insertMessage({ id: `m${String(sequence).padStart(4, '0')}`, chatId: 'c', authorId: USERS[step.author]!, text: 'x', replyTo: null, createdAt: now, updatedAt: now });
+            await storage.messages.insertMessage({ id: `m${String(sequence).padStart(4, '0')}`, chatId: 'c', authorId: USERS[step.author]!, text: 'x', replyTo: null, createdAt: now, updatedAt: now, mentions: '[]' });
             break;
           case 'delete':
             if (present.length > 0) await storage.transaction((tx) => tx.messages.deleteMessage(present[step.pick % present.length]!, now));
@@ -71,13 +71,13 @@ test('a new member\'s marker starts on the newest message; a member\'s own post 
   const storage = new SqliteStore(':memory:');
   try {
     for (const user of USERS) await storage.users.insertUser({ id: user, login: user, passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
-    await storage.chats.insertChat({ id: 'c', title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
+    await storage.chats.insertChat({ id: 'c', kind: 'group', directKey: null, title: 'c', ownerId: 'ua', createdAt: 1, updatedAt: 1 });
     await storage.chats.addMember('c', 'ua', 1);
-    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: null, unreadCount: 0 });
-    await storage.messages.insertMessage({ id: 'm1', chatId: 'c', authorId: 'ua', text: 'x', replyTo: null, createdAt: 2, updatedAt: 2 });
-    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: 'm1', unreadCount: 0 });
+    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: null, unreadCount: 0, mentionCount: 0 });
+    await storage.messages.insertMessage({ id: 'm1', chatId: 'c', authorId: 'ua', text: 'x', replyTo: null, createdAt: 2, updatedAt: 2, mentions: '[]' });
+    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ua'), { chatId: 'c', userId: 'ua', lastReadId: 'm1', unreadCount: 0, mentionCount: 0 });
     await storage.chats.addMember('c', 'ub', 3);
-    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ub'), { chatId: 'c', userId: 'ub', lastReadId: 'm1', unreadCount: 0 });
+    assert.deepEqual(await storage.readMarkers.findMarker('c', 'ub'), { chatId: 'c', userId: 'ub', lastReadId: 'm1', unreadCount: 0, mentionCount: 0 });
     assert.equal(await storage.readMarkers.findMarker('c', 'uc'), undefined);
   } finally {
     await storage.close();

@@ -28,7 +28,7 @@ async function storeOnFile(t: TestContext): Promise<{ store: SqliteStore; other:
   });
   await store.users.insertUser({ id: 'u1', login: 'alice', passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
   await store.sessions.insertSession(SESSION);
-  await store.chats.insertChat({ id: 'c1', title: 'one', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
+  await store.chats.insertChat({ id: 'c1', kind: 'group', directKey: null, title: 'one', ownerId: 'u1', createdAt: 1, updatedAt: 1 });
   await store.chats.addMember('c1', 'u1', 1);
   return { store, other };
 }
@@ -53,7 +53,7 @@ test('a GET finds what an earlier GET read, the same frozen row, while nothing i
   assert.ok(Object.isFrozen(first));
   assert.throws(() => { (first as { expiresAt: number }).expiresAt = 0; }, TypeError);
   const access = await store.keptReads(true).findChatForMember('c1', 'u1');
-  assert.deepEqual(access, { id: 'c1', ownerId: 'u1' });
+  assert.deepEqual(access, { id: 'c1', ownerId: 'u1', kind: 'group' });
   assert.equal(await store.keptReads(true).findChatForMember('c1', 'u1'), access);
 });
 
@@ -63,7 +63,7 @@ test('a miss is not kept: a row written later is found by the next GET', async (
   assert.equal(await reads.findChatForMember('c1', 'u2'), undefined);
   other.prepare("INSERT INTO users (id, login, password_hash, created_at, updated_at) VALUES ('u2', 'bob', 'x', 1, 1)").run();
   other.prepare("INSERT INTO chat_members (chat_id, user_id, added_at) VALUES ('c1', 'u2', 2)").run();
-  assert.deepEqual(await store.keptReads(true).findChatForMember('c1', 'u2'), { id: 'c1', ownerId: 'u1' });
+  assert.deepEqual(await store.keptReads(true).findChatForMember('c1', 'u2'), { id: 'c1', ownerId: 'u1', kind: 'group' });
 });
 
 test('a write by this store retires every kept entry, of every kind', async (t) => {

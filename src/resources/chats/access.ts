@@ -35,5 +35,10 @@ export async function findModeratedChat(ctx: RequestContext, chatId: string, adm
   if (access) return access;
   const chat = admin ? await db.chats.findChat(chatId) : undefined;
   if (!chat) throw chatNotFound(chatId);
-  return { id: chat.id, ownerId: chat.ownerId };
+  return { id: chat.id, ownerId: chat.ownerId, kind: chat.kind };
+}
+
+/** docs/protocol.md §14.1: what a direct chat refuses (adding or removing members, a title, a new owner): 409. */
+export function refuseDirectChange(chat: Pick<ChatAccess, 'id' | 'kind'>, what: string): void {
+  if (chat.kind === 'direct') throw new HttpError('ERR_DIRECT_CHAT', `Chat ${chat.id} is a direct chat: ${what}`);
 }

@@ -4,13 +4,13 @@ import { checkPreconditions, etagOf } from '../../http/conditional.ts';
 import { invalidField } from '../../http/http-error.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import { appendPurging } from '../../events/purge-rule.ts';
-import { checkString } from '../../parsers/body-fields.ts';
+import { checkString, type Body } from '../../parsers/body-fields.ts';
 import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
 import { publicChat, publicChatForCaller, publicMember } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
 import { isForeignKeyViolation, type ChatForCallerRow, type ChatRow, type MemberRow, type ReadMarkerRow, type Repositories } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
-import { chatNotFound, requireOwner } from './access.ts';
+import { chatNotFound, refuseDirectChange, requireOwner } from './access.ts';
 import { keptReply } from '../kept-reply.ts';
 import { CHAT_ID_RULE, isHandOverOnly, validateChat, validateChatChanges, type ChatChanges } from './validate.ts';
 import { recordAudit } from '../audit/record.ts';
@@ -22,9 +22,9 @@ export const PATCH_TYPES = ['application/json', 'application/merge-patch+json'] 
 
 export const CHAT_FIELDS: CollectionSpec = {
   fields: fieldsOf({
-    id: 'id', title: 'string', ownerId: 'id', members: 'id-list', createdAt: 'timestamp', updatedAt: 'timestamp',
-    // The caller's own (docs/protocol.md §10.1): their read marker and unread count.
-    lastReadId: 'id', unreadCount: 'number',
+    id: 'id', kind: 'string', title: 'string', ownerId: 'id', members: 'id-list', createdAt: 'timestamp', updatedAt: 'timestamp',
+    // The caller's own (docs/protocol.md §10.1, §14.2): their read marker, unread and mention counts.
+    lastReadId: 'id', unreadCount: 'number', mentionCount: 'number',
   }),
 };
 
@@ -32,12 +32,12 @@ export const CHAT_FIELDS: CollectionSpec = {
  * The chat as the caller reads it: with their read marker and unread count (the caller is a member). `db` is
  * the store, or the transaction the chat was just written in; `marker` the caller's, when it was read with the chat.
  */
-async function chatForCaller(ctx: RequestContext, db: Repositories, row: ChatRow, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Promise<Record<string, unknown>> {
+async function chatForCaller(ctx: RequestContext, db: Repositories, row: ChatRow, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount' | 'mentionCount'>): Promise<Record<string, unknown>> {
   const found = marker ?? await db.readMarkers.findMarker(row.id, ctx.caller!.userId);
-  return publicChatForCaller(row, found ?? { lastReadId: null, unreadCount: 0 });
+  return publicChatForCaller(row, found ?? { lastReadId: null, unreadCount: 0, mentionCount: 0 });
 }
 
-export async function chatReply(ctx: RequestContext, db: Repositories, row: ChatRow, status = 200, headers: Record<string, string> = {}, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount'>): Promise<Reply> {
+export async function chatReply(ctx: RequestContext, db: Repositories, row: ChatRow, status = 200, headers: Record<string, string> = {}, marker?: Pick<ReadMarkerRow, 'lastReadId' | 'unreadCount' | 'mentionCount'>): Promise<Reply> {
   const params = { chatId: row.id };
   return singleReply('chat', await chatForCaller(ctx, db, row, marker), [
     { rel: 'read', href: ctx.href(PATHS.read, params) },
@@ -111,15 +111,16 @@ async function findChatStill(tx: Repositories, chatId: string): Promise<ChatRow>
 async function createChat(ctx: RequestContext, tx: Repositories, id: string, title: string, members: readonly string[]): Promise<Reply> {
   const ownerId = ctx.caller!.userId;
   const now = ctx.services.clock.now();
-  await tx.chats.insertChat({ id, title, ownerId, createdAt: now, updatedAt: now });
+  await tx.chats.insertChat({ id, kind: 'group', title, ownerId, directKey: null, createdAt: now, updatedAt: now });
   await writeMembers(tx, id, ownerId, members, now);
   const created = (await tx.chats.findChat(id))!;
   await tx.events.append({ type: 'chat.created', chatId: id, createdAt: now, data: publicChat(created) });
   return chatReply(ctx, tx, created, 201, { Location: ctx.href(PATHS.chat, { chatId: id }) });
 }
 
-export async function postChat(ctx: RequestContext): Promise<Reply> {
-  const input = validateChat(await readJsonBody(ctx, ctx.services.config.maxBodyBytes));
+/** POST /chats of a group chat (a direct one is direct.ts's), the body read already. */
+export async function postGroupChat(ctx: RequestContext, body: Body): Promise<Reply> {
+  const input = validateChat(body);
   return ctx.services.storage.transaction((tx) => createChat(ctx, tx, newId(ctx.services.clock.now()), input.title, input.members));
 }
 
@@ -172,6 +173,7 @@ export async function putChat(ctx: RequestContext): Promise<Reply> {
   return ctx.services.storage.transaction(async (tx) => {
     const current = await findChatToWrite(ctx, tx, chatId);
     if (current) requireOwner(ctx, current, 'replace it');
+    if (current) refuseDirectChange(current, 'its members and title cannot be replaced');
     const input = validateChat(body, chatId);
     // RFC 9110 §13.1: If-None-Match: * refuses an existing chat, If-Match: * a missing one, before any write.
     checkPreconditions(ctx.req.headers, await chatEtag(ctx, tx, current));
@@ -191,7 +193,8 @@ async function replaceChat(ctx: RequestContext, tx: Repositories, current: ChatR
   if (ownerId !== current.ownerId) await tx.chats.setChatOwner(current.id, ownerId, now);
   let changed = false;
   if (changes.members !== undefined) changed = await writeMembers(tx, current.id, ownerId, changes.members ?? [], now);
-  const title = changes.title ?? current.title;
+  // Only group chats get here (direct ones are refused first): they always have a title.
+  const title = changes.title ?? current.title ?? '';
   const chatChanged = title !== current.title || ownerId !== current.ownerId;
   if (changed || chatChanged) {
     await tx.chats.updateChatTitle(current.id, title, now);
@@ -217,6 +220,7 @@ export async function patchChat(ctx: RequestContext): Promise<Reply> {
     const moderating = current.ownerId !== ctx.caller!.userId;
     if (moderating && !admin) requireOwner(ctx, current, 'change it');
     const changes = validateChatChanges(body, chatId);
+    refuseDirectChange(current, 'its members, title and owner cannot change');
     checkPreconditions(ctx.req.headers, await chatEtag(ctx, tx, current));
     if (changes.ownerId !== undefined && changes.ownerId !== current.ownerId) {
       if (!current.members.includes(changes.ownerId)) throw invalidField('data.ownerId', 'must be a member of the chat: add them first', 'ERR_CONFLICT');

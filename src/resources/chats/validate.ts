@@ -7,7 +7,7 @@ import { ID_PATTERN, isValidId } from '../../storage/ids.ts';
 export const CHAT_TITLE_RULE = { min: 1, max: 200, pattern: /^[^\u0000-\u001f\u007f-\u009f]*$/u, patternMessage: 'may not hold control characters' };
 export const CHAT_ID_RULE = { min: 1, max: 64, pattern: ID_PATTERN, patternMessage: 'may hold only letters, digits, "_" and "-"' };
 
-const WRITABLE = ['id', 'title', 'members'];
+const WRITABLE = ['id', 'kind', 'title', 'members'];
 // Fields of the representation the server sets: named as read-only rather than unknown.
 const READ_ONLY = ['ownerId', 'createdAt', 'updatedAt'];
 
@@ -50,11 +50,29 @@ function checkMembers(value: unknown): string[] {
   return [...new Set(value as string[])];
 }
 
-/** POST /chats (pathId undefined) and PUT /chats/{id}: a whole chat. */
+/** POST /chats (pathId undefined) and PUT /chats/{id}: a whole group chat. */
 export function validateChat(body: Body, pathId?: string): ChatInput {
   const data = unwrapChat(body, pathId);
+  if (data['kind'] !== undefined && data['kind'] !== 'group') {
+    throw invalidField('data.kind', pathId === undefined ? 'must be "group" or "direct"' : 'must be "group": a direct chat is opened with POST /chats');
+  }
   const title = requireString(data, 'title', CHAT_TITLE_RULE, 'data.');
   return { title, members: data['members'] === undefined ? [] : checkMembers(data['members']) };
+}
+
+/** Whether a POST /chats body asks for a direct chat (docs/protocol.md §14.1). */
+export function isDirectChatBody(body: Body): boolean {
+  const data = body['data'];
+  return typeof data === 'object' && data !== null && !Array.isArray(data) && (data as Record<string, unknown>)['kind'] === 'direct';
+}
+
+/** POST /chats {"data": {"kind": "direct", "members": [userId]}}: the other person (the caller's own id: a chat with oneself). */
+export function validateDirectChat(body: Body): string {
+  const data = unwrapChat(body, undefined);
+  if (data['title'] !== undefined && data['title'] !== null) throw invalidField('data.title', 'must be absent or null: a direct chat is named by the other person');
+  const members = data['members'] === undefined ? [] : checkMembers(data['members']);
+  if (members.length !== 1) throw invalidField('data.members', 'must hold exactly one user id: the other person of a direct chat');
+  return members[0]!;
 }
 
 /** Whether a PATCH body asks only to hand the chat over (all an admin who is not the owner may do). */
@@ -67,6 +85,7 @@ export function isHandOverOnly(body: Body): boolean {
 /** PATCH /chats/{id}, JSON or merge-patch (RFC 7396): absent keeps, null resets, a value replaces. */
 export function validateChatChanges(body: Body, pathId: string): ChatChanges {
   const data = unwrapChat(body, pathId, ['ownerId']);
+  if ('kind' in data) throw invalidField('data.kind', 'cannot change: a chat stays the kind it was made');
   const changes: ChatChanges = {};
   if ('ownerId' in data) {
     if (!isValidId(data['ownerId'])) throw invalidField('data.ownerId', 'must be the user id of a member of the chat');

@@ -9,7 +9,7 @@ import { publicMember } from '../../representations/public-fields.ts';
 import type { MemberRow } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
 import { recordAudit } from '../audit/record.ts';
-import { findModeratedChat, findVisibleChat, requireOwner } from '../chats/access.ts';
+import { findModeratedChat, findVisibleChat, refuseDirectChange, requireOwner } from '../chats/access.ts';
 import { isAdmin } from '../users/roles.ts';
 import { appendChatChangeEvents } from '../chats/handlers.ts';
 import { PATHS } from '../../paths.ts';
@@ -70,6 +70,7 @@ export async function putMember(ctx: RequestContext): Promise<Reply> {
   await readOptionalMemberBody(ctx, userId);
   const access = await findVisibleChat(ctx, ctx.params['chatId']!);
   requireOwner(ctx, access, 'add members');
+  refuseDirectChange(access, 'it keeps its two members');
   if (!(await storage.users.findUserById(userId))) throw invalidField('userId', 'names no user');
   await storage.transaction(async (tx) => {
     const current = await tx.chats.findMember(access.id, userId);
@@ -100,7 +101,9 @@ export async function deleteMember(ctx: RequestContext): Promise<Reply> {
   if (moderating && !admin) requireOwner(ctx, access, 'remove other members');
   const current = await storage.chats.findMember(access.id, userId);
   if (!current) throw memberNotFound(access.id, userId);
-  if (userId === access.ownerId) {
+  // docs/protocol.md §14.1: either person of a direct chat may leave it (it stays for the other); nobody removes them.
+  if (userId !== callerId) refuseDirectChange(access, 'each person may only leave it');
+  if (userId === access.ownerId && access.kind !== 'direct') {
     throw new HttpError('ERR_FORBIDDEN', 'The owner cannot leave the chat; hand it over (PATCH ownerId) or delete the chat instead');
   }
   checkPreconditions(ctx.req.headers, memberEtag(current));
@@ -109,8 +112,11 @@ export async function deleteMember(ctx: RequestContext): Promise<Reply> {
     if (moderating) await recordAudit(tx, ctx, { action: 'member.remove', targetType: 'member', targetId: userId, detail: { chatId: access.id } });
     const before = await tx.chats.findMembers(access.id);
     await tx.chats.removeMember(access.id, userId);
+    // The owner of a direct chat who leaves hands it to the other person, if they are still in it.
+    const heir = userId === access.ownerId ? before.find((member) => member.userId !== userId) : undefined;
+    if (heir) await tx.chats.setChatOwner(access.id, heir.userId, now);
     await tx.chats.touchChat(access.id, now);
-    await appendChatChangeEvents(tx, access.id, before, now);
+    await appendChatChangeEvents(tx, access.id, before, now, heir !== undefined);
   });
   return { status: 204 };
 }

@@ -12,10 +12,11 @@ export const MEMBER_ROUTES: Route[] = [
   {
     method: 'PUT', pattern: PATHS.member, handler: putMember, summary: 'Add a user to a chat (owner only; no body needed)',
     requestBody: { contentTypes: ['application/json'], schema: envelopeSchema({ userId: id('Equal to the user id in the path') }), required: false },
-    responses: { 204: noContent('The user is a member (adding one again changes nothing)') },
+    // 409: a direct chat keeps its two members (docs/protocol.md §14.1).
+    responses: { 204: noContent('The user is a member (adding one again changes nothing)') }, problems: [409],
   },
   {
     method: 'DELETE', pattern: PATHS.member, handler: deleteMember, summary: 'Remove a member (owner, or an admin), or leave the chat (the member themself)',
-    responses: { 204: noContent('Removed') },
+    responses: { 204: noContent('Removed') }, problems: [409],
   },
 ];

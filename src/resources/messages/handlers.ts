@@ -9,6 +9,8 @@ import { publicMessage } from '../../representations/public-fields.ts';
 import type { Link } from '../../representations/representation.ts';
 import { newId } from '../../storage/ids.ts';
 import { NO_REACTIONS, type ChatAccess, type MessageRow, type Repositories } from '../../storage/store.ts';
+import { isAdminIfMentioningAll, storedMentions } from '../mentions/message-mentions.ts';
+import { appendNotifications } from '../notifications/append-notifications.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findModeratedChat, findVisibleChat, requireOwner } from '../chats/access.ts';
 import { isAdmin } from '../users/roles.ts';
@@ -80,15 +82,20 @@ export async function postMessage(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonBody(ctx, config.maxBodyBytes);
   const chatId = (await findVisibleChat(ctx, ctx.params['chatId']!)).id;
   const input = validateMessage(body, { chatId });
+  const admin = await isAdminIfMentioningAll(ctx, body);
   const row = await storage.writeTogether(async (tx) => {
-    await findVisibleChat(ctx, chatId, tx);
+    const access = await findVisibleChat(ctx, chatId, tx);
     await checkReplyTarget(tx, chatId, input.replyTo, null);
+    // docs/protocol.md §14.2, §14.4: the mentions among the members now, and who is notified, in the message's transaction.
+    const members = await tx.chats.findMembers(chatId);
+    const mentions = storedMentions(ctx, access, input.text, members, admin);
     const now = clock.now();
     const message: MessageRow = {
-      id: newId(now), chatId, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now, editedAt: null, reactions: NO_REACTIONS,
+      id: newId(now), chatId, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now, editedAt: null, reactions: NO_REACTIONS, mentions,
     };
     await tx.messages.insertMessage(message);
     await tx.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message), subjectId: message.id });
+    await appendNotifications(tx, access.kind, message, members);
     return message;
   });
   return messageReply(ctx, row, 201, { Location: ctx.href(PATHS.message, { chatId, messageId: row.id }) });
@@ -115,15 +122,22 @@ function requireAuthor(ctx: RequestContext, message: MessageRow): void {
  * Writes the changes; updatedAt moves only when text or replyTo really changed, editedAt only when the text
  * did (docs/protocol.md §10.3: a new replyTo is not an edit of what was said). The replaced text becomes a revision.
  */
-async function editMessage(ctx: RequestContext, tx: Repositories, current: MessageRow, changes: Partial<MessageInput>): Promise<Reply> {
+async function editMessage(ctx: RequestContext, tx: Repositories, edit: { access: ChatAccess; current: MessageRow; admin: boolean }, changes: Partial<MessageInput>): Promise<Reply> {
+  const { access, current } = edit;
   await checkReplyTarget(tx, current.chatId, changes.replyTo ?? null, current.id);
   checkPreconditions(ctx.req.headers, messageEtag(current));
   const next: MessageRow = { ...current, ...changes };
   if (next.text !== current.text || next.replyTo !== current.replyTo) {
     next.updatedAt = ctx.services.clock.now();
-    if (next.text !== current.text) next.editedAt = next.updatedAt;
+    // docs/protocol.md §14.2: a new text is read for mentions again; those it newly notifies hear of it (§14.4).
+    const members = next.text !== current.text ? await tx.chats.findMembers(current.chatId) : undefined;
+    if (members) {
+      next.editedAt = next.updatedAt;
+      next.mentions = storedMentions(ctx, access, next.text, members, edit.admin);
+    }
     await tx.messages.updateMessage(next);
     await tx.events.append({ type: 'message.updated', chatId: next.chatId, createdAt: next.updatedAt, data: publicMessage(next), subjectId: next.id });
+    if (members) await appendNotifications(tx, access.kind, next, members, JSON.parse(current.mentions) as string[]);
   }
   return messageReply(ctx, next);
 }
@@ -134,20 +148,22 @@ async function editMessage(ctx: RequestContext, tx: Repositories, current: Messa
  */
 export async function putMessage(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes);
+  const admin = await isAdminIfMentioningAll(ctx, body);
   // Read, If-Match and write in one transaction: no other process edits the message in between.
   return ctx.services.storage.transaction(async (tx) => {
-    const { message } = await findChatMessage(ctx, tx);
+    const { access, message } = await findChatMessage(ctx, tx);
     requireAuthor(ctx, message);
-    return editMessage(ctx, tx, message, validateMessage(body, { chatId: message.chatId, messageId: message.id }));
+    return editMessage(ctx, tx, { access, current: message, admin }, validateMessage(body, { chatId: message.chatId, messageId: message.id }));
   });
 }
 
 export async function patchMessage(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes, PATCH_TYPES);
+  const admin = await isAdminIfMentioningAll(ctx, body);
   return ctx.services.storage.transaction(async (tx) => {
-    const { message } = await findChatMessage(ctx, tx);
+    const { access, message } = await findChatMessage(ctx, tx);
     requireAuthor(ctx, message);
-    return editMessage(ctx, tx, message, validateMessageChanges(body, { chatId: message.chatId, messageId: message.id }));
+    return editMessage(ctx, tx, { access, current: message, admin }, validateMessageChanges(body, { chatId: message.chatId, messageId: message.id }));
   });
 }
 

@@ -13,7 +13,7 @@ export const MESSAGE_TEXT_RULE = {
 
 const WRITABLE = ['id', 'chatId', 'text', 'replyTo'];
 // Fields of the representation the server sets: named as read-only rather than unknown.
-const READ_ONLY = ['authorId', 'createdAt', 'updatedAt'];
+const READ_ONLY = ['authorId', 'createdAt', 'updatedAt', 'mentions'];
 
 export interface MessageInput {
   text: string;

@@ -37,8 +37,8 @@ export async function getReadMarker(ctx: RequestContext): Promise<Reply> {
 /** {"data": {"lastReadId": "<id>" | null, "chatId"?}}: unreadCount is the server's; null marks the whole chat unread. */
 function validateMarker(body: Body, chatId: string): string | null {
   const data = unwrapEnvelope(body);
-  rejectUnknownFields(data, ['chatId', 'lastReadId', 'unreadCount'], 'data.');
-  if ('unreadCount' in data) throw invalidField('data.unreadCount', 'is read-only: the server counts it');
+  rejectUnknownFields(data, ['chatId', 'lastReadId', 'unreadCount', 'mentionCount'], 'data.');
+  for (const field of ['unreadCount', 'mentionCount']) if (field in data) throw invalidField(`data.${field}`, 'is read-only: the server counts it');
   if (data['chatId'] !== undefined && data['chatId'] !== chatId) throw invalidField('data.chatId', 'must equal the chat id in the path');
   if (!('lastReadId' in data)) throw invalidField('data.lastReadId', 'is required');
   const value = data['lastReadId'];

@@ -59,7 +59,7 @@ async function loadResource(ctx: RequestContext, tx: Repositories, hit: SearchHi
   return found;
 }
 
-const NO_MARKER = { lastReadId: null, unreadCount: 0 };
+const NO_MARKER = { lastReadId: null, unreadCount: 0, mentionCount: 0 };
 
 function mapDefined<T>(row: T | undefined, toPublic: (row: T) => Resource): Resource | undefined {
   return row === undefined ? undefined : toPublic(row);

@@ -9,7 +9,7 @@ import { CHAT_FOR_CALLER_SELECT, MEMBER_SELECT, MESSAGE_SELECT, REACTION_SELECT,
 import { AVATAR_COLUMNS } from './people.ts';
 import type { SqlColumns } from '../query-sql.ts';
 import { buildPageSql, type PageSource } from '../page-sql.ts';
-import { historySource } from '../history-source.ts';
+import { historySource, mentionsSource } from '../history-source.ts';
 import { auditFromRecord, type AuditRecord } from '../audit-record.ts';
 import { buildPgQuerySql } from './query-sql.ts';
 
@@ -32,8 +32,8 @@ const AUDIT_COLUMNS: SqlColumns = {
 const CHAT_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: {
-    id: 'c.id', title: 'c.title', ownerId: 'c.owner_id', createdAt: 'c.created_at', updatedAt: 'c.updated_at',
-    lastReadId: 'me.last_read_id', unreadCount: 'me.unread_count',
+    id: 'c.id', kind: 'c.kind', title: "nullif(c.title, '')", ownerId: 'c.owner_id', createdAt: 'c.created_at', updatedAt: 'c.updated_at',
+    lastReadId: 'me.last_read_id', unreadCount: 'me.unread_count', mentionCount: 'me.mention_count',
   },
   contains: { members: 'EXISTS (SELECT 1 FROM chat_members f WHERE f.chat_id = c.id AND f.user_id = ?)' },
 };
@@ -114,6 +114,10 @@ export class PgCollections implements CollectionRepository {
 
   listMessages(chatId: string, query: ParsedQuery, bounds?: MessageBounds): Promise<Page<MessageRow>> {
     return listPage(this.sql, historySource(MESSAGE_SELECT, chatId, bounds), query);
+  }
+
+  listMentions(userId: string, query: ParsedQuery): Promise<Page<MessageRow>> {
+    return listPage(this.sql, mentionsSource(MESSAGE_SELECT, userId), query);
   }
 
   listAvatars(userId: string, query: ParsedQuery): Promise<Page<AvatarRow>> {

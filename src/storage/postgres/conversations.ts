@@ -1,6 +1,6 @@
 // Chats, members, messages, read markers, reactions and revisions on PostgreSQL (the counts are kept by triggers).
 import type {
-  ChatAccess, ChatForCallerRow, ChatRepository, ChatRow, MemberRow, MessageRepository, MessageRow, ReactionRepository, ReactionRow,
+  ChatAccess, ChatForCallerRow, ChatRepository, ChatRow, MemberRow, MessageRepository, MessageRow, NewChatRow, NotificationLevel, ReactionRepository, ReactionRow,
   ReadMarkerRepository, ReadMarkerRow, RevisionRepository, RevisionRow,
 } from '../store.ts';
 import type { Sql } from './connection.ts';
@@ -9,16 +9,20 @@ import type { Guarded } from './people.ts';
 /** Every chat's member ids, owner first, then by joining time and id: one subquery, no N+1; pg reads text[] as an array. */
 const MEMBER_IDS_SQL = "(SELECT coalesce(array_agg(cm.user_id ORDER BY cm.user_id <> c.owner_id, cm.added_at, cm.user_id), '{}') FROM chat_members cm WHERE cm.chat_id = c.id)";
 
-export const CHAT_SELECT = `SELECT c.id, c.title, c.owner_id AS "ownerId", ${MEMBER_IDS_SQL} AS members, c.created_at AS "createdAt", c.updated_at AS "updatedAt" FROM chats c`;
+/** A direct chat's title is stored as '' (docs/protocol.md §14.1) and read as null. */
+const CHAT_COLUMNS_SQL = `c.id, c.kind, nullif(c.title, '') AS title, c.owner_id AS "ownerId"`;
+
+export const CHAT_SELECT = `SELECT ${CHAT_COLUMNS_SQL}, ${MEMBER_IDS_SQL} AS members, c.created_at AS "createdAt", c.updated_at AS "updatedAt" FROM chats c`;
 
 /** The caller's chats from the member side, with the caller's marker and kept unread count as plain columns. */
-export const CHAT_FOR_CALLER_SELECT = `SELECT c.id, c.title, c.owner_id AS "ownerId", ${MEMBER_IDS_SQL} AS members, c.created_at AS "createdAt", c.updated_at AS "updatedAt",`
-  + ' me.last_read_id AS "lastReadId", me.unread_count AS "unreadCount" FROM chat_members me JOIN chats c ON c.id = me.chat_id';
+export const CHAT_FOR_CALLER_SELECT = `SELECT ${CHAT_COLUMNS_SQL}, ${MEMBER_IDS_SQL} AS members, c.created_at AS "createdAt", c.updated_at AS "updatedAt",`
+  + ' me.last_read_id AS "lastReadId", me.unread_count AS "unreadCount", me.mention_count AS "mentionCount" FROM chat_members me JOIN chats c ON c.id = me.chat_id';
 
-export const MEMBER_SELECT = 'SELECT cm.chat_id AS "chatId", cm.user_id AS "userId", u.login, cm.added_at AS "addedAt" FROM chat_members cm JOIN users u ON u.id = cm.user_id';
+export const MEMBER_SELECT = 'SELECT cm.chat_id AS "chatId", cm.user_id AS "userId", u.login, cm.added_at AS "addedAt", cm.notification_level AS "notificationLevel"'
+  + ' FROM chat_members cm JOIN users u ON u.id = cm.user_id';
 
 export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS "chatId", m.author_id AS "authorId", m.text, m.reply_to AS "replyTo", m.created_at AS "createdAt",'
-  + ' m.updated_at AS "updatedAt", m.edited_at AS "editedAt", m.reactions FROM messages m';
+  + ' m.updated_at AS "updatedAt", m.edited_at AS "editedAt", m.reactions, m.mentions FROM messages m';
 
 export class PgChats implements ChatRepository {
   private readonly sql: Sql;
@@ -34,7 +38,7 @@ export class PgChats implements ChatRepository {
   }
 
   findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined> {
-    return this.sql.one('SELECT c.id, c.owner_id AS "ownerId" FROM chats c JOIN chat_members cm ON cm.chat_id = c.id AND cm.user_id = ? WHERE c.id = ?', [userId, chatId]);
+    return this.sql.one('SELECT c.id, c.owner_id AS "ownerId", c.kind FROM chats c JOIN chat_members cm ON cm.chat_id = c.id AND cm.user_id = ? WHERE c.id = ?', [userId, chatId]);
   }
 
   /** One statement, on the caller's membership row: the chat with their marker and unread count. */
@@ -42,9 +46,18 @@ export class PgChats implements ChatRepository {
     return this.sql.one(`${CHAT_FOR_CALLER_SELECT} WHERE me.user_id = ? AND c.id = ?`, [userId, chatId]);
   }
 
-  async insertChat(chat: Omit<ChatRow, 'members'>): Promise<void> {
-    await this.guarded(() => this.sql.run('INSERT INTO chats (id, title, owner_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-      [chat.id, chat.title, chat.ownerId, chat.createdAt, chat.updatedAt]));
+  /** In a savepoint (guarded): a second direct chat of a pair fails alone, and the transaction may go on to find the first. */
+  async insertChat(chat: NewChatRow): Promise<void> {
+    await this.guarded(() => this.sql.run('INSERT INTO chats (id, kind, title, owner_id, direct_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [chat.id, chat.kind, chat.title ?? '', chat.ownerId, chat.directKey, chat.createdAt, chat.updatedAt]));
+  }
+
+  findDirectChat(directKey: string): Promise<ChatRow | undefined> {
+    return this.sql.one(`${CHAT_SELECT} WHERE c.direct_key = ?`, [directKey]);
+  }
+
+  async setNotificationLevel(chatId: string, userId: string, level: NotificationLevel | null): Promise<void> {
+    await this.sql.run('UPDATE chat_members SET notification_level = ? WHERE chat_id = ? AND user_id = ?', [level, chatId, userId]);
   }
 
   async updateChatTitle(id: string, title: string, updatedAt: number): Promise<void> {
@@ -105,8 +118,8 @@ export class PgMessages implements MessageRepository {
   }
 
   async insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): Promise<void> {
-    await this.sql.run('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [message.id, message.chatId, message.authorId, message.text, message.replyTo, message.createdAt, message.updatedAt]);
+    await this.sql.run('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at, mentions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [message.id, message.chatId, message.authorId, message.text, message.replyTo, message.createdAt, message.updatedAt, message.mentions]);
   }
 
   findMessage(id: string): Promise<MessageRow | undefined> {
@@ -123,9 +136,9 @@ export class PgMessages implements MessageRepository {
     return found !== undefined;
   }
 
-  async updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt'>): Promise<void> {
-    await this.sql.run('UPDATE messages SET text = ?, reply_to = ?, updated_at = ?, edited_at = ? WHERE id = ?',
-      [message.text, message.replyTo, message.updatedAt, message.editedAt, message.id]);
+  async updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt' | 'mentions'>): Promise<void> {
+    await this.sql.run('UPDATE messages SET text = ?, reply_to = ?, updated_at = ?, edited_at = ?, mentions = ? WHERE id = ?',
+      [message.text, message.replyTo, message.updatedAt, message.editedAt, message.mentions, message.id]);
   }
 
   findReplies(id: string): Promise<MessageRow[]> {
@@ -142,7 +155,8 @@ export class PgMessages implements MessageRepository {
   }
 }
 
-const MARKER_SELECT = 'SELECT chat_id AS "chatId", user_id AS "userId", last_read_id AS "lastReadId", unread_count AS "unreadCount" FROM chat_members WHERE chat_id = ? AND user_id = ?';
+const MARKER_SELECT = 'SELECT chat_id AS "chatId", user_id AS "userId", last_read_id AS "lastReadId", unread_count AS "unreadCount", mention_count AS "mentionCount"'
+  + ' FROM chat_members WHERE chat_id = ? AND user_id = ?';
 
 export class PgReadMarkers implements ReadMarkerRepository {
   private readonly sql: Sql;
@@ -159,7 +173,10 @@ export class PgReadMarkers implements ReadMarkerRepository {
   async setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow> {
     await this.sql.run(`UPDATE chat_members SET last_read_id = ?, unread_count = (
       SELECT count(*) FROM messages m WHERE m.chat_id = ? AND m.id > coalesce(?::text, '') AND m.author_id <> ?
-    ) WHERE chat_id = ? AND user_id = ?`, [lastReadId, chatId, lastReadId, userId, chatId, userId]);
+    ), mention_count = (
+      SELECT count(*) FROM message_mentions mm JOIN messages m ON m.id = mm.message_id
+      WHERE mm.user_id = ? AND mm.chat_id = ? AND mm.message_id > coalesce(?::text, '') AND m.author_id <> ?
+    ) WHERE chat_id = ? AND user_id = ?`, [lastReadId, chatId, lastReadId, userId, userId, chatId, lastReadId, userId, chatId, userId]);
     return (await this.findMarker(chatId, userId))!;
   }
 }

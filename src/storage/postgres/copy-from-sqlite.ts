@@ -34,19 +34,25 @@ const TABLES: readonly TableCopy[] = [
     columns: [['id', 'text'], ['user_id', 'text'], ['content_type', 'text'], ['image_width', 'integer'], ['image_height', 'integer'], ['x', 'double precision'], ['y', 'double precision'], ['width', 'double precision'], ['height', 'double precision'], ['bytes', 'bytea'], ['etag', 'text'], ['created_at', 'bigint']],
     select: 'SELECT id, user_id, content_type, image_width, image_height, x, y, width, height, bytes, etag, created_at FROM avatars',
   },
-  { table: 'chats', columns: [['id', 'text'], ['title', 'text'], ['owner_id', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint']], select: 'SELECT id, title, owner_id, created_at, updated_at FROM chats ORDER BY seq' },
+  {
+    // A direct chat's title is '' in both (docs/protocol.md §14.1).
+    table: 'chats',
+    columns: [['id', 'text'], ['kind', 'text'], ['title', 'text'], ['owner_id', 'text'], ['direct_key', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint']],
+    select: 'SELECT id, kind, title, owner_id, direct_key, created_at, updated_at FROM chats ORDER BY seq',
+  },
   { table: 'chat_stats', columns: [['chat_id', 'text'], ['message_count', 'bigint']], select: 'SELECT chat_id, message_count FROM chat_stats' },
   {
     table: 'chat_members',
-    columns: [['chat_id', 'text'], ['user_id', 'text'], ['added_at', 'bigint'], ['last_read_id', 'text'], ['unread_count', 'integer']],
-    select: 'SELECT chat_id, user_id, added_at, last_read_id, unread_count FROM chat_members',
+    columns: [['chat_id', 'text'], ['user_id', 'text'], ['added_at', 'bigint'], ['last_read_id', 'text'], ['unread_count', 'integer'], ['mention_count', 'integer'], ['notification_level', 'text']],
+    select: 'SELECT chat_id, user_id, added_at, last_read_id, unread_count, mention_count, notification_level FROM chat_members',
   },
   {
     // In insertion order: a reply always points back in it, so its replyTo is already there.
     table: 'messages',
-    columns: [['seq', 'bigint'], ['id', 'text'], ['chat_id', 'text'], ['author_id', 'text'], ['text', 'text'], ['reply_to', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint'], ['edited_at', 'bigint'], ['reactions', 'text']],
-    select: 'SELECT seq, id, chat_id, author_id, text, reply_to, created_at, updated_at, edited_at, reactions FROM messages ORDER BY seq',
+    columns: [['seq', 'bigint'], ['id', 'text'], ['chat_id', 'text'], ['author_id', 'text'], ['text', 'text'], ['reply_to', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint'], ['edited_at', 'bigint'], ['reactions', 'text'], ['mentions', 'text']],
+    select: 'SELECT seq, id, chat_id, author_id, text, reply_to, created_at, updated_at, edited_at, reactions, mentions FROM messages ORDER BY seq',
   },
+  { table: 'message_mentions', columns: [['user_id', 'text'], ['message_id', 'text'], ['chat_id', 'text']], select: 'SELECT user_id, message_id, chat_id FROM message_mentions' },
   { table: 'reactions', columns: [['seq', 'bigint'], ['message_id', 'text'], ['emoji', 'text'], ['user_id', 'text'], ['created_at', 'bigint']], select: 'SELECT seq, message_id, emoji, user_id, created_at FROM reactions ORDER BY seq' },
   { table: 'message_revisions', columns: [['message_id', 'text'], ['n', 'integer'], ['text', 'text'], ['created_at', 'bigint']], select: 'SELECT message_id, n, text, created_at FROM message_revisions' },
   {
@@ -64,7 +70,7 @@ const TABLES: readonly TableCopy[] = [
 /** The triggers that keep counts, markers and summaries: the copy brings those values along, so they stay off. */
 const KEEPING_TRIGGERS = [
   ['chats', 'chats_after_insert'], ['chat_members', 'chat_members_before_insert'], ['messages', 'messages_after_insert'],
-  ['reactions', 'reactions_after_change'],
+  ['reactions', 'reactions_after_change'], ['messages', 'mentions_after_message_insert'],
 ] as const;
 
 const BATCH = 1000;

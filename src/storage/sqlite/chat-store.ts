@@ -1,5 +1,5 @@
 // The chats and chat_members tables: a chat with its member list, membership checks and member changes.
-import type { ChatAccess, ChatForCallerRow, ChatRow, MemberRow } from '../rows.ts';
+import type { ChatAccess, ChatForCallerRow, ChatRow, MemberRow, NewChatRow, NotificationLevel } from '../rows.ts';
 import type { Db } from './database.ts';
 import { prepareStatements, type Statements } from './statements.ts';
 
@@ -14,31 +14,38 @@ export interface ChatRecord extends Omit<ChatRow, 'members'> {
  */
 const MEMBER_IDS_SQL = '(SELECT json_group_array(cm.user_id ORDER BY cm.user_id <> c.owner_id, cm.added_at, cm.user_id) FROM chat_members cm WHERE cm.chat_id = c.id)';
 
-export const CHAT_SELECT = `SELECT c.id, c.title, c.owner_id AS ownerId, ${MEMBER_IDS_SQL} AS members, c.created_at AS createdAt, c.updated_at AS updatedAt FROM chats c`;
+/** A direct chat's title is stored as '' (docs/protocol.md §14.1) and read as null. */
+const CHAT_COLUMNS_SQL = "c.id, c.kind, nullif(c.title, '') AS title, c.owner_id AS ownerId";
+
+export const CHAT_SELECT = `SELECT ${CHAT_COLUMNS_SQL}, ${MEMBER_IDS_SQL} AS members, c.created_at AS createdAt, c.updated_at AS updatedAt FROM chats c`;
 
 /** A chat with one member's read marker: the chat as that member reads it (bind the member's id first). */
 export interface ChatForCallerRecord extends ChatRecord {
   lastReadId: string | null;
   unreadCount: number;
+  mentionCount: number;
 }
 
 /**
  * The caller's chats, found from the member side (index chat_members_by_user), with the caller's marker
  * and kept unread count as plain columns: GET /chats filters and sorts on them at no extra cost.
  */
-export const CHAT_FOR_CALLER_SELECT = `SELECT c.id, c.title, c.owner_id AS ownerId, ${MEMBER_IDS_SQL} AS members, c.created_at AS createdAt, c.updated_at AS updatedAt,`
-  + ' me.last_read_id AS lastReadId, me.unread_count AS unreadCount FROM chat_members me JOIN chats c ON c.id = me.chat_id';
+export const CHAT_FOR_CALLER_SELECT = `SELECT ${CHAT_COLUMNS_SQL}, ${MEMBER_IDS_SQL} AS members, c.created_at AS createdAt, c.updated_at AS updatedAt,`
+  + ' me.last_read_id AS lastReadId, me.unread_count AS unreadCount, me.mention_count AS mentionCount FROM chat_members me JOIN chats c ON c.id = me.chat_id';
 
-export const MEMBER_SELECT = 'SELECT cm.chat_id AS chatId, cm.user_id AS userId, u.login, cm.added_at AS addedAt FROM chat_members cm JOIN users u ON u.id = cm.user_id';
+export const MEMBER_SELECT = 'SELECT cm.chat_id AS chatId, cm.user_id AS userId, u.login, cm.added_at AS addedAt, cm.notification_level AS notificationLevel'
+  + ' FROM chat_members cm JOIN users u ON u.id = cm.user_id';
 
 export function chatFromRecord(record: ChatRecord): ChatRow {
   return { ...record, members: JSON.parse(record.members) as string[] };
 }
 
 const SQL = {
-  insert: 'INSERT INTO chats (id, title, owner_id, created_at, updated_at) VALUES (@id, @title, @ownerId, @createdAt, @updatedAt)',
+  insert: 'INSERT INTO chats (id, kind, title, owner_id, direct_key, created_at, updated_at) VALUES (@id, @kind, @title, @ownerId, @directKey, @createdAt, @updatedAt)',
+  byDirectKey: `${CHAT_SELECT} WHERE c.direct_key = ?`,
+  setLevel: 'UPDATE chat_members SET notification_level = ? WHERE chat_id = ? AND user_id = ?',
   byId: `${CHAT_SELECT} WHERE c.id = ?`,
-  forMember: 'SELECT c.id, c.owner_id AS ownerId FROM chats c JOIN chat_members cm ON cm.chat_id = c.id AND cm.user_id = ? WHERE c.id = ?',
+  forMember: 'SELECT c.id, c.owner_id AS ownerId, c.kind FROM chats c JOIN chat_members cm ON cm.chat_id = c.id AND cm.user_id = ? WHERE c.id = ?',
   forCaller: `${CHAT_FOR_CALLER_SELECT} WHERE me.user_id = ? AND c.id = ?`,
   update: 'UPDATE chats SET title = ?, updated_at = ? WHERE id = ?',
   touch: 'UPDATE chats SET updated_at = ? WHERE id = ?',
@@ -81,8 +88,19 @@ export class ChatStore {
     return record && { ...record, members: JSON.parse(record.members) as string[] };
   }
 
-  insertChat(chat: Omit<ChatRow, 'members'>): void {
-    this.sql.insert.run(chat);
+  /** Throws SQLITE_CONSTRAINT_UNIQUE for a second direct chat of a pair (a unique StoreConstraintError through the store). */
+  insertChat(chat: NewChatRow): void {
+    this.sql.insert.run({ ...chat, title: chat.title ?? '' });
+  }
+
+  /** The direct chat of a pair (index chats_by_direct_key), members or not. */
+  findDirectChat(directKey: string): ChatRow | undefined {
+    const record = this.sql.byDirectKey.get(directKey) as ChatRecord | undefined;
+    return record && chatFromRecord(record);
+  }
+
+  setNotificationLevel(chatId: string, userId: string, level: NotificationLevel | null): void {
+    this.sql.setLevel.run(level, chatId, userId);
   }
 
   updateChatTitle(id: string, title: string, updatedAt: number): void {

@@ -7,7 +7,7 @@ import { CHAT_FOR_CALLER_SELECT, chatFromRecord, MEMBER_SELECT, type ChatRecord 
 import type { Db } from './database.ts';
 import { PageRunner, type PageSource } from './list-page.ts';
 import { MESSAGE_SELECT } from './message-store.ts';
-import { historySource as sharedHistorySource } from '../history-source.ts';
+import { historySource as sharedHistorySource, mentionsSource } from '../history-source.ts';
 import { auditFromRecord, type AuditRecord } from '../audit-record.ts';
 import type { SqlColumns } from './query-sql.ts';
 import { REACTION_SELECT } from './reaction-store.ts';
@@ -33,13 +33,15 @@ export const CHAT_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: {
     id: 'c.id',
-    title: 'c.title',
+    kind: 'c.kind',
+    title: "nullif(c.title, '')",
     ownerId: 'c.owner_id',
     createdAt: 'c.created_at',
     updatedAt: 'c.updated_at',
     // The caller's own (docs/protocol.md §10.1), columns of the caller's membership row in CHAT_FOR_CALLER_SELECT.
     lastReadId: 'me.last_read_id',
     unreadCount: 'me.unread_count',
+    mentionCount: 'me.mention_count',
   },
   contains: { members: 'EXISTS (SELECT 1 FROM chat_members f WHERE f.chat_id = c.id AND f.user_id = ?)' },
 };
@@ -110,8 +112,12 @@ export class SqliteCollections {
 
   listChatsOfMember(userId: string, query: ParsedQuery): Page<ChatForCallerRow> {
     const source = { select: CHAT_FOR_CALLER_SELECT, scope: 'me.user_id = ?', scopeParams: [userId], columns: CHAT_COLUMNS };
-    const page = this.pages.listPage<ChatRecord & Pick<ChatForCallerRow, 'lastReadId' | 'unreadCount'>>(source, query);
-    return { rows: page.rows.map((record) => ({ ...chatFromRecord(record), lastReadId: record.lastReadId, unreadCount: record.unreadCount })), total: page.total };
+    const page = this.pages.listPage<ChatRecord & Pick<ChatForCallerRow, 'lastReadId' | 'unreadCount' | 'mentionCount'>>(source, query);
+    return { rows: page.rows.map((record) => ({ ...chatFromRecord(record), lastReadId: record.lastReadId, unreadCount: record.unreadCount, mentionCount: record.mentionCount })), total: page.total };
+  }
+
+  listMentions(userId: string, query: ParsedQuery): Page<MessageRow> {
+    return this.pages.listPage<MessageRow>(mentionsSource(MESSAGE_SELECT, userId), query);
   }
 
   listMembers(chatId: string, query: ParsedQuery): Page<MemberRow> {

@@ -4,17 +4,17 @@ import type { Db } from './database.ts';
 import { prepareStatements, type Statements } from './statements.ts';
 
 export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS chatId, m.author_id AS authorId, m.text, m.reply_to AS replyTo, m.created_at AS createdAt, m.updated_at AS updatedAt,'
-  + ' m.edited_at AS editedAt, m.reactions FROM messages m';
+  + ' m.edited_at AS editedAt, m.reactions, m.mentions FROM messages m';
 
 export { CHAT_MESSAGE_COUNT_SQL } from '../history-source.ts';
 
 const SQL = {
-  insert: 'INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at) VALUES (@id, @chatId, @authorId, @text, @replyTo, @createdAt, @updatedAt)',
+  insert: 'INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at, mentions) VALUES (@id, @chatId, @authorId, @text, @replyTo, @createdAt, @updatedAt, @mentions)',
   byId: `${MESSAGE_SELECT} WHERE m.id = ?`,
   inChat: `${MESSAGE_SELECT} WHERE m.chat_id = ? AND m.id = ?`,
   // seq is the order of insertion, whatever the ids say; a null messageId (a new message) may reply to any.
   earlierInChat: 'SELECT 1 AS found FROM messages m WHERE m.chat_id = @chatId AND m.id = @replyTo AND (@messageId IS NULL OR m.seq < (SELECT seq FROM messages WHERE id = @messageId))',
-  update: 'UPDATE messages SET text = @text, reply_to = @replyTo, updated_at = @updatedAt, edited_at = @editedAt WHERE id = @id',
+  update: 'UPDATE messages SET text = @text, reply_to = @replyTo, updated_at = @updatedAt, edited_at = @editedAt, mentions = @mentions WHERE id = @id',
   detachReplies: 'UPDATE messages SET reply_to = NULL, updated_at = ? WHERE reply_to = ?',
   replies: `${MESSAGE_SELECT} WHERE m.reply_to = ? ORDER BY m.id`,
   remove: 'DELETE FROM messages WHERE id = ?',
@@ -29,8 +29,8 @@ export class MessageStore {
   }
 
   insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): void {
-    const { id, chatId, authorId, text, replyTo, createdAt, updatedAt } = message;
-    this.sql.insert.run({ id, chatId, authorId, text, replyTo, createdAt, updatedAt });
+    const { id, chatId, authorId, text, replyTo, createdAt, updatedAt, mentions } = message;
+    this.sql.insert.run({ id, chatId, authorId, text, replyTo, createdAt, updatedAt, mentions });
   }
 
   /** Any message, in any chat: the caller checks that the reader may see its chat. */
@@ -51,8 +51,9 @@ export class MessageStore {
   }
 
   /** A change of the text also keeps the text it replaces as a revision (trigger of sql/migrations/007). */
-  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt'>): void {
-    this.sql.update.run(message);
+  updateMessage(message: Pick<MessageRow, 'id' | 'text' | 'replyTo' | 'updatedAt' | 'editedAt' | 'mentions'>): void {
+    const { id, text, replyTo, updatedAt, editedAt, mentions } = message;
+    this.sql.update.run({ id, text, replyTo, updatedAt, editedAt, mentions });
   }
 
   /** The messages that reply to this one (index messages_by_reply). */
