@@ -41,6 +41,10 @@ export interface Config {
   registration: Registration;
   /** Members may invite too (never to a role above their own); off: only admins invite. */
   membersInvite: boolean;
+  /** docs/protocol.md §16.6: webhooks may go to http:// URLs and loopback or private addresses (tests, trusted networks). */
+  webhookAllowPrivate: boolean;
+  /** docs/protocol.md §16.2: members may create bots too (false: administrators only). */
+  membersCreateBots: boolean;
 }
 
 export type Registration = 'open' | 'invite' | 'closed';
@@ -94,6 +98,8 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   dbPool: 10,
   registration: 'invite',
   membersInvite: true,
+  webhookAllowPrivate: false,
+  membersCreateBots: true,
 });
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -130,6 +136,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'maxAvatarPixels', flag: '--max-avatar-pixels', env: 'MAX_AVATAR_PIXELS', kind: 'count', help: 'largest avatar image, width x height in pixels' },
   { key: 'registration', flag: '--registration', env: 'REGISTRATION', kind: 'registration', help: 'who may sign up: open (anyone), invite (with an invite code; the first account needs none) or closed (only admins create accounts)' },
   { key: 'membersInvite', flag: '--members-invite', env: 'MEMBERS_INVITE', kind: 'flag', help: 'members may create invites too, never to a role above their own (--members-invite=false: admins only)' },
+  { key: 'membersCreateBots', flag: '--members-create-bots', env: 'MEMBERS_CREATE_BOTS', kind: 'flag', help: 'members may create bots too (--members-create-bots=false: admins only)' },
+  { key: 'webhookAllowPrivate', flag: '--webhook-allow-private', env: 'WEBHOOK_ALLOW_PRIVATE', kind: 'flag', help: 'outgoing webhooks may use http:// and reach loopback and private addresses (tests, trusted networks only)' },
   { key: 'publicUrl', flag: '--public-url', env: 'PUBLIC_URL', kind: 'url', help: 'origin browsers use, e.g. https://chat.example (default: the listen address)' },
 ];
 

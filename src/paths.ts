@@ -50,6 +50,14 @@ export const PATHS = {
   invite: '/invites/:inviteId',
   join: '/join/:code',
   admin: '/admin',
+  // Bots and integrations (docs/protocol.md §16).
+  tokens: '/users/:userId/tokens',
+  token: '/users/:userId/tokens/:tokenId',
+  bots: '/bots',
+  webhooks: '/chats/:chatId/webhooks',
+  webhook: '/chats/:chatId/webhooks/:hookId',
+  webhookDeliveries: '/chats/:chatId/webhooks/:hookId/deliveries',
+  hook: '/hooks/:secret',
 } as const;
 
 export type PathName = keyof typeof PATHS;

@@ -13,6 +13,9 @@ import { EventHub } from './events/hub.ts';
 import { EventWakeUp } from './events/event-wake-up.ts';
 import { RouteTable } from './router/route-table.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
+import { DeliveryLoop, type DeliveryLoopOptions } from './outbound/delivery-loop.ts';
+import { OutboundKinds } from './outbound/outbound-kind.ts';
+import { createWebhookKind } from './resources/webhooks/webhook-kind.ts';
 
 /** Internal store options (benchmarks compare synchronous=NORMAL, no group commit, no events); they are not flags. */
 export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters' | 'commits'>;
@@ -24,7 +27,11 @@ export interface EventTimings {
   pruneMs?: number;
   /** Also called after each commit that wrote events (a worker tells the others through the primary). */
   onEventsCommitted?: () => void;
+  outbound?: OutboundTimings;
 }
+
+/** The outbound loop's timings, for tests that cannot wait for a 5 s backoff (not flags). */
+export type OutboundTimings = Pick<DeliveryLoopOptions, 'pollMs' | 'retry' | 'limits' | 'resolve'>;
 
 export interface Services extends AppServices {
   routes: RouteTable<Route>;
@@ -46,7 +53,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
   const metrics = new ServerMetrics();
   // commit -> event -> wake-up (docs/events.md): the store tells wakeUp of each commit that wrote events; wakeUp
   // counts them, wakes the hub made below, and relays them to the other workers (--workers).
-  const { onEventsCommitted, ...timings } = eventTimings;
+  const { onEventsCommitted, outbound: outboundTimings, ...timings } = eventTimings;
   const wakeUp = new EventWakeUp(metrics.eventsWritten, onEventsCommitted);
   const storage = await openStore({
     ...storageOptions,
@@ -65,11 +72,28 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     startAfter: await storage.events.newestId(),
     now: () => clock.now(),
     retentionSeconds: config.eventRetention,
-    liveSessions: (ids) => storage.sessions.findLiveSessionIds(ids, clock.now()),
+    // A stream's "session" is a login session or a personal access token (docs/protocol.md §16.1).
+    liveSessions: async (ids) => {
+      const [sessions, tokens] = await Promise.all([storage.sessions.findLiveSessionIds(ids, clock.now()), storage.integrations.findLiveAccessTokenIds(ids, clock.now())]);
+      return new Set([...sessions, ...tokens]);
+    },
     logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'event-hub', error)),
     ...timings,
   });
   wakeUp.startWaking(events);
+  // docs/protocol.md §16.5: every process runs the outbound loop; commits that queued deliveries wake it.
+  const kinds = new OutboundKinds();
+  const loop = new DeliveryLoop({
+    queue: storage.outbound,
+    kinds,
+    clock,
+    allowPrivate: (kind) => kind === 'webhook' && config.webhookAllowPrivate,
+    logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'outbound', error)),
+    ...outboundTimings,
+  });
+  kinds.register(createWebhookKind({ storage, clock }));
+  wakeUp.alsoWake(() => loop.wake());
+  loop.start();
   metrics.streamsOpen.readFrom(() => events.streamCount());
   return {
     config,
@@ -82,10 +106,12 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
     publicOrigin: () => config.publicUrl || listenOrigin,
     events,
+    outbound: { kinds, loop },
     routes: new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route }))),
     setListenUrl: (url) => { listenOrigin = new URL(url).origin; },
     close: async () => {
       events.stop();
+      loop.stop();
       metrics.stop();
       await storage.close();
     },

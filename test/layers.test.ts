@@ -75,8 +75,11 @@ const FORBIDDEN: readonly { layer: string; mayNotImport: readonly string[]; why:
   { layer: 'paths.ts', mayNotImport: [''], why: 'the route patterns are a leaf that every layer may import' },
   { layer: 'storage/', mayNotImport: ['http/', 'resources/', 'representations/', 'events/', 'router/', 'openapi/', 'pipeline/', 'app.ts', 'services.ts'], why: 'storage knows rows, never requests or representations' },
   { layer: 'http/', mayNotImport: ['resources/', 'pipeline/'], why: 'http is the toolbox resources use, never the other way round' },
+  // The outbound queue and its POSTs sit above storage and below resources: a feature registers its kind there.
+  { layer: 'outbound/', mayNotImport: ['http/', 'resources/', 'representations/', 'events/', 'router/', 'openapi/', 'pipeline/', 'app.ts', 'services.ts', 'storage/sqlite/', 'storage/postgres/'], why: 'outbound sends what a kind prepares; it knows no request, resource or backend' },
+  { layer: 'storage/', mayNotImport: ['outbound/'], why: 'the queue the outbound loop runs is storage\'s; the loop is above it' },
   // The pipeline runs handlers: no handler, nor anything below, knows the stages it runs in.
-  ...['resources/', 'representations/', 'events/', 'router/', 'openapi/', 'metrics/'].map((layer) => ({
+  ...['resources/', 'representations/', 'events/', 'router/', 'openapi/', 'metrics/', 'outbound/'].map((layer) => ({
     layer, mayNotImport: ['pipeline/', 'services.ts', 'app.ts'], why: 'the pipeline and the wiring sit above every layer they run',
   })),
   { layer: 'pipeline/', mayNotImport: ['services.ts', 'app.ts'], why: 'the stages take their services as given; wiring them is services.ts\'s' },

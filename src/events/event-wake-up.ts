@@ -8,6 +8,9 @@ export class EventWakeUp implements CommitListener {
   /** Set once the hub exists: it reads the store's log, so the store is opened (with this listener) first. */
   private hub: EventHub | undefined;
 
+  /** Others woken by every commit that wrote events, and every NOTIFY (the outbound delivery loop). */
+  private readonly alsoWaking: (() => void)[] = [];
+
   private readonly eventsWritten: Counter;
   private readonly relay: (() => void) | undefined;
 
@@ -28,14 +31,21 @@ export class EventWakeUp implements CommitListener {
     this.hub = hub;
   }
 
+  /** `wake` is called after the hub, for the same commits (work queued with events: src/outbound/delivery-loop.ts). */
+  alsoWake(wake: () => void): void {
+    this.alsoWaking.push(wake);
+  }
+
   eventsCommitted(count: number): void {
     this.eventsWritten.inc(count);
     this.hub?.wake();
+    for (const wake of this.alsoWaking) wake();
     this.relay?.();
   }
 
   /** A NOTIFY (storage/commit-listener.ts): whoever committed counted and relayed it; only this hub is to read. */
   othersCommitted(): void {
     this.hub?.wake();
+    for (const wake of this.alsoWaking) wake();
   }
 }

@@ -18,6 +18,8 @@ export const ERROR_CATALOGUE = {
   ERR_INVITE_REQUIRED: { status: 403, title: 'Sign-up needs an invite' },
   ERR_REGISTRATION_CLOSED: { status: 403, title: 'Only an admin creates accounts' },
   ERR_ACCOUNT_DEACTIVATED: { status: 403, title: 'Account deactivated' },
+  ERR_TOKEN_SCOPE: { status: 403, title: 'The access token\'s scopes do not allow this' },
+  ERR_TOKEN_NOT_ALLOWED: { status: 403, title: 'Not with an access token' },
   ERR_NOT_FOUND: { status: 404, title: 'Not Found' },
   ERR_METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },
   ERR_NOT_ACCEPTABLE: { status: 406, title: 'Not Acceptable' },

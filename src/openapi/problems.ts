@@ -25,7 +25,7 @@ interface ProblemKind {
 const KINDS: Record<number, ProblemKind> = {
   400: { description: 'The request is malformed or a field breaks a rule (errors names it)' },
   401: { description: 'No valid session: missing, unknown, expired or revoked token', headers: ['WWW-Authenticate'] },
-  403: { description: 'Not allowed to the caller (not the owner or author; a cookie write without our Origin)' },
+  403: { description: 'Not allowed to the caller (not the owner or author; a cookie write without our Origin; an access token\'s scope; a bot asking for a page)' },
   404: { description: 'No such resource, or one the caller may not see' },
   405: { description: 'The path does not support this method', headers: ['Allow'] },
   406: { description: 'None of JSON, XML or HTML is acceptable to the client' },
@@ -45,7 +45,8 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * The problems an operation can answer. Every request can be malformed (400); a route that needs a
  * session can answer 401, and 403 to a write (owner-only changes, the cookie Origin check); a path with
- * ids can name nothing (404); a negotiated answer can find no acceptable type (406); PUT, PATCH and
+ * ids can name nothing (404); any route that reads a caller can answer 403 to a read too (a bot asking for an HTML page,
+ * an access token whose scopes or kind do not reach it: docs/protocol.md §16); a negotiated answer can find no acceptable type (406); PUT, PATCH and
  * DELETE honour If-Match (412); a body can be too large or of the wrong type (413, 415); a write can be
  * rate-limited (429, docs/protocol.md §11.1); any request can find the database unreachable (503 with Retry-After, on
  * PostgreSQL), read-only or full (docs/operations.md). A route adds what its own rules give (409, ...).
@@ -54,7 +55,7 @@ export function problemStatuses(route: Route): number[] {
   const statuses = new Set<number>([400]);
   const write = WRITES.has(route.method);
   if (route.auth !== 'public') statuses.add(401);
-  if (route.auth !== 'public' && write) statuses.add(403);
+  if (route.auth !== 'public') statuses.add(403);
   if (route.pattern.includes(':')) statuses.add(404);
   if (!route.raw) statuses.add(406);
   if (route.method === 'PUT' || route.method === 'PATCH' || route.method === 'DELETE') statuses.add(412);

@@ -12,6 +12,7 @@ export { isoTime };
 export function publicUser(row: UserRow): PublicUser {
   return {
     id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null,
+    kind: row.kind, ownerId: row.ownerId,
     createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt),
   };
 }

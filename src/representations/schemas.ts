@@ -4,6 +4,7 @@ import {
   arrayOf, boolean, describe, id, ref, tagged, integer, nullable, number, object, oneOfValues, text, timestamp, type Infer, type Schema,
 } from '../openapi/schema.ts';
 import { PATHS } from '../paths.ts';
+import { ACCESS_TOKEN, DELIVERY, WEBHOOK } from './integration-schemas.ts';
 import { buildPath } from '../router/compile-pattern.ts';
 
 const AT = '2026-11-21T09:30:00.000Z';
@@ -18,11 +19,13 @@ export const USER = object({
   avatar: describe(nullable(id()), 'The id of the current avatar, or null'),
   role: oneOfValues(['admin', 'member'], 'An admin runs the server for the team (docs/protocol.md §13)'),
   active: boolean('False once an admin deactivated the account: it cannot sign in'),
+  kind: oneOfValues(['user', 'bot'], 'A person, or a bot: no password, no log-in, no HTML pages (docs/protocol.md §16.2)'),
+  ownerId: describe(nullable(id()), 'A bot\'s owner, who manages its tokens; null for a person'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 }, {
   description: 'A user. Never carries a password or any hash.',
-  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, createdAt: AT, updatedAt: AT },
+  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, kind: 'user', ownerId: null, createdAt: AT, updatedAt: AT },
 });
 
 export const AUDIT_ENTRY = object({
@@ -30,7 +33,7 @@ export const AUDIT_ENTRY = object({
   at: timestamp(),
   actorId: describe(nullable(id()), 'Who acted; null for the server itself (chat-server admin) or a user since erased'),
   action: text(undefined, { description: '<noun>.<verb>: user.promote, user.demote, invite.create, message.delete, ...' }),
-  targetType: oneOfValues(['user', 'invite', 'chat', 'message', 'member', 'session']),
+  targetType: oneOfValues(['user', 'invite', 'chat', 'message', 'member', 'session', 'webhook']),
   targetId: id(),
   detail: nullable(object({}, { open: true, description: 'What else the entry says: a chat id, an author, a role' })),
 }, {
@@ -172,7 +175,7 @@ export const NOTIFICATION_SETTING = object({
 export const EVENT_TYPES = [
   'message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'chat.created', 'chat.updated', 'chat.deleted',
   'member.added', 'member.removed', 'reaction.added', 'reaction.removed', 'read.updated',
-  'user.updated', 'session.ended', 'notification',
+  'user.updated', 'session.ended', 'notification', 'webhook.disabled',
 ] as const;
 
 export const EVENT = object({
@@ -318,6 +321,9 @@ export const RESOURCES = {
   Invite: { schema: INVITE, enveloped: true },
   InviteStatus: { schema: INVITE_STATUS, enveloped: false },
   AdminIndex: { schema: ADMIN_INDEX, enveloped: false },
+  AccessToken: { schema: ACCESS_TOKEN, enveloped: true },
+  Webhook: { schema: WEBHOOK, enveloped: true },
+  Delivery: { schema: DELIVERY, enveloped: true },
 } as const satisfies Record<string, ResourceKind>;
 
 export type ResourceName = keyof typeof RESOURCES;

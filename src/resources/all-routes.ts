@@ -20,6 +20,9 @@ import { ACCOUNT_ROUTES } from './account/routes.ts';
 import { USER_SESSION_ROUTES } from './user-sessions/routes.ts';
 import { MENTION_ROUTES } from './mentions/routes.ts';
 import { NOTIFICATION_ROUTES } from './notifications/routes.ts';
+import { BOT_ROUTES } from './bots/routes.ts';
+import { TOKEN_ROUTES } from './tokens/routes.ts';
+import { WEBHOOK_ROUTES } from './webhooks/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
   ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
@@ -30,4 +33,5 @@ export const ALL_ROUTES: readonly Route[] = [
   // A user's sessions, export and erasure (docs/protocol.md §3.5-§3.7).
   ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,
   ...NOTIFICATION_ROUTES, ...MENTION_ROUTES,
+  ...TOKEN_ROUTES, ...BOT_ROUTES, ...WEBHOOK_ROUTES,
 ];

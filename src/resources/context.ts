@@ -1,4 +1,6 @@
 // The request context handlers receive, the reply they return, and the route definition they live in.
+import type { DeliveryLoop } from '../outbound/delivery-loop.ts';
+import type { OutboundKinds } from '../outbound/outbound-kind.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.ts';
 import type { QueryDoc, RequestBodyDoc, RouteResponses } from '../openapi/route-doc.ts';
@@ -31,12 +33,19 @@ export interface AppServices {
   registerLimit: RateLimit;
   /** The origin browsers reach the server at (--public-url, else the listen address): never the client's Host. */
   publicOrigin(): string;
+  /** docs/protocol.md §16.5: the durable delivery queue's loop and the kinds it sends. */
+  outbound: { kinds: OutboundKinds; loop: DeliveryLoop };
 }
 
 /** The authenticated caller. */
 export interface Caller {
   userId: string;
+  /** The session's id, or the personal access token's (docs/protocol.md §16.1): what a session.ended names. */
   sessionId: string;
+  /** Set when the caller came with a personal access token: its scopes (a session may do anything its user may). */
+  token?: { scopes: 'read' | 'read write' };
+  /** The caller is a bot (docs/protocol.md §16.2): no HTML pages. */
+  bot?: boolean;
   /** How the token came: a cookie-authenticated write must pass the same-origin check. */
   via: 'header' | 'cookie';
 }
@@ -102,6 +111,11 @@ export interface Route {
   tag?: string;
   /** Answers raw bytes instead of a representation. */
   raw?: boolean;
+  /**
+   * 'refused': a personal access token may not call it (docs/protocol.md §16.1: tokens, sessions, invites); a
+   * session must.
+   */
+  tokens?: 'refused';
   /** false: not counted against the write limit (logout must always work). */
   writeLimited?: false;
   /** Media types this route's PATCH accepts, for Accept-Patch. */

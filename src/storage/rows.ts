@@ -15,7 +15,16 @@ export interface UserRow {
   lastSeenAt: number | null;
   createdAt: number;
   updatedAt: number;
+  /** docs/protocol.md §16.2: a person, or a bot (no password, no log-in, no pages) owned by ownerId. */
+  kind: UserKind;
+  /** A bot's owner, who manages its tokens; null for a person (or a bot whose owner was erased). */
+  ownerId: string | null;
 }
+
+export type UserKind = 'user' | 'bot';
+
+/** A user as it is inserted: every account starts a person; a bot is marked so in the same transaction. */
+export type NewUserRow = Omit<UserRow, 'kind' | 'ownerId'>;
 
 export interface SessionRow {
   id: string;

@@ -8,14 +8,18 @@ import type { ParsedQuery } from '../parsers/query.ts';
 import type {
   AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewChatRow, NewEvent, NotificationLevel, Page,
   ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow,
-  MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow,
+  MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow, NewUserRow,
 } from './rows.ts';
 import type { InviteRepository } from './invite-repository.ts';
+import type { OutboundRepository } from './outbound-repository.ts';
+import type { IntegrationRepository } from './integration-repository.ts';
 import type { KeptReads } from './kept-reads.ts';
 
 export type * from './rows.ts';
 export type { KeptReads, KeptValueKind } from './kept-reads.ts';
 export type { InviteRepository } from './invite-repository.ts';
+export type * from './outbound-repository.ts';
+export type * from './integration-repository.ts';
 export { NO_CHAT, NO_MENTIONS, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
@@ -48,7 +52,7 @@ export function isForeignKeyViolation(error: unknown): boolean {
 
 export interface UserRepository {
   /** Rejects with a unique StoreConstraintError when the login is taken in any letter case. */
-  insertUser(user: UserRow): Promise<void>;
+  insertUser(user: NewUserRow): Promise<void>;
   findUserById(id: string): Promise<UserRow | undefined>;
   /** Logins compare without regard to ASCII case. */
   findUserByLogin(login: string): Promise<UserRow | undefined>;
@@ -60,7 +64,7 @@ export interface UserRepository {
    * Inserts the first account only while there is none, atomically on every backend (only through a Tx): true
    * when it was inserted, false when another account came first.
    */
-  insertFirstUser(user: UserRow): Promise<boolean>;
+  insertFirstUser(user: NewUserRow): Promise<boolean>;
   /** Admins whose account is active: the last one may not be demoted, deactivated or erased. */
   countActiveAdmins(): Promise<number>;
 }
@@ -308,6 +312,8 @@ export interface Repositories {
   readonly accounts: AccountRepository;
   readonly invites: InviteRepository;
   readonly audit: AuditRepository;
+  readonly outbound: OutboundRepository;
+  readonly integrations: IntegrationRepository;
 }
 
 /** The repositories bound to one open transaction: valid only until its work's promise settles. */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkExchange, type CheckedExchange } from './openapi-check.ts';
 
-const USER = { id: '01JDAXW3K8Q7M2C6R9T0V5B4NE', login: 'alice', avatar: null, role: 'member', active: true, createdAt: '2026-11-21T09:30:00.000Z', updatedAt: '2026-11-21T09:30:00.000Z' };
+const USER = { id: '01JDAXW3K8Q7M2C6R9T0V5B4NE', login: 'alice', avatar: null, role: 'member', active: true, kind: 'user', ownerId: null, createdAt: '2026-11-21T09:30:00.000Z', updatedAt: '2026-11-21T09:30:00.000Z' };
 const CHAT = { id: 'c1', kind: 'group', title: 'Lunch', ownerId: USER.id, members: [USER.id], createdAt: USER.createdAt, updatedAt: USER.updatedAt };
 const JSON_HEADERS = { 'content-type': 'application/json', etag: '"x"' };
 

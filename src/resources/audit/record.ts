@@ -7,7 +7,7 @@ import type { Tx } from '../../storage/store.ts';
 export interface AuditEntry {
   /** `<noun>.<verb>`: user.promote, invite.create, message.delete, ... */
   action: string;
-  targetType: 'user' | 'invite' | 'chat' | 'message' | 'member' | 'session';
+  targetType: 'user' | 'invite' | 'chat' | 'message' | 'member' | 'session' | 'webhook';
   targetId: string;
   detail?: Record<string, unknown>;
   /** Who acted; the caller unless said (an invite's use is the new user's act). */

@@ -17,13 +17,13 @@ const NEW_INVITE = object({
 
 export const INVITE_ROUTES: Route[] = [
   {
-    method: 'POST', pattern: PATHS.invites, handler: createInvite, summary: 'Create an invite (its code is shown only in this answer)',
+    method: 'POST', pattern: PATHS.invites, handler: createInvite, tokens: 'refused', summary: 'Create an invite (its code is shown only in this answer)',
     requestBody: { contentTypes: ['application/json'], schema: NEW_INVITE, example: { data: { maxUses: 1, role: 'member' } } },
     responses: { 201: created('Invite', 'Created: the invite with its code and join URL, shown only here') },
   },
-  { method: 'GET', pattern: PATHS.invites, handler: listInvites, summary: 'List invites (an administrator: all; anyone else: their own)', responses: { 200: page('Invite') }, query: { fields: INVITE_FIELDS } },
-  { method: 'GET', pattern: PATHS.invite, handler: getInvite, summary: 'Read an invite (without its code)', responses: { 200: one('Invite') } },
-  { method: 'DELETE', pattern: PATHS.invite, handler: revokeInvite, summary: 'Revoke an invite (it stays listed with revokedAt)', responses: { 204: noContent('Revoked') } },
+  { method: 'GET', pattern: PATHS.invites, handler: listInvites, tokens: 'refused', summary: 'List invites (an administrator: all; anyone else: their own)', responses: { 200: page('Invite') }, query: { fields: INVITE_FIELDS } },
+  { method: 'GET', pattern: PATHS.invite, handler: getInvite, tokens: 'refused', summary: 'Read an invite (without its code)', responses: { 200: one('Invite') } },
+  { method: 'DELETE', pattern: PATHS.invite, handler: revokeInvite, tokens: 'refused', summary: 'Revoke an invite (it stays listed with revokedAt)', responses: { 204: noContent('Revoked') } },
   {
     method: 'GET', pattern: PATHS.join, handler: getJoinPage, auth: 'optional', summary: 'The join page of an invite link (HTML: a sign-up form with the code)',
     responses: { 200: one('InviteStatus', 'The code can make an account: what it gives (as HTML: the sign-up form)') }, problems: [403],

@@ -4,6 +4,7 @@ import type { AppServices, Caller, RequestKept } from '../context.ts';
 import { isAllowedOrigin } from '../../http/cors.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { hashToken, readCookie, SESSION_COOKIE } from './tokens.ts';
+import { hashAccessToken, isAccessToken } from '../tokens/access-token.ts';
 
 const REALM = 'realm="chat"';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -43,6 +44,10 @@ export async function authenticate(req: IncomingMessage, services: AppServices, 
     if (mode === 'optional') return undefined;
     throw unauthenticated('This request needs a session: log in with POST /session', false);
   }
+  if (isAccessToken(presented.token)) {
+    if (presented.via === 'cookie') throw unauthenticated('An access token goes in the Authorization header', true);
+    return authenticateAccessToken(presented.token, services);
+  }
   const { sessions } = services.storage;
   const now = services.clock.now();
   const tokenHash = hashToken(presented.token);
@@ -62,4 +67,19 @@ export async function authenticate(req: IncomingMessage, services: AppServices, 
     await sessions.recordSessionUse(session.id, session.userId, Math.max(extended, session.expiresAt), now);
   }
   return { userId: session.userId, sessionId: session.id, via: presented.via };
+}
+
+/**
+ * docs/protocol.md §16.1: a personal access token holds while it exists, has not expired, and its user is active.
+ * lastUsedAt is written at most once a minute, like a session's expiry.
+ */
+async function authenticateAccessToken(token: string, services: AppServices): Promise<Caller> {
+  const { integrations, users } = services.storage;
+  const now = services.clock.now();
+  const row = await integrations.findAccessTokenByHash(hashAccessToken(token));
+  const user = row && (row.expiresAt === null || row.expiresAt > now) ? await users.findUserById(row.userId) : undefined;
+  if (!row || !user) throw unauthenticated('The token is unknown, expired or revoked', true);
+  if (user.deactivatedAt !== null) throw new HttpError('ERR_ACCOUNT_DEACTIVATED', 'The token\'s account is deactivated');
+  if (row.lastUsedAt === null || now - row.lastUsedAt >= EXTEND_STEP_MS) await integrations.touchAccessToken(row.id, now);
+  return { userId: row.userId, sessionId: row.id, via: 'header', token: { scopes: row.scopes }, bot: user.kind === 'bot' };
 }

@@ -54,7 +54,8 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   const check = { signal: ctx.signal, key: address };
   let valid: boolean;
   try {
-    valid = user ? await hasher.verify(password, user.passwordHash, check) : await hasher.verifyNothing(password, check);
+    // docs/protocol.md §16.2: a bot has no password; its login fails like an unknown one.
+    valid = user && user.kind !== 'bot' ? await hasher.verify(password, user.passwordHash, check) : await hasher.verifyNothing(password, check);
   } catch (error) {
     // Refused by the budget (or its client left) before any hash: no password was checked, so nothing counts.
     await loginLimiter.withdraw(login, address);

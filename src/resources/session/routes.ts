@@ -21,17 +21,17 @@ export const SESSION_ROUTES: Route[] = [
     problems: [401, 403, 503],
   },
   {
-    method: 'GET', pattern: PATHS.session, handler: getSession, auth: 'optional', summary: 'Describe the caller\'s session (as HTML without a session: the login form)',
+    method: 'GET', pattern: PATHS.session, handler: getSession, tokens: 'refused', auth: 'optional', summary: 'Describe the caller\'s session (as HTML without a session: the login form)',
     responses: { 200: one('Session', 'The session (as HTML without a session: the login form)') },
     query: { parameters: [{ name: 'joined', description: '1: the login form says the account was just made (where the sign-up forms send the browser)', schema: { type: 'string', enum: ['1'] } }] },
   },
   {
-    method: 'PATCH', pattern: PATHS.session, handler: prolongSession, summary: 'Prolong the session (an empty body or {})',
+    method: 'PATCH', pattern: PATHS.session, handler: prolongSession, tokens: 'refused', summary: 'Prolong the session (an empty body or {})',
     requestBody: { contentTypes: PATCH_TYPES, schema: object({}), required: false }, acceptPatch: PATCH_TYPES,
     responses: { 200: one('Session', 'The session with a later expiresAt') },
   },
   {
-    method: 'DELETE', pattern: PATHS.session, handler: logOut, summary: 'Log out', writeLimited: false,
+    method: 'DELETE', pattern: PATHS.session, handler: logOut, tokens: 'refused', summary: 'Log out', writeLimited: false,
     responses: { 204: { description: 'Logged out; the cookie is cleared', headers: ['Set-Cookie'] } },
   },
 ];

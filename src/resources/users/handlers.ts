@@ -23,7 +23,7 @@ import { singleReply } from '../single-reply.ts';
 
 
 export const USER_FIELDS: CollectionSpec = {
-  fields: fieldsOf({ id: 'id', login: 'string', avatar: 'id', role: 'string', createdAt: 'timestamp', updatedAt: 'timestamp' }),
+  fields: fieldsOf({ id: 'id', login: 'string', avatar: 'id', role: 'string', kind: 'string', createdAt: 'timestamp', updatedAt: 'timestamp' }),
 };
 
 function userReply(ctx: RequestContext, row: UserRow, status = 200, headers: Record<string, string> = {}): Reply {
@@ -90,7 +90,7 @@ async function createUser(ctx: RequestContext, body: Body): Promise<Reply> {
   const passwordHash = await hasher.hash(password, { priority: 'background', signal: ctx.signal });
   const now = clock.now();
   const row: UserRow = {
-    id: newId(now), login, passwordHash, avatarId: null, role: 'member', deactivatedAt: null, lastSeenAt: null, createdAt: now, updatedAt: now,
+    id: newId(now), login, passwordHash, avatarId: null, role: 'member', deactivatedAt: null, lastSeenAt: null, createdAt: now, updatedAt: now, kind: 'user', ownerId: null,
   };
   try {
     if (!first || !(await storage.transaction((tx) => tx.users.insertFirstUser({ ...row, role: 'admin' })))) {
@@ -150,6 +150,8 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, etagOf(publicUser(current)));
   const next: UserRow = { ...current };
   if (changes.password !== undefined) {
+    // docs/protocol.md §16.1: an access token never changes its owner's password.
+    if (ctx.caller!.token !== undefined) throw new HttpError('ERR_TOKEN_NOT_ALLOWED', 'An access token cannot change a password: log in');
     if (!(await hasher.verify(changes.currentPassword!, current.passwordHash, { signal: ctx.signal, key: ctx.clientAddress }))) {
       throw new HttpError('ERR_WRONG_PASSWORD', 'currentPassword is wrong', { errors: [{ field: 'currentPassword', message: 'is wrong' }] });
     }

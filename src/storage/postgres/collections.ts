@@ -16,10 +16,10 @@ import { buildPgQuerySql } from './query-sql.ts';
 const CASELESS_LOGIN: ReadonlySet<string> = new Set(['login']);
 
 const USER_SELECT = 'SELECT u.id, u.login, u.password_hash AS "passwordHash", u.avatar_id AS "avatarId", u.role, u.deactivated_at AS "deactivatedAt", '
-  + 'u.last_seen_at AS "lastSeenAt", u.created_at AS "createdAt", u.updated_at AS "updatedAt" FROM users u';
+  + 'u.last_seen_at AS "lastSeenAt", u.created_at AS "createdAt", u.updated_at AS "updatedAt", u.kind, u.owner_id AS "ownerId" FROM users u';
 const USER_COLUMNS: SqlColumns = {
   idField: 'id',
-  columns: { id: 'u.id', login: 'u.login', avatar: 'u.avatar_id', role: 'u.role', createdAt: 'u.created_at', updatedAt: 'u.updated_at', lastSeenAt: 'u.last_seen_at' },
+  columns: { id: 'u.id', login: 'u.login', avatar: 'u.avatar_id', role: 'u.role', kind: 'u.kind', createdAt: 'u.created_at', updatedAt: 'u.updated_at', lastSeenAt: 'u.last_seen_at' },
   caseless: CASELESS_LOGIN,
 };
 

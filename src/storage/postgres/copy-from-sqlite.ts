@@ -65,6 +65,15 @@ const TABLES: readonly TableCopy[] = [
     columns: [['seq', 'bigint'], ['id', 'text'], ['at', 'bigint'], ['actor_id', 'text'], ['action', 'text'], ['target_type', 'text'], ['target_id', 'text'], ['detail', 'text']],
     select: 'SELECT seq, id, at, actor_id, action, target_type, target_id, detail FROM audit_log ORDER BY seq',
   },
+  {
+    // The outbound queue with its leases as they stand: a lease of the old server runs out and the new one takes it.
+    table: 'outbound_deliveries',
+    columns: [['id', 'bigint'], ['kind', 'text'], ['target_id', 'text'], ['event_id', 'bigint'], ['payload', 'text'], ['state', 'text'], ['attempts', 'integer'],
+      ['next_attempt_at', 'bigint'], ['lease_owner', 'text'], ['lease_until', 'bigint'], ['created_at', 'bigint'], ['last_attempt_at', 'bigint'],
+      ['last_status', 'integer'], ['last_error', 'text'], ['last_duration_ms', 'integer']],
+    select: 'SELECT id, kind, target_id, event_id, payload, state, attempts, next_attempt_at, lease_owner, lease_until, created_at, last_attempt_at,'
+      + ' last_status, last_error, last_duration_ms FROM outbound_deliveries ORDER BY id',
+  },
 ];
 
 /** The triggers that keep counts, markers and summaries: the copy brings those values along, so they stay off. */
@@ -127,6 +136,7 @@ export async function copySqliteToPostgres(source: Db, target: Queryable): Promi
       await moveSequence(target, 'messages', 'seq', 0);
       await moveSequence(target, 'reactions', 'seq', 0);
       await moveSequence(target, 'audit_log', 'seq', 0);
+      await moveSequence(target, 'outbound_deliveries', 'id', 0);
     } finally {
       source.exec('COMMIT');
     }

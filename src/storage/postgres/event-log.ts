@@ -2,6 +2,8 @@
 import type { EventPurge, EventRecord, EventRepository, NewEvent, RateCounterRepository } from '../store.ts';
 import type { Sql } from './connection.ts';
 import { LOCK_NAMESPACE } from './migrate.ts';
+import { INSERT_DELIVERY_SQL } from '../outbound-sql.ts';
+import { OUTGOING_HOOKS_SQL, webhookDeliveries, type OutgoingHook } from '../webhook-fan-out.ts';
 
 /** The advisory lock that orders event appends (see append). */
 export const EVENT_APPEND_LOCK = 2;
@@ -45,6 +47,12 @@ export class PgEventLog implements EventRepository {
     const row = await this.sql.one<{ id: number }>('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
       [event.type, event.chatId, event.onlyUserId ?? null, also, event.subjectId ?? null, event.createdAt, JSON.stringify(event.data)]);
     this.tx.appended += 1;
+    // docs/protocol.md §16.4: the event's webhook deliveries, in its transaction and under the append lock.
+    if (event.chatId !== '') {
+      for (const delivery of webhookDeliveries(Number(row!.id), event, await this.sql.rows<OutgoingHook>(OUTGOING_HOOKS_SQL, [event.chatId]))) {
+        await this.sql.run(INSERT_DELIVERY_SQL, [delivery.kind, delivery.targetId, delivery.eventId, delivery.payload, delivery.createdAt, delivery.createdAt]);
+      }
+    }
     return row!.id;
   }
 

@@ -1,5 +1,5 @@
 // Users, sessions and avatars on PostgreSQL.
-import type { AvatarBytes, AvatarRepository, AvatarRow, SessionRepository, SessionRow, UserRepository, UserRow } from '../store.ts';
+import type { AvatarBytes, AvatarRepository, AvatarRow, SessionRepository, SessionRow, UserRepository, UserRow, NewUserRow } from '../store.ts';
 import type { Sql } from './connection.ts';
 
 /** Runs a statement that may break a constraint inside its own savepoint when a transaction is open, so that the
@@ -7,10 +7,10 @@ import type { Sql } from './connection.ts';
 export type Guarded = <T>(statement: () => Promise<T>) => Promise<T>;
 
 const USER_COLUMNS = 'id, login, password_hash AS "passwordHash", avatar_id AS "avatarId", role, deactivated_at AS "deactivatedAt", '
-  + 'last_seen_at AS "lastSeenAt", created_at AS "createdAt", updated_at AS "updatedAt"';
+  + 'last_seen_at AS "lastSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", kind, owner_id AS "ownerId"';
 const INSERT_USER = 'INSERT INTO users (id, login, password_hash, avatar_id, role, deactivated_at, last_seen_at, created_at, updated_at)';
 
-function userValues(user: UserRow): unknown[] {
+function userValues(user: NewUserRow): unknown[] {
   return [user.id, user.login, user.passwordHash, user.avatarId, user.role, user.deactivatedAt, user.lastSeenAt, user.createdAt, user.updatedAt];
 }
 
@@ -23,7 +23,7 @@ export class PgUsers implements UserRepository {
     this.guarded = guarded;
   }
 
-  async insertUser(user: UserRow): Promise<void> {
+  async insertUser(user: NewUserRow): Promise<void> {
     await this.guarded(() => this.sql.run(`${INSERT_USER} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, userValues(user)));
   }
 
@@ -35,7 +35,7 @@ export class PgUsers implements UserRepository {
    * Only in a transaction: the table lock (which plain reads and writes of other tables pass) makes two first
    * sign-ups on several servers take turns, so the second sees the first and inserts nothing.
    */
-  async insertFirstUser(user: UserRow): Promise<boolean> {
+  async insertFirstUser(user: NewUserRow): Promise<boolean> {
     await this.sql.run('LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE');
     if (!(await this.hasNoUsers())) return false;
     await this.insertUser(user);

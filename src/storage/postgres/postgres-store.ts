@@ -10,6 +10,8 @@ import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './
 import { createClient, createPool, describeConnectFailure, isUnavailable, mapError, type Pool, type PoolClient } from './driver.ts';
 import { EventListener } from './event-listener.ts';
 import { PgInvites } from './invites.ts';
+import { PgOutbound } from './outbound.ts';
+import { PgIntegrations } from './integrations.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
@@ -70,6 +72,8 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     accounts: new PgAccounts(sql),
     invites: new PgInvites(sql),
     audit: new PgAudit(sql),
+    outbound: new PgOutbound(sql),
+    integrations: new PgIntegrations(sql),
   };
 }
 
@@ -100,6 +104,8 @@ export class PostgresStore implements Store {
   readonly accounts;
   readonly invites;
   readonly audit;
+  readonly outbound;
+  readonly integrations;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
@@ -122,6 +128,8 @@ export class PostgresStore implements Store {
     this.accounts = base.accounts;
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
     this.invites = base.invites;
+    this.outbound = base.outbound;
+    this.integrations = base.integrations;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });

@@ -8,6 +8,8 @@ import type { SqliteCollections } from './collections.ts';
 import { toStoreError } from './database.ts';
 import type { EventStore } from './event-store.ts';
 import type { InviteStore } from './invite-store.ts';
+import type { OutboundStore } from './outbound-store.ts';
+import type { IntegrationStore } from './integration-store.ts';
 import type { MessageStore } from './message-store.ts';
 import type { ReactionStore } from './reaction-store.ts';
 import type { ReadMarkerStore } from './read-marker-store.ts';
@@ -31,6 +33,8 @@ export interface SyncRepositories {
   accounts: AccountStore;
   invites: InviteStore;
   audit: AuditStore;
+  outbound: OutboundStore;
+  integrations: IntegrationStore;
 }
 
 export type Method = (...args: unknown[]) => unknown;
@@ -84,5 +88,7 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     accounts: views.accounts,
     invites: views.invites,
     audit: views.audit,
+    outbound: views.outbound,
+    integrations: views.integrations,
   };
 }

@@ -3,6 +3,8 @@
 import type { EventPurge, EventRecord, NewEvent } from '../rows.ts';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
+import { INSERT_DELIVERY_SQL } from '../outbound-sql.ts';
+import { OUTGOING_HOOKS_SQL, webhookDeliveries, type OutgoingHook } from '../webhook-fan-out.ts';
 
 const COLUMNS = 'id, type, chat_id AS chatId, only_user_id AS onlyUserId, also_user_ids AS alsoUserIds, subject_id AS subjectId, created_at AS createdAt, data';
 
@@ -15,6 +17,8 @@ export class EventStore {
   private readonly removeThrough;
   private readonly markPruned;
   private readonly chatsOfUser;
+  private readonly outgoingHooks;
+  private readonly insertDelivery;
   /** Statements whose text depends on the shape of their arguments (how many types), prepared on first use. */
   private readonly shaped = new Map<string, Statement>();
   /** Events appended since the last commit or rollback: counted once committed, forgotten when rolled back. */
@@ -36,6 +40,8 @@ export class EventStore {
     this.removeThrough = db.prepare('DELETE FROM events WHERE id <= ?');
     this.markPruned = db.prepare('UPDATE event_log SET pruned_through = max(pruned_through, ?) WHERE only_row = 1');
     this.chatsOfUser = db.prepare('SELECT chat_id AS chatId FROM chat_members WHERE user_id = ?').pluck();
+    this.outgoingHooks = db.prepare(OUTGOING_HOOKS_SQL);
+    this.insertDelivery = db.prepare(INSERT_DELIVERY_SQL);
   }
 
   /** Call inside the transaction of the change the event describes; answers the event's id. */
@@ -44,7 +50,14 @@ export class EventStore {
     const also = event.alsoUserIds && event.alsoUserIds.length > 0 ? JSON.stringify(event.alsoUserIds) : null;
     const result = this.insert.run(event.type, event.chatId, event.onlyUserId ?? null, also, event.subjectId ?? null, event.createdAt, JSON.stringify(event.data));
     this.pending += 1;
-    return Number(result.lastInsertRowid);
+    const id = Number(result.lastInsertRowid);
+    // docs/protocol.md §16.4: the event's webhook deliveries, in its transaction.
+    if (event.chatId !== '') {
+      for (const delivery of webhookDeliveries(id, event, this.outgoingHooks.all(event.chatId) as OutgoingHook[])) {
+        this.insertDelivery.run(delivery.kind, delivery.targetId, delivery.eventId, delivery.payload, delivery.createdAt, delivery.createdAt);
+      }
+    }
+    return id;
   }
 
   /** Where the uncommitted count stands now; `rollBackTo(mark)` forgets what a rolled-back write appended. */

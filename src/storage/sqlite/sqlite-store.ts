@@ -17,6 +17,8 @@ import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { InviteStore } from './invite-store.ts';
 import { MessageStore } from './message-store.ts';
+import { OutboundStore } from './outbound-store.ts';
+import { IntegrationStore } from './integration-store.ts';
 import { SqliteRateCounters } from './rate-counter-store.ts';
 import { ReactionStore } from './reaction-store.ts';
 import { ReadMarkerStore } from './read-marker-store.ts';
@@ -55,6 +57,8 @@ export class SqliteStore implements Store {
   readonly accounts: Repositories['accounts'];
   readonly invites: Repositories['invites'];
   readonly audit: Repositories['audit'];
+  readonly outbound: Repositories['outbound'];
+  readonly integrations: Repositories['integrations'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
   private readonly gate = new Gate();
@@ -106,6 +110,8 @@ export class SqliteStore implements Store {
       accounts: new AccountStore(this.db),
       invites: new InviteStore(this.db),
       audit: new AuditStore(this.db),
+      outbound: new OutboundStore(this.db),
+      integrations: new IntegrationStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
     const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
@@ -124,6 +130,8 @@ export class SqliteStore implements Store {
     this.accounts = gated.accounts;
     this.invites = gated.invites;
     this.audit = gated.audit;
+    this.outbound = gated.outbound;
+    this.integrations = gated.integrations;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));

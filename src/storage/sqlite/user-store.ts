@@ -1,10 +1,10 @@
 // The users table: registration, lookup by id or login, profile updates, the first account and the admins.
-import type { UserRow } from '../rows.ts';
+import type { NewUserRow, UserRow } from '../rows.ts';
 import type { Db } from './database.ts';
 import { prepareStatements, type Statements } from './statements.ts';
 
 const COLUMNS = 'id, login, password_hash AS passwordHash, avatar_id AS avatarId, role, deactivated_at AS deactivatedAt, '
-  + 'last_seen_at AS lastSeenAt, created_at AS createdAt, updated_at AS updatedAt';
+  + 'last_seen_at AS lastSeenAt, created_at AS createdAt, updated_at AS updatedAt, kind, owner_id AS ownerId';
 const INSERT_COLUMNS = '(id, login, password_hash, avatar_id, role, deactivated_at, last_seen_at, created_at, updated_at)';
 const VALUES = '@id, @login, @passwordHash, @avatarId, @role, @deactivatedAt, @lastSeenAt, @createdAt, @updatedAt';
 
@@ -30,7 +30,7 @@ export class UserStore {
   }
 
   /** Throws SQLITE_CONSTRAINT_UNIQUE (a unique StoreConstraintError through the store) when the login is taken in any letter case. */
-  insertUser(user: UserRow): void {
+  insertUser(user: NewUserRow): void {
     this.sql.insert.run(user);
   }
 
@@ -50,7 +50,7 @@ export class UserStore {
     return this.sql.any.get() === undefined;
   }
 
-  insertFirstUser(user: UserRow): boolean {
+  insertFirstUser(user: NewUserRow): boolean {
     return this.sql.insertFirst.run(user).changes === 1;
   }
 

@@ -7,7 +7,7 @@ import { isUniqueViolation, StoreConstraintError, type UserRow } from '../../../
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function user(id: string, login = `login-${id}`): UserRow {
-  return { id, login, passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 };
+  return { id, login, passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1, kind: 'user', ownerId: null };
 }
 
 function openStore(t: TestContext): SqliteStore {

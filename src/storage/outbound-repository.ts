@@ -1,0 +1,60 @@
+// The outbound delivery queue of the Store (docs/protocol.md §16.5), beside store.ts: each backend implements it on
+// its table outbound_deliveries. src/outbound/delivery-loop.ts is its one user apart from the queueing writes.
+import type { ParsedQuery } from '../parsers/query.ts';
+import type { Page } from './rows.ts';
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'dropped';
+
+/** One POST to make (or made) to one target of one kind. */
+export interface OutboundDeliveryRow {
+  /** Increasing in queue order: a target's deliveries go out in id order. */
+  id: number;
+  /** Who sends it and what its reply means: 'webhook', 'push' (src/outbound/outbound-kind.ts). */
+  kind: string;
+  /** The webhook, subscription, ... it goes to: never two of one target in flight. */
+  targetId: string;
+  eventId: number | null;
+  /** JSON text; the kind reads it. */
+  payload: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: number;
+  createdAt: number;
+  lastAttemptAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  lastDurationMs: number | null;
+}
+
+export type NewDelivery = Pick<OutboundDeliveryRow, 'kind' | 'targetId' | 'eventId' | 'payload' | 'createdAt'>;
+
+/** What one attempt came to: the row's next state, and when to try again while it stays pending. */
+export interface AttemptRecord {
+  state: DeliveryState;
+  nextAttemptAt: number;
+  at: number;
+  status: number | null;
+  error: string | null;
+  durationMs: number | null;
+}
+
+export interface OutboundRepository {
+  /** Only through a Tx, in the transaction of the change that causes it; answers its id. */
+  enqueueDelivery(delivery: NewDelivery): Promise<number>;
+  /**
+   * Leases at most `limit` deliveries that are due at `now` for `owner` until `leaseUntil`, each the first pending
+   * delivery of its target and not leased by anyone (or its lease ran out), in one atomic write: two processes
+   * never lease the same row, and a target never has two rows leased.
+   */
+  leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number): Promise<OutboundDeliveryRow[]>;
+  /** Records an attempt and frees the lease, only while `owner` still holds it: false when the lease was lost. */
+  recordAttempt(id: number, owner: string, attempt: AttemptRecord): Promise<boolean>;
+  /** Every pending delivery of the target becomes 'dropped' (the target was disabled or deleted); answers how many. */
+  dropPendingDeliveries(kind: string, targetId: string): Promise<number>;
+  /** Forgets a target's deliveries, every state (the target is gone). */
+  deleteDeliveriesOf(kind: string, targetId: string): Promise<number>;
+  /**
+   * A target's deliveries. Fields id, eventId, state, attempts, nextAttemptAt, createdAt, lastAttemptAt, lastStatus.
+   */
+  listDeliveries(kind: string, targetId: string, query: ParsedQuery): Promise<Page<OutboundDeliveryRow>>;
+}

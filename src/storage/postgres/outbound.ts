@@ -1,0 +1,56 @@
+// The outbound delivery queue on PostgreSQL (docs/protocol.md §16.5): the lease skips rows another server is
+// leasing at that moment (FOR UPDATE SKIP LOCKED), so two servers never lease the same row.
+import type { ParsedQuery } from '../../parsers/query.ts';
+import type { AttemptRecord, NewDelivery, OutboundDeliveryRow, OutboundRepository } from '../outbound-repository.ts';
+import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, INSERT_DELIVERY_SQL, leaseSql, RECORD_ATTEMPT_SQL } from '../outbound-sql.ts';
+import type { Page } from '../rows.ts';
+import type { Sql } from './connection.ts';
+import { listPage } from './collections.ts';
+
+const LEASE_SQL = leaseSql(' FOR UPDATE SKIP LOCKED');
+
+/** bigint columns arrive as text from pg: the queue's are numbers well inside 2^53. */
+function toRow(row: Record<string, unknown>): OutboundDeliveryRow {
+  const number = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+  return {
+    ...(row as unknown as OutboundDeliveryRow),
+    id: Number(row.id), eventId: number(row.eventId), nextAttemptAt: Number(row.nextAttemptAt), createdAt: Number(row.createdAt),
+    lastAttemptAt: number(row.lastAttemptAt), lastStatus: number(row.lastStatus), lastDurationMs: number(row.lastDurationMs),
+  };
+}
+
+export class PgOutbound implements OutboundRepository {
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
+
+  async enqueueDelivery(delivery: NewDelivery): Promise<number> {
+    const row = await this.sql.one<{ id: string }>(`${INSERT_DELIVERY_SQL} RETURNING id`,
+      [delivery.kind, delivery.targetId, delivery.eventId, delivery.payload, delivery.createdAt, delivery.createdAt]);
+    return Number(row!.id);
+  }
+
+  async leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number): Promise<OutboundDeliveryRow[]> {
+    const rows = await this.sql.rows<Record<string, unknown>>(LEASE_SQL, [owner, leaseUntil, now, now, limit]);
+    return rows.map(toRow).sort((a, b) => a.id - b.id);
+  }
+
+  async recordAttempt(id: number, owner: string, attempt: AttemptRecord): Promise<boolean> {
+    return (await this.sql.count(RECORD_ATTEMPT_SQL, [attempt.state, attempt.nextAttemptAt, attempt.at, attempt.status, attempt.error, attempt.durationMs, id, owner])) === 1;
+  }
+
+  dropPendingDeliveries(kind: string, targetId: string): Promise<number> {
+    return this.sql.count(DROP_PENDING_SQL, [kind, targetId]);
+  }
+
+  deleteDeliveriesOf(kind: string, targetId: string): Promise<number> {
+    return this.sql.count(DELETE_DELIVERIES_SQL, [kind, targetId]);
+  }
+
+  async listDeliveries(kind: string, targetId: string, query: ParsedQuery): Promise<Page<OutboundDeliveryRow>> {
+    const page = await listPage<Record<string, unknown>>(this.sql, { select: DELIVERY_SELECT, columns: DELIVERY_LIST_COLUMNS, scope: 'd.kind = ? AND d.target_id = ?', scopeParams: [kind, targetId] }, query);
+    return { rows: page.rows.map(toRow), total: page.total };
+  }
+}

@@ -1,0 +1,79 @@
+// Bots, access tokens and webhooks on SQLite (docs/protocol.md §16): the shared SQL of storage/integration-sql.ts.
+import type { ParsedQuery } from '../../parsers/query.ts';
+import type { AccessTokenRow, WebhookRow } from '../integration-repository.ts';
+import { INTEGRATION_SQL, TOKEN_LIST_COLUMNS, TOKEN_LIST_SELECT, tokenValues, WEBHOOK_LIST_COLUMNS, WEBHOOK_LIST_SELECT, webhookValues } from '../integration-sql.ts';
+import type { Page } from '../rows.ts';
+import type { Db } from './database.ts';
+import { PageRunner } from './list-page.ts';
+import { prepareStatements } from './statements.ts';
+
+export class IntegrationStore {
+  private readonly sql;
+  private readonly db: Db;
+  private readonly pages: PageRunner;
+
+  constructor(db: Db) {
+    this.db = db;
+    this.sql = prepareStatements(db, INTEGRATION_SQL);
+    this.pages = new PageRunner(db);
+  }
+
+  markBot(userId: string, ownerId: string): void {
+    this.sql.markBot.run(ownerId, userId);
+  }
+
+  insertAccessToken(token: AccessTokenRow): void {
+    this.sql.insertToken.run(...tokenValues(token));
+  }
+
+  findAccessToken(id: string): AccessTokenRow | undefined {
+    return this.sql.tokenById.get(id) as AccessTokenRow | undefined;
+  }
+
+  findAccessTokenByHash(tokenHash: Buffer): AccessTokenRow | undefined {
+    return this.sql.tokenByHash.get(tokenHash) as AccessTokenRow | undefined;
+  }
+
+  touchAccessToken(id: string, now: number): void {
+    this.sql.touchToken.run(now, id);
+  }
+
+  deleteAccessToken(id: string): boolean {
+    return this.sql.deleteToken.run(id).changes === 1;
+  }
+
+  listAccessTokens(userId: string, query: ParsedQuery): Page<AccessTokenRow> {
+    return this.pages.listPage<AccessTokenRow>({ select: TOKEN_LIST_SELECT, columns: TOKEN_LIST_COLUMNS, scope: 't.user_id = ?', scopeParams: [userId] }, query);
+  }
+
+  findLiveAccessTokenIds(ids: readonly string[], now: number): Set<string> {
+    if (ids.length === 0) return new Set();
+    const marks = ids.map(() => '?').join(', ');
+    const rows = this.db.prepare(`SELECT id FROM access_tokens WHERE id IN (${marks}) AND (expires_at IS NULL OR expires_at > ?)`).pluck().all(...ids, now) as string[];
+    return new Set(rows);
+  }
+
+  insertWebhook(webhook: WebhookRow): void {
+    this.sql.insertWebhook.run(...webhookValues(webhook));
+  }
+
+  findWebhook(id: string): WebhookRow | undefined {
+    return this.sql.webhookById.get(id) as WebhookRow | undefined;
+  }
+
+  findWebhookBySecretHash(secretHash: Buffer): WebhookRow | undefined {
+    return this.sql.webhookBySecret.get(secretHash) as WebhookRow | undefined;
+  }
+
+  listWebhooks(chatId: string, query: ParsedQuery): Page<WebhookRow> {
+    return this.pages.listPage<WebhookRow>({ select: WEBHOOK_LIST_SELECT, columns: WEBHOOK_LIST_COLUMNS, scope: 'w.chat_id = ?', scopeParams: [chatId] }, query);
+  }
+
+  disableWebhook(id: string, now: number): boolean {
+    return this.sql.disableWebhook.run(now, id).changes === 1;
+  }
+
+  deleteWebhook(id: string): boolean {
+    return this.sql.deleteWebhook.run(id).changes === 1;
+  }
+}

@@ -1,0 +1,51 @@
+// The outbound delivery queue on SQLite (docs/protocol.md §16.5): the lease is one UPDATE ... RETURNING, a write
+// transaction of its own, so two processes on one file never lease the same row.
+import type { ParsedQuery } from '../../parsers/query.ts';
+import type { AttemptRecord, NewDelivery, OutboundDeliveryRow } from '../outbound-repository.ts';
+import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, INSERT_DELIVERY_SQL, leaseSql, RECORD_ATTEMPT_SQL } from '../outbound-sql.ts';
+import type { Page } from '../rows.ts';
+import type { Db } from './database.ts';
+import { PageRunner } from './list-page.ts';
+import { prepareStatements } from './statements.ts';
+
+export class OutboundStore {
+  private readonly statements;
+  private readonly pages: PageRunner;
+
+  constructor(db: Db) {
+    this.statements = prepareStatements(db, {
+      insert: INSERT_DELIVERY_SQL,
+      lease: leaseSql(''),
+      record: RECORD_ATTEMPT_SQL,
+      drop: DROP_PENDING_SQL,
+      remove: DELETE_DELIVERIES_SQL,
+    });
+    this.pages = new PageRunner(db);
+  }
+
+  enqueueDelivery(delivery: NewDelivery): number {
+    const result = this.statements.insert.run(delivery.kind, delivery.targetId, delivery.eventId, delivery.payload, delivery.createdAt, delivery.createdAt);
+    return Number(result.lastInsertRowid);
+  }
+
+  leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number): OutboundDeliveryRow[] {
+    const rows = this.statements.lease.all(owner, leaseUntil, now, now, limit) as OutboundDeliveryRow[];
+    return rows.sort((a, b) => a.id - b.id);
+  }
+
+  recordAttempt(id: number, owner: string, attempt: AttemptRecord): boolean {
+    return this.statements.record.run(attempt.state, attempt.nextAttemptAt, attempt.at, attempt.status, attempt.error, attempt.durationMs, id, owner).changes === 1;
+  }
+
+  dropPendingDeliveries(kind: string, targetId: string): number {
+    return this.statements.drop.run(kind, targetId).changes;
+  }
+
+  deleteDeliveriesOf(kind: string, targetId: string): number {
+    return this.statements.remove.run(kind, targetId).changes;
+  }
+
+  listDeliveries(kind: string, targetId: string, query: ParsedQuery): Page<OutboundDeliveryRow> {
+    return this.pages.listPage<OutboundDeliveryRow>({ select: DELIVERY_SELECT, columns: DELIVERY_LIST_COLUMNS, scope: 'd.kind = ? AND d.target_id = ?', scopeParams: [kind, targetId] }, query);
+  }
+}
