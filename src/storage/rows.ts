@@ -230,6 +230,7 @@ export interface MembershipRow {
   addedAt: number;
   lastReadId: string | null;
   unreadCount: number;
+  mentionCount: number;
 }
 
 /** A reaction with the chat of its message (an export places it without another read). */

@@ -4,7 +4,7 @@ import type { AppServices } from '../context.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
-import { NO_REACTIONS, type MessageRow } from '../../storage/store.ts';
+import { NO_MENTIONS, NO_REACTIONS, type MessageRow } from '../../storage/store.ts';
 import { checkString } from '../../parsers/body-fields.ts';
 import { MESSAGE_TEXT_RULE } from '../messages/validate.ts';
 
@@ -17,7 +17,7 @@ export async function postAsBot(services: Pick<AppServices, 'storage' | 'clock'>
   return storage.writeTogether(async (tx) => {
     if (!(await tx.chats.findChatForMember(chatId, botId))) throw new HttpError('ERR_NOT_FOUND', 'The webhook\'s bot is no longer a member of its chat');
     const now = clock.now();
-    const message: MessageRow = { id: newId(now), chatId, authorId: botId, text, replyTo: null, createdAt: now, updatedAt: now, editedAt: null, reactions: NO_REACTIONS };
+    const message: MessageRow = { id: newId(now), chatId, authorId: botId, text, replyTo: null, createdAt: now, updatedAt: now, editedAt: null, reactions: NO_REACTIONS, mentions: NO_MENTIONS };
     await tx.messages.insertMessage(message);
     await tx.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message), subjectId: message.id });
     return message;

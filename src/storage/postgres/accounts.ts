@@ -45,7 +45,7 @@ export class PgAccounts implements AccountRepository {
   }
 
   findMembershipsOfUser(userId: string): Promise<MembershipRow[]> {
-    return this.sql.rows('SELECT c.id AS "chatId", c.title, c.owner_id AS "ownerId", cm.added_at AS "addedAt", cm.last_read_id AS "lastReadId", cm.unread_count AS "unreadCount"'
+    return this.sql.rows('SELECT c.id AS "chatId", c.title, c.owner_id AS "ownerId", cm.added_at AS "addedAt", cm.last_read_id AS "lastReadId", cm.unread_count AS "unreadCount", cm.mention_count AS "mentionCount"'
       + ' FROM chat_members cm JOIN chats c ON c.id = cm.chat_id WHERE cm.user_id = ? ORDER BY cm.added_at, c.id', [userId]);
   }
 

@@ -31,7 +31,7 @@ const SQL = {
   sessions: `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.user_id = ? ORDER BY s.id`,
   removeSessions: 'DELETE FROM sessions WHERE user_id = ?',
   avatars: `SELECT ${AVATAR_COLUMNS} FROM avatars a WHERE a.user_id = ? ORDER BY a.id`,
-  memberships: 'SELECT c.id AS chatId, c.title, c.owner_id AS ownerId, cm.added_at AS addedAt, cm.last_read_id AS lastReadId, cm.unread_count AS unreadCount'
+  memberships: 'SELECT c.id AS chatId, c.title, c.owner_id AS ownerId, cm.added_at AS addedAt, cm.last_read_id AS lastReadId, cm.unread_count AS unreadCount, cm.mention_count AS mentionCount'
     + ' FROM chat_members cm JOIN chats c ON c.id = cm.chat_id WHERE cm.user_id = ? ORDER BY cm.added_at, c.id',
   messages: `${MESSAGE_SELECT} WHERE m.author_id = ? ORDER BY m.id`,
   revisions: 'SELECT v.message_id AS messageId, v.n AS id, v.text, v.created_at AS createdAt FROM message_revisions v JOIN messages m ON m.id = v.message_id'
