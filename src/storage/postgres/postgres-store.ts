@@ -11,6 +11,7 @@ import { createClient, createPool, describeConnectFailure, isUnavailable, mapErr
 import { EventListener } from './event-listener.ts';
 import { PgInvites } from './invites.ts';
 import { PgOutbound } from './outbound.ts';
+import { PgPush } from './push.ts';
 import { PgIntegrations } from './integrations.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
@@ -74,6 +75,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     audit: new PgAudit(sql),
     outbound: new PgOutbound(sql),
     integrations: new PgIntegrations(sql),
+    push: new PgPush(sql),
   };
 }
 
@@ -106,6 +108,7 @@ export class PostgresStore implements Store {
   readonly audit;
   readonly outbound;
   readonly integrations;
+  readonly push;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
@@ -130,6 +133,7 @@ export class PostgresStore implements Store {
     this.invites = base.invites;
     this.outbound = base.outbound;
     this.integrations = base.integrations;
+    this.push = base.push;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });

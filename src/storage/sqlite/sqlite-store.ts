@@ -19,6 +19,7 @@ import { InviteStore } from './invite-store.ts';
 import { MessageStore } from './message-store.ts';
 import { OutboundStore } from './outbound-store.ts';
 import { IntegrationStore } from './integration-store.ts';
+import { PushStore } from './push-store.ts';
 import { SqliteRateCounters } from './rate-counter-store.ts';
 import { ReactionStore } from './reaction-store.ts';
 import { ReadMarkerStore } from './read-marker-store.ts';
@@ -59,6 +60,7 @@ export class SqliteStore implements Store {
   readonly audit: Repositories['audit'];
   readonly outbound: Repositories['outbound'];
   readonly integrations: Repositories['integrations'];
+  readonly push: Repositories['push'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
   private readonly gate = new Gate();
@@ -112,6 +114,7 @@ export class SqliteStore implements Store {
       audit: new AuditStore(this.db),
       outbound: new OutboundStore(this.db),
       integrations: new IntegrationStore(this.db),
+      push: new PushStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
     const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
@@ -132,6 +135,7 @@ export class SqliteStore implements Store {
     this.audit = gated.audit;
     this.outbound = gated.outbound;
     this.integrations = gated.integrations;
+    this.push = gated.push;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));
