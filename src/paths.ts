@@ -58,6 +58,13 @@ export const PATHS = {
   webhook: '/chats/:chatId/webhooks/:hookId',
   webhookDeliveries: '/chats/:chatId/webhooks/:hookId/deliveries',
   hook: '/hooks/:secret',
+  // Web Push (docs/protocol.md §17) and the service worker that shows its notifications (docs/html.md).
+  pushKey: '/push/key',
+  pushVisibility: '/push/visibility',
+  pushTest: '/push/test',
+  pushSubscriptions: '/push-subscriptions',
+  pushSubscription: '/push-subscriptions/:subscriptionId',
+  serviceWorker: '/sw.js',
 } as const;
 
 export type PathName = keyof typeof PATHS;

@@ -5,6 +5,7 @@ import {
 } from '../openapi/schema.ts';
 import { PATHS } from '../paths.ts';
 import { ACCESS_TOKEN, DELIVERY, WEBHOOK } from './integration-schemas.ts';
+import { PUSH_KEY, PUSH_SUBSCRIPTION } from './push-schemas.ts';
 import { buildPath } from '../router/compile-pattern.ts';
 
 const AT = '2026-11-21T09:30:00.000Z';
@@ -324,6 +325,8 @@ export const RESOURCES = {
   AccessToken: { schema: ACCESS_TOKEN, enveloped: true },
   Webhook: { schema: WEBHOOK, enveloped: true },
   Delivery: { schema: DELIVERY, enveloped: true },
+  PushKey: { schema: PUSH_KEY, enveloped: false },
+  PushSubscription: { schema: PUSH_SUBSCRIPTION, enveloped: true },
 } as const satisfies Record<string, ResourceKind>;
 
 export type ResourceName = keyof typeof RESOURCES;

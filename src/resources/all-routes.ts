@@ -23,6 +23,7 @@ import { NOTIFICATION_ROUTES } from './notifications/routes.ts';
 import { BOT_ROUTES } from './bots/routes.ts';
 import { TOKEN_ROUTES } from './tokens/routes.ts';
 import { WEBHOOK_ROUTES } from './webhooks/routes.ts';
+import { PUSH_ROUTES } from './push/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
   ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
@@ -34,4 +35,6 @@ export const ALL_ROUTES: readonly Route[] = [
   ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,
   ...NOTIFICATION_ROUTES, ...MENTION_ROUTES,
   ...TOKEN_ROUTES, ...BOT_ROUTES, ...WEBHOOK_ROUTES,
+  // Web Push and its service worker (docs/protocol.md §17).
+  ...PUSH_ROUTES,
 ];
