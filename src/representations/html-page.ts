@@ -25,6 +25,8 @@ export const HTML_CONTENT_SECURITY_POLICY = [
   `style-src 'sha256-${STYLESHEET_HASH}'`,
   `script-src 'sha256-${LIVE_SCRIPT_HASH}'`,
   "connect-src 'self'",
+  // The service worker of Web Push (/sw.js, docs/html.md): registered by the script above, from this origin only.
+  "worker-src 'self'",
   "img-src 'self' data: blob:",
   "form-action 'self'",
   "frame-ancestors 'none'",
@@ -59,7 +61,7 @@ export function renderPage(heading: string, main: string, basePath: string, page
 <title>${escapeHtml(heading)} · Chat API</title>
 <style>${STYLESHEET}</style>
 </head>
-<body>
+<body${page === undefined ? '' : ` data-base="${escapeHtml(basePath)}"`}>
 <a class="skip" href="#main">Skip to the content</a>
 <header><nav aria-label="Site">${nav.join('\n')}</nav></header>
 <main id="main" tabindex="-1">

@@ -1,5 +1,5 @@
 // The one script of the HTML pages, allowed by its hash (CSP): times in the reader's locale, the newest page of a chat
-// following the event stream (docs/protocol.md §9.9), and the avatar form's zone filled in. Every page works the same without it.
+// following the event stream (docs/protocol.md §9.9), the avatar form's zone filled in, and Web Push's Notify me. Every page works the same without it.
 import { createHash } from 'node:crypto';
 
 /**
@@ -33,6 +33,46 @@ export const LIVE_SCRIPT = `(() => {
         URL.revokeObjectURL(image.src);
       };
       image.src = URL.createObjectURL(chosen);
+    });
+  }
+  // Web Push (docs/protocol.md §17, docs/html.md): the service worker, Notify me, and the page's hidden/visible report.
+  const base = document.body.dataset.base;
+  const canPush = base !== undefined && window.fetch && 'serviceWorker' in navigator && window.PushManager && window.Notification;
+  let pushed = false;
+  const post = (path, body) => fetch(base + path, { method: 'POST', credentials: 'same-origin', keepalive: true, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const reportVisibility = () => post('/push/visibility', { hidden: document.visibilityState === 'hidden' });
+  const watchVisibility = () => {
+    if (pushed) return;
+    pushed = true;
+    document.addEventListener('visibilitychange', reportVisibility);
+    reportVisibility();
+  };
+  if (canPush && Notification.permission === 'granted') {
+    navigator.serviceWorker.getRegistration(base + '/').then((registration) => registration && registration.pushManager.getSubscription())
+      .then((subscription) => { if (subscription) watchVisibility(); }).catch(() => {});
+  }
+  const enable = document.querySelector('[data-push-enable]');
+  const status = document.querySelector('[data-push-status]');
+  const say = (text) => { if (status) status.textContent = text; };
+  if (enable && canPush) {
+    enable.hidden = false;
+    say(Notification.permission === 'granted' ? 'Notifications may be on in this browser: Notify me makes sure.' : 'Notify me asks this browser for permission, then notifies you of mentions and direct messages while no chat of yours is open.');
+    enable.addEventListener('click', async () => {
+      try {
+        // The permission prompt comes only from this click (never on load).
+        if (await Notification.requestPermission() !== 'granted') return say('This browser blocks notifications from this site: allow them in its settings.');
+        const registration = await navigator.serviceWorker.register(base + '/sw.js', { scope: base + '/' });
+        await navigator.serviceWorker.ready;
+        const key = await (await fetch(base + '/push/key', { credentials: 'same-origin' })).json();
+        const subscription = await registration.pushManager.getSubscription()
+          || await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key.publicKey });
+        const saved = await post('/push-subscriptions', subscription.toJSON());
+        if (!saved.ok) return say('The server refused this browser\'s subscription (' + saved.status + ').');
+        watchVisibility();
+        say('Notifications are on in this browser.');
+      } catch (error) {
+        say('Notifications could not be turned on here: ' + (error && error.message ? error.message : error));
+      }
     });
   }
   const list = document.querySelector('ol[data-live-chat]');
@@ -69,6 +109,14 @@ export const LIVE_SCRIPT = `(() => {
       if (JSON.parse(frame.data).chatId === chat) refresh();
     });
   }
+  // Hidden, with notifications allowed and no push subscription here: the page notifies by itself (no push round trip).
+  source.addEventListener('notification', (frame) => {
+    if (pushed || document.visibilityState !== 'hidden' || !window.Notification || Notification.permission !== 'granted') return;
+    const event = JSON.parse(frame.data);
+    const text = String(event.data.message.text);
+    const shown = new Notification(document.title, { body: text.length > 100 ? text.slice(0, 99) + '…' : text, tag: 'chat-' + event.chatId });
+    shown.onclick = () => { window.focus(); shown.close(); };
+  });
 })();`;
 
 export const LIVE_SCRIPT_HASH = createHash('sha256').update(LIVE_SCRIPT, 'utf8').digest('base64');

@@ -290,3 +290,22 @@ test('a restart between the message and its delivery loses nothing', { timeout: 
   assert.deepEqual(push.failures, []);
   assert.deepEqual(push.received.map((got) => got.notice.text), ['across a restart', 'across a restart']);
 });
+
+test('GET /sw.js: the service worker as JavaScript, scope /; your page offers Notify me (scripted) and a test form (not)', { timeout: 30_000 }, async (t) => {
+  const { server } = await setUp(t);
+  const sw = await call(server, 'GET', '/sw.js');
+  assert.equal(sw.status, 200);
+  assert.equal(sw.headers['content-type'], 'text/javascript; charset=utf-8');
+  assert.equal(sw.headers['service-worker-allowed'], '/');
+  assert.equal(sw.headers['content-security-policy'], "default-src 'none'");
+  assert.match(sw.text, /addEventListener\('push'/);
+  assert.match(sw.text, /addEventListener\('notificationclick'/);
+  const alice = await registerAndLogIn(server, 'alice');
+  const page = await call(server, 'GET', `/users/${alice.userId}`, { token: alice.token, headers: { accept: 'text/html' } });
+  assert.match(String(page.headers['content-security-policy']), /worker-src 'self'/);
+  assert.match(page.text, /<button type="button" data-push-enable hidden>Notify me<\/button>/);
+  assert.match(page.text, /<form method="post" action="\/push\/test"/);
+  const form = await call(server, 'POST', '/push/test', { token: alice.token, body: `_back=${encodeURIComponent(`/users/${alice.userId}`)}`, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
+  assert.equal(form.status, 409, 'no subscription yet: the page again, with why');
+  assert.match(form.text, /Notify me first/);
+});
