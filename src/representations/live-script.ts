@@ -67,7 +67,7 @@ export const LIVE_SCRIPT = `(() => {
         const subscription = await registration.pushManager.getSubscription()
           || await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key.publicKey });
         const saved = await post('/push-subscriptions', subscription.toJSON());
-        if (!saved.ok) return say('The server refused this browser\'s subscription (' + saved.status + ').');
+        if (!saved.ok) return say('The server refused the subscription of this browser (' + saved.status + ').');
         watchVisibility();
         say('Notifications are on in this browser.');
       } catch (error) {

@@ -21,14 +21,20 @@ self.addEventListener('push', (event) => {
   };
   event.waitUntil(self.registration.showNotification(title, options));
 });
+// A tab showing the chat is focused; else a new one opens. A browser that refuses to open one (no click behind the
+// event) has one of this site's tabs go to the chat instead.
 const openChat = async (url) => {
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const wanted = new URL(url);
-  for (const client of windows) {
-    const at = new URL(client.url);
-    if (at.origin === wanted.origin && at.pathname === wanted.pathname && 'focus' in client) return client.focus();
+  const showing = windows.find((client) => { const at = new URL(client.url); return at.origin === wanted.origin && at.pathname === wanted.pathname; });
+  if (showing) return showing.focus().catch(() => showing);
+  try {
+    return await self.clients.openWindow(url);
+  } catch (refused) {
+    const controlled = windows.find((client) => client.navigate && new URL(client.url).origin === wanted.origin);
+    if (!controlled) throw refused;
+    return controlled.navigate(url);
   }
-  return self.clients.openWindow(url);
 };
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
