@@ -11,6 +11,8 @@ export interface VapidKeyPair {
 
 /** RFC 8292 §2: a JWT that expires no more than 24 h after the request; 12 h leaves room for clock skew. */
 export const VAPID_LIFETIME_SECONDS = 12 * 3600;
+/** A token is made again after an hour, long before its exp. */
+const REUSE_SECONDS = 3600;
 
 export function generateVapidKeyPair(): VapidKeyPair {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -37,8 +39,21 @@ export class VapidSigner {
     this.key = toKeyObject(pair);
   }
 
+  /** Tokens by audience and subject, reused for an hour (RFC 8292 §2: a token may serve many requests until exp). */
+  private readonly tokens = new Map<string, { madeAt: number; header: string }>();
+
   /** RFC 8292 §2, §3: aud is the push resource's origin, exp within 24 h, sub the operator's contact. */
   authorization(endpoint: string, subject: string, nowSeconds: number): string {
+    const key = `${new URL(endpoint).origin} ${subject}`;
+    const kept = this.tokens.get(key);
+    if (kept && nowSeconds - kept.madeAt < REUSE_SECONDS && nowSeconds >= kept.madeAt) return kept.header;
+    if (this.tokens.size > 100) this.tokens.clear();
+    const header = this.sign(endpoint, subject, nowSeconds);
+    this.tokens.set(key, { madeAt: nowSeconds, header });
+    return header;
+  }
+
+  private sign(endpoint: string, subject: string, nowSeconds: number): string {
     const header = Buffer.from(JSON.stringify({ typ: 'JWT', alg: 'ES256' })).toString('base64url');
     const claims = Buffer.from(JSON.stringify({ aud: new URL(endpoint).origin, exp: nowSeconds + VAPID_LIFETIME_SECONDS, sub: subject })).toString('base64url');
     const input = `${header}.${claims}`;

@@ -34,7 +34,7 @@ test('the service worker shows a pushed notification, and its click opens the ch
   await page.goto(`${server.url}/users/${bob.userId}`);
   const notify = page.getByRole('button', { name: 'Notify me' });
   await notify.waitFor();
-  assert.equal(await page.evaluate(() => Notification.permission), 'default', 'nothing asked on load');
+  assert.equal(await page.evaluate(() => (globalThis as any).Notification.permission), 'default', 'nothing asked on load');
 
   // The worker, registered as Notify me registers it (under the page's CSP: worker-src 'self').
   const cdp = await context.newCDPSession(page);
@@ -46,16 +46,16 @@ test('the service worker shows a pushed notification, and its click opens the ch
   });
   await cdp.send('ServiceWorker.enable');
   await context.grantPermissions(['notifications'], { origin: server.url });
-  const scope = await page.evaluate(async () => (await navigator.serviceWorker.register('/sw.js', { scope: '/' })).scope);
+  const scope = await page.evaluate(async () => (await (globalThis as any).navigator.serviceWorker.register('/sw.js', { scope: '/' })).scope as string);
   assert.equal(scope, `${server.url}/`);
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  await page.evaluate(() => (globalThis as any).navigator.serviceWorker.ready.then(() => true));
   const worker = context.serviceWorkers()[0] ?? await context.waitForEvent('serviceworker');
 
   const notice = { type: 'message', who: 'alice', chat: chatId, title: 'alice in Lunch', text: '@bob lunch is served', url: `${server.url}/chats/${chatId}/messages` };
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId: await registrationId, data: JSON.stringify(notice) });
   let shown: { title: string; body: string; tag: string }[] = [];
   for (let tries = 0; tries < 500 && shown.length === 0; tries++) {
-    shown = await worker.evaluate(async () => (await (self as any).registration.getNotifications()).map((n: Notification) => ({ title: n.title, body: n.body, tag: n.tag })));
+    shown = await worker.evaluate(async () => (await (globalThis as any).registration.getNotifications()).map((n: any) => ({ title: n.title, body: n.body, tag: n.tag })));
     if (shown.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
   assert.deepEqual(shown, [{ title: 'alice in Lunch', body: '@bob lunch is served', tag: `chat-${chatId}` }]);
@@ -64,13 +64,13 @@ test('the service worker shows a pushed notification, and its click opens the ch
   // event carries no user activation, so Chromium refuses a new window: the worker sends this site's tab there.
   await page.reload();
   await worker.evaluate(async () => {
-    const [notification] = await (self as any).registration.getNotifications();
-    self.dispatchEvent(new (self as any).NotificationEvent('notificationclick', { notification }));
+    const [notification] = await (globalThis as any).registration.getNotifications();
+    (globalThis as any).dispatchEvent(new (globalThis as any).NotificationEvent('notificationclick', { notification }));
   });
   const chatUrl = `${server.url}/chats/${chatId}/messages`;
   await page.waitForURL(chatUrl, { timeout: 20_000 });
   assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Lunch');
-  assert.deepEqual(await worker.evaluate(async () => (await (self as any).registration.getNotifications()).length), 0, 'closed by the click');
+  assert.deepEqual(await worker.evaluate(async () => (await (globalThis as any).registration.getNotifications()).length), 0, 'closed by the click');
   assert.deepEqual(errors, []);
 });
 

@@ -47,7 +47,7 @@ export function createPushKind(services: Services, signer: VapidSigner): Outboun
       }
       const queued = JSON.parse(delivery.payload) as QueuedPush;
       if (queued.type === 'message' && isAttended(services, subscription)) return null;
-      const notice: PushNotice | undefined = await describePush(services, queued);
+      const notice: PushNotice | undefined = await describePush(services, queued, now);
       if (!notice) return null;
       const body = encryptPushPayload(Buffer.from(JSON.stringify(notice)), { p256dh: Buffer.from(subscription.p256dh, 'base64url'), auth: Buffer.from(subscription.auth, 'base64url') });
       const headers: Record<string, string> = {

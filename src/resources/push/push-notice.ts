@@ -34,8 +34,26 @@ function absoluteUrl(services: Services, pattern: string, params: Record<string,
   return `${services.publicOrigin()}${services.config.basePath}${buildPath(pattern, params)}`;
 }
 
-/** The notice for a queued push, or undefined when its message or chat is gone. */
-export async function describePush(services: Services, queued: QueuedPush): Promise<PushNotice | undefined> {
+/** How long a message's notice is reused for its other subscriptions: a fan-out to 1,000 reads it once, not 1,000 times. */
+const REUSE_MS = 1000;
+const reused = new Map<string, { at: number; notice: Promise<PushNotice | undefined> }>();
+
+/**
+ * The notice for a queued push, or undefined when its message or chat is gone. Read again when the push is sent;
+ * the pushes of one message sent within a second share one read (so a deletion may miss those already under way).
+ */
+export function describePush(services: Services, queued: QueuedPush, now: number): Promise<PushNotice | undefined> {
+  if (queued.type === 'test') return readNotice(services, queued);
+  const key = `${services.publicOrigin()} ${queued.messageId}`;
+  const kept = reused.get(key);
+  if (kept && now - kept.at < REUSE_MS) return kept.notice;
+  for (const [old, entry] of reused) if (now - entry.at >= REUSE_MS) reused.delete(old);
+  const notice = readNotice(services, queued);
+  reused.set(key, { at: now, notice });
+  return notice;
+}
+
+async function readNotice(services: Services, queued: QueuedPush): Promise<PushNotice | undefined> {
   if (queued.type === 'test') {
     return { type: 'test', who: null, chat: null, title: 'Test notification', text: 'Notifications from this chat server reach you.', url: absoluteUrl(services, PATHS.chats) };
   }
