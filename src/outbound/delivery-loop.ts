@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Clock } from '../clock.ts';
-import type { OutboundDeliveryRow, OutboundRepository } from '../storage/outbound-repository.ts';
-import { judgeByStatus, type OutboundKinds, type Verdict } from './outbound-kind.ts';
+import type { AttemptRecord, OutboundDeliveryRow, OutboundRepository } from '../storage/outbound-repository.ts';
+import { judgeByStatus, type OutboundKind, type OutboundKinds, type Verdict } from './outbound-kind.ts';
 import { postOnce, TOTAL_TIMEOUT_MS, type PostLimits, type PostReply } from './post-once.ts';
 import { DEFAULT_RETRY_POLICY, scheduleRetry, type RetryPolicy } from './retry-schedule.ts';
 import { resolveSafeTarget, TargetRefusedError, type ResolveHost } from './safe-target.ts';
@@ -26,8 +26,17 @@ export interface DeliveryLoopOptions {
   resolve?: ResolveHost;
 }
 
-/** Longer than a whole attempt can take, so a live owner's lease never runs out under it. */
+/** Three whole attempts long: a batch sends its next row only while a whole attempt still fits in the lease. */
 const LEASE_MS = TOTAL_TIMEOUT_MS * 3;
+/** Rows of one target leased and recorded together (one commit for up to this many POSTs). */
+const BATCH = 64;
+
+interface Attempted {
+  row: OutboundDeliveryRow;
+  kind: OutboundKind | undefined;
+  reply: PostReply;
+  record: AttemptRecord;
+}
 
 export class DeliveryLoop {
   /** Names this process's leases: the host, the pid and a random part (a restarted pid is another owner). */
@@ -88,9 +97,17 @@ export class DeliveryLoop {
         const room = (this.options.maxInFlight ?? 64) - this.inFlight;
         if (room <= 0) break;
         const now = this.options.clock.now();
-        const rows = await this.options.queue.leaseDueDeliveries(this.owner, now, now + LEASE_MS, room);
-        for (const row of rows) void this.sendOne(row);
-        if (rows.length === room) this.again = true;
+        const rows = await this.options.queue.leaseDueDeliveries(this.owner, now, now + LEASE_MS, room, BATCH);
+        const leasedAt = performance.now();
+        const batches = new Map<string, OutboundDeliveryRow[]>();
+        for (const row of rows) {
+          const key = `${row.kind} ${row.targetId}`;
+          const batch = batches.get(key);
+          if (batch) batch.push(row);
+          else batches.set(key, [row]);
+        }
+        for (const batch of batches.values()) void this.sendBatch(batch, leasedAt);
+        if (batches.size === room) this.again = true;
       } while (this.again && !this.stopped);
     } catch (error) {
       if (!this.stopped) this.options.logError(error);
@@ -100,10 +117,29 @@ export class DeliveryLoop {
     }
   }
 
-  private async sendOne(row: OutboundDeliveryRow): Promise<void> {
+  /**
+   * One target's batch: its head and the rows right behind it, sent one after another while the lease has room for
+   * a whole attempt more, stopping at the first that is not delivered; the attempts commit together, then the kinds
+   * hear of them. A crash before that commit repeats the batch's answered POSTs (at least once).
+   */
+  private async sendBatch(rows: readonly OutboundDeliveryRow[], leasedAt: number): Promise<void> {
     this.inFlight += 1;
     try {
-      await this.attempt(row);
+      const { queue } = this.options;
+      const done: Attempted[] = [];
+      for (const row of rows) {
+        if (this.stopped || performance.now() - leasedAt > LEASE_MS - TOTAL_TIMEOUT_MS * 1.5) break;
+        const attempted = await this.attempt(row);
+        done.push(attempted);
+        if (attempted.record.state === 'pending') break;
+      }
+      const released = rows.slice(done.length).map((row) => row.id);
+      const recorded = new Set(await queue.recordAttempts(this.owner, done.map((item) => ({ ...item.record, id: item.row.id })), released));
+      for (const item of done) {
+        if (!recorded.has(item.row.id) || !item.kind) continue;
+        if (item.record.state === 'delivered') await this.tell(() => item.kind!.delivered?.(item.row, item.reply));
+        if (item.record.state === 'failed') await this.tell(() => item.kind!.gaveUp?.(item.row, item.reply));
+      }
     } catch (error) {
       if (!this.stopped) this.options.logError(error);
     } finally {
@@ -114,14 +150,15 @@ export class DeliveryLoop {
     }
   }
 
-  private async attempt(row: OutboundDeliveryRow): Promise<void> {
-    const { queue, clock } = this.options;
+  /** Prepares and sends one row; answers what to record. */
+  private async attempt(row: OutboundDeliveryRow): Promise<Attempted> {
+    const { clock } = this.options;
     const kind = this.options.kinds.find(row.kind);
     const prepared = kind ? await kind.prepare(row, clock.now()) : null;
+    const none: PostReply = { status: 0, headers: {}, body: Buffer.alloc(0), durationMs: 0, error: null };
     if (!kind || !prepared) {
       const at = clock.now();
-      await queue.recordAttempt(row.id, this.owner, { state: 'dropped', nextAttemptAt: at, at, status: null, error: kind ? 'target disabled or deleted' : `unknown kind ${row.kind}`, durationMs: null });
-      return;
+      return { row, kind, reply: none, record: { state: 'dropped', nextAttemptAt: at, at, status: null, error: kind ? 'target disabled or deleted' : `unknown kind ${row.kind}`, durationMs: null } };
     }
     let reply: PostReply;
     try {
@@ -129,23 +166,16 @@ export class DeliveryLoop {
       reply = await postOnce(target, prepared.headers, prepared.body, this.options.limits);
     } catch (error) {
       if (!(error instanceof TargetRefusedError)) throw error;
-      reply = { status: 0, headers: {}, body: Buffer.alloc(0), durationMs: 0, error: `refused: ${error.message}` };
+      reply = { ...none, error: `refused: ${error.message}` };
     }
     const verdict: Verdict = (kind.judge ?? judgeByStatus)(reply);
     const at = clock.now();
-    const attempt = { at, status: reply.status === 0 ? null : reply.status, error: reply.error ?? (verdict.outcome === 'delivered' ? null : `HTTP ${reply.status}`), durationMs: reply.durationMs };
-    if (verdict.outcome === 'delivered') {
-      if (await queue.recordAttempt(row.id, this.owner, { ...attempt, state: 'delivered', nextAttemptAt: at })) await this.tell(() => kind.delivered?.(row, reply));
-      return;
-    }
+    const base = { at, status: reply.status === 0 ? null : reply.status, error: reply.error ?? (verdict.outcome === 'delivered' ? null : `HTTP ${reply.status}`), durationMs: reply.durationMs };
+    if (verdict.outcome === 'delivered') return { row, kind, reply, record: { ...base, state: 'delivered', nextAttemptAt: at } };
     const next = verdict.outcome === 'retry'
       ? scheduleRetry(this.options.retry ?? DEFAULT_RETRY_POLICY, row.createdAt, row.attempts + 1, at, verdict.afterMs)
       : undefined;
-    if (next !== undefined) {
-      await queue.recordAttempt(row.id, this.owner, { ...attempt, state: 'pending', nextAttemptAt: next });
-      return;
-    }
-    if (await queue.recordAttempt(row.id, this.owner, { ...attempt, state: 'failed', nextAttemptAt: at })) await this.tell(() => kind.gaveUp?.(row, reply));
+    return { row, kind, reply, record: next === undefined ? { ...base, state: 'failed', nextAttemptAt: at } : { ...base, state: 'pending', nextAttemptAt: next } };
   }
 
   /** A kind's after-work: its failure is logged, never undoes what was recorded. */

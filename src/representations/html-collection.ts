@@ -5,6 +5,7 @@ import { escapeHtml } from './escape.ts';
 import { renderChatList, renderMembersPage } from './html-chats.ts';
 import { DISPLAY_FIELDS, labelOf, renderField, renderLinks, renderRaw, renderValue } from './html-fields.ts';
 import { renderInviteList } from './html-invites.ts';
+import { renderTokenList, renderWebhookList } from './html-integrations.ts';
 import { renderMessagesPage } from './html-messages.ts';
 import { renderPage, type HtmlOptions } from './html-page.ts';
 import { anchor, safeHref } from './html-parts.ts';
@@ -30,7 +31,9 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
             : rep.type === 'avatar' && avatarsOf ? renderAvatarsPage(rep, page, decodeURIComponent(avatarsOf[1]!))
               : rep.type === 'user-session' && sessionsOf ? renderSessionsPage(rep, page, decodeURIComponent(sessionsOf[1]!))
                 : rep.type === 'result' ? renderSearchResults(rep, page, query)
-                  : rep.type === 'invite' ? renderInviteList(rep, page) : undefined;
+                  : rep.type === 'invite' ? renderInviteList(rep, page)
+                    : rep.type === 'token' ? renderTokenList(rep, page)
+                      : rep.type === 'webhook' ? renderWebhookList(rep, page) : undefined;
     if (shown) {
       // Keyset pages of messages carry their own Older/Newer links; other lists get Previous/Next page.
       const paging = rep.type === 'message' ? '' : renderLinks(rep.links?.filter((link) => link.rel === 'prev' || link.rel === 'next'));

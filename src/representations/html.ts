@@ -7,6 +7,7 @@ import { displayNameOf, labelOf, renderFields, renderLinks, renderRaw } from './
 import { renderAdminPage } from './html-admin.ts';
 import { renderForm } from './html-forms.ts';
 import { renderInvitePage, renderJoinPage } from './html-invites.ts';
+import { renderTokenPage, renderWebhookPage } from './html-integrations.ts';
 import { renderLanding, renderLoginForm } from './html-landing.ts';
 import { renderMessagePage } from './html-messages.ts';
 import { renderPage, type HtmlOptions } from './html-page.ts';
@@ -43,7 +44,9 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
     const shown = rep.type === 'chat' ? renderChatPage(rep, page)
       : rep.type === 'message' ? renderMessagePage(rep, page)
         : rep.type === 'user' ? renderUserPage(rep, page)
-          : rep.type === 'invite' ? renderInvitePage(rep, page) : undefined;
+          : rep.type === 'invite' ? renderInvitePage(rep, page)
+            : rep.type === 'token' ? renderTokenPage(rep, page)
+              : rep.type === 'webhook' ? renderWebhookPage(rep, page) : undefined;
     // A page of its own, without the fields below: the administration page is about people, not one resource.
     const own = rep.type === 'admin' ? renderAdminPage(rep, page) : undefined;
     if (own) return renderPage(own.heading, own.main, options.basePath, page);

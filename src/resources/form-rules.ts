@@ -31,6 +31,8 @@ const messagePage = (ctx: RequestContext) => ctx.href(PATHS.message, { chatId: c
 const ownUserPage = (ctx: RequestContext) => ctx.href(PATHS.user, { userId: ctx.caller?.userId ?? ctx.params['userId'] ?? '' });
 const avatarsPage = (ctx: RequestContext) => ctx.href(PATHS.avatars, { userId: ctx.params['userId']! });
 const membersPage = (ctx: RequestContext) => ctx.href(PATHS.members, chatParams(ctx));
+const tokensPage = (ctx: RequestContext) => ctx.href(PATHS.tokens, { userId: ctx.params['userId']! });
+const webhooksPage = (ctx: RequestContext) => ctx.href(PATHS.webhooks, chatParams(ctx));
 const sessionsPage = (ctx: RequestContext) => ctx.href(PATHS.userSessions, { userId: ctx.params['userId']! });
 
 /** Keyed by `METHOD pattern`, the route's own pattern. */
@@ -89,6 +91,13 @@ export const FORM_RULES = new Map<string, FormRule>([
   // Invites (docs/html.md, Administration): a new one is shown with its link, once; a revoked one leaves the list as it was.
   [`POST ${PATHS.invites}`, { shape: ENVELOPED, showReply: true, next: (ctx, _reply, back) => back ?? ctx.href(PATHS.invites), page: (ctx, back) => back ?? ctx.href(PATHS.invites) }],
   [`DELETE ${PATHS.invite}`, { shape: BARE, next: (ctx, _reply, back) => back ?? ctx.href(PATHS.invites), page: (ctx, back) => back ?? ctx.href(PATHS.invites) }],
+  // Tokens and webhooks (docs/html.md, Integrations): a new one is shown with its secret, once; a new bot goes to
+  // its tokens page, where its owner makes its first token.
+  [`POST ${PATHS.tokens}`, { shape: ENVELOPED, showReply: true, next: (ctx, _reply, back) => back ?? tokensPage(ctx), page: (ctx, back) => back ?? tokensPage(ctx) }],
+  [`DELETE ${PATHS.token}`, { shape: BARE, next: (ctx, _reply, back) => back ?? tokensPage(ctx), page: (ctx, back) => back ?? tokensPage(ctx) }],
+  [`POST ${PATHS.bots}`, { shape: ENVELOPED, next: (ctx, reply) => ctx.href(PATHS.tokens, { userId: dataId(reply) }), page: (ctx) => ctx.href(PATHS.tokens, { userId: ctx.caller?.userId ?? '' }) }],
+  [`POST ${PATHS.webhooks}`, { shape: ENVELOPED, showReply: true, next: (ctx, _reply, back) => back ?? webhooksPage(ctx), page: (ctx, back) => back ?? webhooksPage(ctx) }],
+  [`DELETE ${PATHS.webhook}`, { shape: BARE, next: (ctx, _reply, back) => back ?? webhooksPage(ctx), page: (ctx, back) => back ?? webhooksPage(ctx) }],
 ]);
 
 export function formRuleOf(method: string, pattern: string): FormRule | undefined {

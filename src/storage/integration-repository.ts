@@ -52,6 +52,10 @@ export interface IntegrationRepository {
   deleteAccessToken(id: string): Promise<boolean>;
   /** A user's tokens. Fields id, name, scopes, createdAt, lastUsedAt, expiresAt. */
   listAccessTokens(userId: string, query: ParsedQuery): Promise<Page<AccessTokenRow>>;
+  /** The ids of a user's tokens (a deactivation ends their streams). */
+  findAccessTokenIdsOf(userId: string): Promise<string[]>;
+  /** Deletes every token of a user (erasure); answers their ids. */
+  deleteAccessTokensOf(userId: string): Promise<string[]>;
   /** Which of these ids are tokens that still hold at `now` (for streams held by tokens). */
   findLiveAccessTokenIds(ids: readonly string[], now: number): Promise<Set<string>>;
   insertWebhook(webhook: WebhookRow): Promise<void>;

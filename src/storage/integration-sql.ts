@@ -30,6 +30,8 @@ export const INTEGRATION_SQL = {
   tokenByHash: `${TOKEN_SELECT} WHERE t.token_hash = ?`,
   touchToken: 'UPDATE access_tokens SET last_used_at = ? WHERE id = ?',
   deleteToken: 'DELETE FROM access_tokens WHERE id = ?',
+  tokenIdsOf: 'SELECT id FROM access_tokens WHERE user_id = ? ORDER BY id',
+  deleteTokensOf: 'DELETE FROM access_tokens WHERE user_id = ? RETURNING id',
   insertWebhook: 'INSERT INTO webhooks (id, chat_id, bot_id, created_by, name, direction, secret_hash, url, signing_secret, events, trigger_on, created_at, disabled_at)'
     + ' VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   webhookById: `${WEBHOOK_SELECT} WHERE w.id = ?`,

@@ -44,11 +44,18 @@ export interface OutboundRepository {
   /**
    * Leases at most `limit` deliveries that are due at `now` for `owner` until `leaseUntil`, each the first pending
    * delivery of its target and not leased by anyone (or its lease ran out), in one atomic write: two processes
-   * never lease the same row, and a target never has two rows leased.
+   * never lease the same row, and a target never has two rows leased by two owners. With `perTarget` above 1, each
+   * head comes with up to perTarget - 1 pending rows right behind it (a batch, sent in order by the one owner),
+   * leased in the same transaction. Answered in id order.
    */
-  leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number): Promise<OutboundDeliveryRow[]>;
+  leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number, perTarget?: number): Promise<OutboundDeliveryRow[]>;
   /** Records an attempt and frees the lease, only while `owner` still holds it: false when the lease was lost. */
   recordAttempt(id: number, owner: string, attempt: AttemptRecord): Promise<boolean>;
+  /**
+   * Records a batch's attempts and gives back the rows it did not try, in one transaction (one commit), each only
+   * while `owner` still holds its lease; answers which ids it recorded.
+   */
+  recordAttempts(owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]): Promise<number[]>;
   /** Every pending delivery of the target becomes 'dropped' (the target was disabled or deleted); answers how many. */
   dropPendingDeliveries(kind: string, targetId: string): Promise<number>;
   /** Forgets a target's deliveries, every state (the target is gone). */

@@ -17,18 +17,30 @@ export const DELIVERY_LIST_COLUMNS: SqlColumns = {
 };
 
 /**
- * Parameters: owner, leaseUntil, now, now, limit. The inner SELECT picks each target's first pending row (no
- * earlier pending row of its target) when it is due and unleased; `lock` is '' (SQLite: the UPDATE is one write
- * transaction, which no other process interleaves) or ' FOR UPDATE SKIP LOCKED' (PostgreSQL).
+ * Parameters: owner, leaseUntil, now, now, limit. The heads of the targets' queues (each target's first pending row,
+ * found by the partial index) that are due and unleased; `lock` is '' (SQLite: the UPDATE is one write transaction,
+ * which no other process interleaves) or ' FOR UPDATE OF d SKIP LOCKED' (PostgreSQL: rows another server is leasing
+ * at that moment are skipped).
  */
 export function leaseSql(lock: string): string {
   return 'UPDATE outbound_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN ('
-    + 'SELECT d.id FROM outbound_deliveries d WHERE d.state = \'pending\' AND d.next_attempt_at <= ?'
-    + ' AND (d.lease_until IS NULL OR d.lease_until <= ?)'
-    + ' AND NOT EXISTS (SELECT 1 FROM outbound_deliveries e WHERE e.state = \'pending\' AND e.kind = d.kind AND e.target_id = d.target_id AND e.id < d.id)'
+    + 'SELECT d.id FROM outbound_deliveries d JOIN (SELECT min(id) AS id FROM outbound_deliveries WHERE state = \'pending\' GROUP BY kind, target_id) h ON h.id = d.id'
+    + ' WHERE d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?)'
     + ` ORDER BY d.next_attempt_at, d.id LIMIT ?${lock})`
     + ` RETURNING ${DELIVERY_COLUMNS_SQL.replaceAll('d.', '')}`;
 }
+
+/**
+ * Parameters: owner, leaseUntil, kind, targetId, headId, now, limit. The pending rows right behind a head this owner
+ * holds: no other process leases them, as none of them is a head while the head is pending.
+ */
+export const LEASE_FOLLOWERS_SQL = 'UPDATE outbound_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN ('
+  + 'SELECT id FROM outbound_deliveries WHERE kind = ? AND target_id = ? AND state = \'pending\' AND id > ?'
+  + ' AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT ?)'
+  + ` RETURNING ${DELIVERY_COLUMNS_SQL.replaceAll('d.', '')}`;
+
+/** Parameters: id, owner. Gives a leased row back unattempted. */
+export const RELEASE_SQL = 'UPDATE outbound_deliveries SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?';
 
 /** Parameters: state, nextAttemptAt, at, status, error, durationMs, id, owner. */
 export const RECORD_ATTEMPT_SQL = 'UPDATE outbound_deliveries SET state = ?, next_attempt_at = ?, attempts = attempts + 1, last_attempt_at = ?,'

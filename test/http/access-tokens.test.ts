@@ -113,3 +113,22 @@ test('--members-create-bots=false: only administrators create bots', async (t) =
   assert.equal((await call(server, 'POST', '/bots', { token: member.token, json: { data: { login: 'bot1' } } })).status, 403);
   assert.equal((await call(server, 'POST', '/bots', { token: admin.token, json: { data: { login: 'bot2' } } })).status, 201);
 });
+
+test('a deactivation ends the streams a token holds (its token answers 403 meanwhile); an erasure deletes the tokens', async (t) => {
+  const server = await withServer(t);
+  const admin = await registerAndLogIn(server, 'root');
+  const bob = await registerAndLogIn(server, 'bob');
+  const token = (await makeToken(server, bob, bob.userId, { name: 'stream' })).body.data.token;
+  const stream = await openReady(server, { token });
+  t.after(() => stream.close());
+  assert.equal((await call(server, 'PATCH', `/users/${bob.userId}`, { token: admin.token, json: { active: false } })).status, 200);
+  await stream.ended;
+  const refused = await call(server, 'GET', '/chats', { token });
+  assert.deepEqual([refused.status, refused.body.code], [403, 'ERR_ACCOUNT_DEACTIVATED']);
+  assert.equal((await call(server, 'PATCH', `/users/${bob.userId}`, { token: admin.token, json: { active: true } })).status, 200);
+  assert.equal((await call(server, 'GET', '/chats', { token })).status, 200, 'reactivated, the token works again');
+  assert.equal((await call(server, 'DELETE', `/users/${bob.userId}`, { token, json: { password: bob.password } })).body.code, 'ERR_TOKEN_NOT_ALLOWED', 'no erasure with a token');
+  assert.equal((await call(server, 'DELETE', `/users/${bob.userId}?keepMessages=true`, { token: admin.token })).status, 204);
+  assert.equal((await call(server, 'GET', '/chats', { token })).status, 401);
+  assert.deepEqual(await runSql(server, 'SELECT id FROM access_tokens'), []);
+});

@@ -59,7 +59,7 @@ test('an admin deactivates a user: 200, every token 401 at once, the streams and
   assert.equal(res.status, 200, res.text);
   assert.equal(res.headers['content-type'], 'application/json');
   const at = new Date(clock.time).toISOString();
-  assert.deepEqual(res.body, { id: bob.userId, login: 'bob', avatar: null, role: 'member', active: false, createdAt: res.body.createdAt, updatedAt: at });
+  assert.deepEqual(res.body, { id: bob.userId, login: 'bob', avatar: null, role: 'member', active: false, kind: 'user', ownerId: null, createdAt: res.body.createdAt, updatedAt: at });
 
   for (const token of [bob.token, second.token]) {
     const refused = await call(server, 'GET', '/session', { token });

@@ -29,7 +29,7 @@ test('OPTIONS answers 204 with Allow on every path, without a token', async (t) 
   const cases = [
     { path: '/health', allow: 'OPTIONS, GET, HEAD' },
     { path: '/users', allow: 'OPTIONS, GET, HEAD, POST, PATCH' },
-    { path: '/users/abc', allow: 'OPTIONS, GET, HEAD, PATCH' },
+    { path: '/users/abc', allow: 'OPTIONS, GET, HEAD, PATCH, DELETE' },
     { path: '/session', allow: 'OPTIONS, GET, HEAD, POST, PATCH, DELETE' },
   ];
   for (const { path, allow } of cases) {

@@ -85,8 +85,8 @@ export async function eraseUser(ctx: RequestContext): Promise<Reply> {
     const chats = await leaveEveryChat(tx, user.id, now);
     const messages = await removeWhatTheyWrote(tx, user.id, keepMessages, now);
     // Their streams end on every process, as a deactivation ends them (docs/protocol.md §9.7).
-    await appendSessionsEnded(tx, user.id, await tx.sessions.deleteUserSessions(user.id), now);
-    // Made with a token, or left by a session that expired: none stays (docs/protocol.md §17.2).
+    await appendSessionsEnded(tx, user.id, [...await tx.sessions.deleteUserSessions(user.id), ...await tx.integrations.deleteAccessTokensOf(user.id)], now);
+    // Left by a session that expired: none stays (docs/protocol.md §17.2).
     await forgetPushSubscriptionsOfUser(tx, user.id);
     if (keepMessages) await tx.accounts.eraseUserKeepingRow(user.id, now);
     else await tx.accounts.deleteUser(user.id);

@@ -17,7 +17,7 @@ export const ACCOUNT_ROUTES: Route[] = [
     responses: { 200: { ...one('Export', 'The export (JSON as an attachment)'), optionalHeaders: ['Content-Disposition', 'Cache-Control'] } }, problems: [403],
   },
   {
-    method: 'DELETE', pattern: PATHS.user, handler: eraseUser, summary: 'Delete an account for good (the user with their password, or an administrator)',
+    method: 'DELETE', pattern: PATHS.user, handler: eraseUser, tokens: 'refused', summary: 'Delete an account for good (the user with their password, or an administrator)',
     requestBody: { contentTypes: ['application/json'], schema: ERASURE, required: false, example: { password: 'correct horse battery' } },
     query: { parameters: [{ name: 'keepMessages', description: 'true: the messages stay, shown as by "deleted user"; else they are deleted', schema: { type: 'boolean' } }] },
     responses: { 204: { description: 'Deleted', optionalHeaders: ['Set-Cookie'] } }, problems: [409],

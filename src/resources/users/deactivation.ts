@@ -32,7 +32,8 @@ export async function changeActive(tx: Tx, ctx: RequestContext, current: UserRow
  */
 export async function endSessionsOf(tx: Tx, user: UserRow): Promise<void> {
   const ended = await tx.sessions.deleteUserSessions(user.id);
-  await appendSessionsEnded(tx, user.id, ended, user.updatedAt);
+  // Its access tokens stay (a reactivation gives them back) but refuse it meanwhile; their streams end too (§16.1).
+  await appendSessionsEnded(tx, user.id, [...ended, ...await tx.integrations.findAccessTokenIdsOf(user.id)], user.updatedAt);
 }
 
 /**

@@ -16,8 +16,10 @@ interface TableCopy {
 const TABLES: readonly TableCopy[] = [
   {
     table: 'users',
-    columns: [['id', 'text'], ['login', 'text'], ['password_hash', 'text'], ['role', 'text'], ['deactivated_at', 'bigint'], ['last_seen_at', 'bigint'], ['created_at', 'bigint'], ['updated_at', 'bigint'], ['erased_at', 'bigint']],
-    select: 'SELECT id, login, password_hash, role, deactivated_at, last_seen_at, created_at, updated_at, erased_at FROM users ORDER BY seq',
+    columns: [['id', 'text'], ['login', 'text'], ['password_hash', 'text'], ['role', 'text'], ['deactivated_at', 'bigint'], ['last_seen_at', 'bigint'], ['created_at', 'bigint'], ['updated_at', 'bigint'], ['erased_at', 'bigint'],
+      ['kind', 'text'], ['owner_id', 'text']],
+    // A bot comes after its owner (ids and seq grow together), so owner_id finds its row.
+    select: 'SELECT id, login, password_hash, role, deactivated_at, last_seen_at, created_at, updated_at, erased_at, kind, owner_id FROM users ORDER BY seq',
   },
   {
     table: 'sessions',
@@ -64,6 +66,17 @@ const TABLES: readonly TableCopy[] = [
     table: 'audit_log',
     columns: [['seq', 'bigint'], ['id', 'text'], ['at', 'bigint'], ['actor_id', 'text'], ['action', 'text'], ['target_type', 'text'], ['target_id', 'text'], ['detail', 'text']],
     select: 'SELECT seq, id, at, actor_id, action, target_type, target_id, detail FROM audit_log ORDER BY seq',
+  },
+  {
+    table: 'access_tokens',
+    columns: [['id', 'text'], ['user_id', 'text'], ['name', 'text'], ['token_hash', 'bytea'], ['scopes', 'text'], ['created_at', 'bigint'], ['last_used_at', 'bigint'], ['expires_at', 'bigint']],
+    select: 'SELECT id, user_id, name, token_hash, scopes, created_at, last_used_at, expires_at FROM access_tokens',
+  },
+  {
+    table: 'webhooks',
+    columns: [['id', 'text'], ['chat_id', 'text'], ['bot_id', 'text'], ['created_by', 'text'], ['name', 'text'], ['direction', 'text'], ['secret_hash', 'bytea'],
+      ['url', 'text'], ['signing_secret', 'text'], ['events', 'text'], ['trigger_on', 'text'], ['created_at', 'bigint'], ['disabled_at', 'bigint']],
+    select: 'SELECT id, chat_id, bot_id, created_by, name, direction, secret_hash, url, signing_secret, events, trigger_on, created_at, disabled_at FROM webhooks',
   },
   {
     // The outbound queue with its leases as they stand: a lease of the old server runs out and the new one takes it.

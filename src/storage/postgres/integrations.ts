@@ -37,6 +37,14 @@ export class PgIntegrations implements IntegrationRepository {
     return (await this.sql.count(INTEGRATION_SQL.deleteToken, [id])) === 1;
   }
 
+  async findAccessTokenIdsOf(userId: string): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>(INTEGRATION_SQL.tokenIdsOf, [userId])).map((row) => row.id);
+  }
+
+  async deleteAccessTokensOf(userId: string): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>(INTEGRATION_SQL.deleteTokensOf, [userId])).map((row) => row.id);
+  }
+
   listAccessTokens(userId: string, query: ParsedQuery): Promise<Page<AccessTokenRow>> {
     return listPage(this.sql, { select: TOKEN_LIST_SELECT, columns: TOKEN_LIST_COLUMNS, scope: 't.user_id = ?', scopeParams: [userId] }, query);
   }

@@ -2,12 +2,12 @@
 // leasing at that moment (FOR UPDATE SKIP LOCKED), so two servers never lease the same row.
 import type { ParsedQuery } from '../../parsers/query.ts';
 import type { AttemptRecord, NewDelivery, OutboundDeliveryRow, OutboundRepository } from '../outbound-repository.ts';
-import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, INSERT_DELIVERY_SQL, leaseSql, RECORD_ATTEMPT_SQL } from '../outbound-sql.ts';
+import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL } from '../outbound-sql.ts';
 import type { Page } from '../rows.ts';
 import type { Sql } from './connection.ts';
 import { listPage } from './collections.ts';
 
-const LEASE_SQL = leaseSql(' FOR UPDATE SKIP LOCKED');
+const LEASE_SQL = leaseSql(' FOR UPDATE OF d SKIP LOCKED');
 
 /** bigint columns arrive as text from pg: the queue's are numbers well inside 2^53. */
 function toRow(row: Record<string, unknown>): OutboundDeliveryRow {
@@ -32,9 +32,24 @@ export class PgOutbound implements OutboundRepository {
     return Number(row!.id);
   }
 
-  async leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number): Promise<OutboundDeliveryRow[]> {
-    const rows = await this.sql.rows<Record<string, unknown>>(LEASE_SQL, [owner, leaseUntil, now, now, limit]);
-    return rows.map(toRow).sort((a, b) => a.id - b.id);
+  /** The heads first (their lease commits), then each one's batch: no other server leases a row behind a held head. */
+  async leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number, perTarget = 1): Promise<OutboundDeliveryRow[]> {
+    const heads = (await this.sql.rows<Record<string, unknown>>(LEASE_SQL, [owner, leaseUntil, now, now, limit])).map(toRow);
+    const rows = [...heads];
+    if (perTarget > 1) {
+      for (const head of heads) {
+        rows.push(...(await this.sql.rows<Record<string, unknown>>(LEASE_FOLLOWERS_SQL, [owner, leaseUntil, head.kind, head.targetId, head.id, now, perTarget - 1])).map(toRow));
+      }
+    }
+    return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /** Each UPDATE commits on its own: PostgreSQL's commits do not hold up this process, and a lost one only repeats a POST. */
+  async recordAttempts(owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]): Promise<number[]> {
+    const recorded: number[] = [];
+    for (const attempt of attempts) if (await this.recordAttempt(attempt.id, owner, attempt)) recorded.push(attempt.id);
+    for (const id of released) await this.sql.run(RELEASE_SQL, [id, owner]);
+    return recorded;
   }
 
   async recordAttempt(id: number, owner: string, attempt: AttemptRecord): Promise<boolean> {

@@ -42,6 +42,14 @@ export class IntegrationStore {
     return this.sql.deleteToken.run(id).changes === 1;
   }
 
+  findAccessTokenIdsOf(userId: string): string[] {
+    return (this.sql.tokenIdsOf.all(userId) as { id: string }[]).map((row) => row.id);
+  }
+
+  deleteAccessTokensOf(userId: string): string[] {
+    return (this.sql.deleteTokensOf.all(userId) as { id: string }[]).map((row) => row.id);
+  }
+
   listAccessTokens(userId: string, query: ParsedQuery): Page<AccessTokenRow> {
     return this.pages.listPage<AccessTokenRow>({ select: TOKEN_LIST_SELECT, columns: TOKEN_LIST_COLUMNS, scope: 't.user_id = ?', scopeParams: [userId] }, query);
   }

@@ -2,7 +2,7 @@
 // transaction of its own, so two processes on one file never lease the same row.
 import type { ParsedQuery } from '../../parsers/query.ts';
 import type { AttemptRecord, NewDelivery, OutboundDeliveryRow } from '../outbound-repository.ts';
-import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, INSERT_DELIVERY_SQL, leaseSql, RECORD_ATTEMPT_SQL } from '../outbound-sql.ts';
+import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL } from '../outbound-sql.ts';
 import type { Page } from '../rows.ts';
 import type { Db } from './database.ts';
 import { PageRunner } from './list-page.ts';
@@ -11,6 +11,8 @@ import { prepareStatements } from './statements.ts';
 export class OutboundStore {
   private readonly statements;
   private readonly pages: PageRunner;
+  private readonly leaseBatches: (owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => OutboundDeliveryRow[];
+  private readonly recordBatch: (owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]) => number[];
 
   constructor(db: Db) {
     this.statements = prepareStatements(db, {
@@ -19,6 +21,21 @@ export class OutboundStore {
       record: RECORD_ATTEMPT_SQL,
       drop: DROP_PENDING_SQL,
       remove: DELETE_DELIVERIES_SQL,
+      followers: LEASE_FOLLOWERS_SQL,
+      release: RELEASE_SQL,
+    });
+    this.leaseBatches = db.transaction((owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => {
+      const heads = this.statements.lease.all(owner, leaseUntil, now, now, limit) as OutboundDeliveryRow[];
+      const rows = [...heads];
+      if (perTarget > 1) {
+        for (const head of heads) rows.push(...this.statements.followers.all(owner, leaseUntil, head.kind, head.targetId, head.id, now, perTarget - 1) as OutboundDeliveryRow[]);
+      }
+      return rows.sort((a, b) => a.id - b.id);
+    });
+    this.recordBatch = db.transaction((owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]) => {
+      const recorded = attempts.filter((attempt) => this.recordAttempt(attempt.id, owner, attempt)).map((attempt) => attempt.id);
+      for (const id of released) this.statements.release.run(id, owner);
+      return recorded;
     });
     this.pages = new PageRunner(db);
   }
@@ -28,9 +45,13 @@ export class OutboundStore {
     return Number(result.lastInsertRowid);
   }
 
-  leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number): OutboundDeliveryRow[] {
-    const rows = this.statements.lease.all(owner, leaseUntil, now, now, limit) as OutboundDeliveryRow[];
-    return rows.sort((a, b) => a.id - b.id);
+  /** Heads and their batches in one write transaction: one commit for up to limit x perTarget rows. */
+  leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number, perTarget = 1): OutboundDeliveryRow[] {
+    return this.leaseBatches(owner, now, leaseUntil, limit, perTarget);
+  }
+
+  recordAttempts(owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]): number[] {
+    return this.recordBatch(owner, attempts, released);
   }
 
   recordAttempt(id: number, owner: string, attempt: AttemptRecord): boolean {
