@@ -36,11 +36,12 @@ export const LIVE_SCRIPT = `(() => {
     });
   }
   // Web Push (docs/protocol.md §17, docs/html.md): the service worker, Notify me, and the page's hidden/visible report.
-  const base = document.body.dataset.base;
+  const paths = document.body.dataset;
+  const base = paths.base;
   const canPush = base !== undefined && window.fetch && 'serviceWorker' in navigator && window.PushManager && window.Notification;
   let pushed = false;
-  const post = (path, body) => fetch(base + path, { method: 'POST', credentials: 'same-origin', keepalive: true, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const reportVisibility = () => post('/push/visibility', { hidden: document.visibilityState === 'hidden' });
+  const post = (path, body) => fetch(path, { method: 'POST', credentials: 'same-origin', keepalive: true, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const reportVisibility = () => post(paths.pushVisibility, { hidden: document.visibilityState === 'hidden' });
   const watchVisibility = () => {
     if (pushed) return;
     pushed = true;
@@ -61,12 +62,12 @@ export const LIVE_SCRIPT = `(() => {
       try {
         // The permission prompt comes only from this click (never on load).
         if (await Notification.requestPermission() !== 'granted') return say('This browser blocks notifications from this site: allow them in its settings.');
-        const registration = await navigator.serviceWorker.register(base + '/sw.js', { scope: base + '/' });
+        const registration = await navigator.serviceWorker.register(paths.serviceWorker, { scope: base + '/' });
         await navigator.serviceWorker.ready;
-        const key = await (await fetch(base + '/push/key', { credentials: 'same-origin' })).json();
+        const key = await (await fetch(paths.pushKey, { credentials: 'same-origin' })).json();
         const subscription = await registration.pushManager.getSubscription()
           || await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key.publicKey });
-        const saved = await post('/push-subscriptions', subscription.toJSON());
+        const saved = await post(paths.pushSubscriptions, subscription.toJSON());
         if (!saved.ok) return say('The server refused the subscription of this browser (' + saved.status + ').');
         watchVisibility();
         say('Notifications are on in this browser.');

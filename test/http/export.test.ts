@@ -48,8 +48,8 @@ test('the export holds the profile, avatars as links, memberships, messages with
       { chatId: own.id, title: 'Notes', ownerId: bob.userId, owner: true, addedAt: at(joined), chat: `/chats/${own.id}` },
     ].sort((a, b) => (a.chatId < b.chatId ? -1 : 1)),
     readMarkers: [
-      { chatId: chat.id, lastReadId: said.id, unreadCount: 0 },
-      { chatId: own.id, lastReadId: null, unreadCount: 0 },
+      { chatId: chat.id, lastReadId: said.id, unreadCount: 0, mentionCount: 0 },
+      { chatId: own.id, lastReadId: null, unreadCount: 0, mentionCount: 0 },
     ].sort((a, b) => (a.chatId < b.chatId ? -1 : 1)),
     messages: [{
       ...said, text: 'Hi there', updatedAt: at(edited), editedAt: at(edited),
