@@ -296,6 +296,7 @@ export const EXPORT = object({
   reactions: arrayOf(object({ messageId: id(), chatId: id(), emoji: text({ min: 1, max: 32 }), createdAt: timestamp() })),
   sessions: arrayOf(ref('UserSession', USER_SESSION)),
   invites: arrayOf(ref('Invite', INVITE)),
+  pushSubscriptions: describe(arrayOf(ref('PushSubscription', PUSH_SUBSCRIPTION)), 'The browsers that get Web Push (docs/protocol.md §17.2), without their keys'),
 }, { description: 'Everything the server holds about one user: a download (Content-Disposition: attachment).' });
 
 /** Every resource by its component name in the OpenAPI document. */

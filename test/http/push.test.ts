@@ -75,6 +75,8 @@ test('POST /push-subscriptions: the PushSubscription JSON; GET lists one\'s own;
   assert.equal(made.body.data.endpoint, json.endpoint);
   const listed = await call(server, 'GET', '/push-subscriptions', { token: alice.token });
   assert.deepEqual(listed.body.data.map((item: { id: string }) => item.id), [made.body.data.id]);
+  const exported = await call(server, 'GET', `/users/${alice.userId}/export`, { token: alice.token });
+  assert.deepEqual(exported.body.pushSubscriptions, [made.body.data], 'in the export, without keys');
   assert.deepEqual((await call(server, 'GET', '/push-subscriptions', { token: bob.token })).body.data, []);
   assert.equal((await call(server, 'GET', `/push-subscriptions/${made.body.data.id}`, { token: bob.token })).status, 404);
   assert.equal((await call(server, 'DELETE', `/push-subscriptions/${made.body.data.id}`, { token: bob.token })).status, 404);
