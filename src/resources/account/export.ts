@@ -51,7 +51,7 @@ async function buildExport(ctx: RequestContext, tx: Tx, user: UserRow): Promise<
     sessions: (await accounts.findSessionsOfUser(user.id)).map((session) => publicUserSession(session, ctx.caller!.sessionId)),
     // As GET /invites answers them: never their code, which is shown once, when made.
     invites: (await accounts.findInvitesOfUser(user.id)).map((invite) => publicInvite(invite)),
-    pushSubscriptions: (await ctx.services.storage.push.listPushSubscriptionsOfUser(user.id)).map(publicPushSubscription),
+    pushSubscriptions: (await tx.push.listPushSubscriptionsOfUser(user.id)).map(publicPushSubscription),
   };
 }
 
