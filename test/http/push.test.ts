@@ -1,49 +1,15 @@
-// Web Push (docs/protocol.md §17): the VAPID key, subscriptions tied to the session, and pushes as a push service sees
-// them (test/http/push-service.ts verifies the JWT and decrypts each payload with http_ece): who is pushed follows the
+// Web Push (docs/protocol.md §17): the VAPID key, subscriptions, and pushes as a push service sees them
+// (test/http/push-service.ts verifies the JWT and decrypts each payload with http_ece): who is pushed follows the
 // notification decision (§14.4); 404/410 remove a subscription; 429/5xx wait for Retry-After; a restart loses nothing.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
-import type { RunningServer, StartOptions } from '../../src/index.ts';
+import { test } from 'node:test';
 import { createChat, postMessage } from './chat-fixtures.ts';
-import { call, registerAndLogIn, startTestServer, withServer, type LoggedIn } from './client.ts';
-import { startPushService, type PushService } from './push-service.ts';
-
-const SUBJECT = 'mailto:ops@chat.example';
-const FAST = { outbound: { pollMs: 20, retry: { firstDelayMs: 20, maxDelayMs: 100, windowMs: 24 * 3_600_000 } } };
-
-async function setUp(t: TestContext, options: StartOptions = {}): Promise<{ server: RunningServer; push: PushService }> {
-  const server = await withServer(t, { pushSubject: SUBJECT, pushAllowInsecure: true, eventTimings: FAST, ...options });
-  const push = await startPushService(t);
-  push.expect = { publicKey: (await call(server, 'GET', '/push/key')).body.publicKey, subject: SUBJECT };
-  return { server, push };
-}
-
-async function subscribe(server: RunningServer, push: PushService, who: LoggedIn, name = who.login): Promise<string> {
-  const made = await call(server, 'POST', '/push-subscriptions', { token: who.token, json: push.subscribe(name) });
-  assert.equal(made.status, 201, made.text);
-  return made.body.data.id;
-}
-
-async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
-
-/** The server has nothing left to send (every queued push went, or was dropped). */
-async function settled(server: RunningServer): Promise<void> {
-  await until(async () => {
-    await server.app.services.outbound.loop.idle();
-    const rows = server.app.services.storage;
-    return (await rows.push.listPushSubscriptionsOfUser('none')).length === 0;
-  }, 'the loop');
-  await server.app.services.outbound.loop.idle();
-}
+import { call, registerAndLogIn, startTestServer, withServer } from './client.ts';
+import { FAST, setUp, subscribe, SUBJECT, until } from './push-fixtures.ts';
+import { startPushService } from './push-service.ts';
 
 test('GET /push/key: one P-256 key, kept in the database, the same after a restart; sending only with --push-subject', { timeout: 30_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'push-key-'));
@@ -181,30 +147,6 @@ test('--push-no-content: who and which chat, never the text', { timeout: 30_000 
   assert.deepEqual(Object.keys(push.received[0]!.notice).sort(), ['chat', 'title', 'type', 'url', 'who']);
 });
 
-test('a session\'s end removes its subscriptions: logout, a password change, deactivation, erasure', { timeout: 30_000 }, async (t) => {
-  const { server, push } = await setUp(t);
-  const admin = await registerAndLogIn(server, 'admin');
-  const bob = await registerAndLogIn(server, 'bob');
-  const other = (await call(server, 'POST', '/session', { json: { login: 'bob', password: bob.password } })).body.token as string;
-  const list = async (token: string) => (await call(server, 'GET', '/push-subscriptions', { token })).body.data.length;
-  await subscribe(server, push, bob, 'bob-1');
-  assert.equal(await list(other), 1, 'listed from another session of the same person');
-  assert.equal((await call(server, 'DELETE', '/session', { token: bob.token })).status, 204);
-  assert.equal(await list(other), 0, 'logout');
-  await subscribe(server, push, { ...bob, token: other }, 'bob-2');
-  const third = (await call(server, 'POST', '/session', { json: { login: 'bob', password: bob.password } })).body.token as string;
-  assert.equal((await call(server, 'PATCH', `/users/${bob.userId}`, { token: third, json: { password: 'another good password', currentPassword: bob.password } })).status, 200);
-  assert.equal(await list(third), 0, 'a password change ends the other sessions');
-  await subscribe(server, push, { ...bob, token: third }, 'bob-3');
-  assert.equal((await call(server, 'PATCH', `/users/${bob.userId}`, { token: admin.token, json: { active: false } })).status, 200);
-  const rows = await server.app.services.storage.push.listPushSubscriptionsOfUser(bob.userId);
-  assert.deepEqual(rows, [], 'deactivation');
-  const carol = await registerAndLogIn(server, 'carol');
-  await subscribe(server, push, carol);
-  assert.equal((await call(server, 'DELETE', `/users/${carol.userId}`, { token: carol.token, json: { password: carol.password } })).status, 204);
-  assert.deepEqual(await server.app.services.storage.push.listPushSubscriptionsOfUser(carol.userId), [], 'erasure');
-});
-
 test('a 410 removes the subscription; a 429 waits for Retry-After and the push goes again', { timeout: 30_000 }, async (t) => {
   const { server, push } = await setUp(t);
   const alice = await registerAndLogIn(server, 'alice');
@@ -243,29 +185,6 @@ test('POST /push/test queues a test push to each of the caller\'s subscriptions;
   assert.equal(push.received[0]!.headers.topic, undefined);
 });
 
-test('an open stream of the session holds its pushes back, unless the page said it is hidden', { timeout: 30_000 }, async (t) => {
-  const { server, push } = await setUp(t);
-  const alice = await registerAndLogIn(server, 'alice');
-  const bob = await registerAndLogIn(server, 'bob');
-  await subscribe(server, push, bob);
-  const direct = (await call(server, 'POST', '/chats', { token: alice.token, json: { data: { kind: 'direct', members: [bob.userId] } } })).body.data;
-  const controller = new AbortController();
-  t.after(() => controller.abort());
-  const stream = await fetch(`${server.url}/events`, { headers: { authorization: `Bearer ${bob.token}`, accept: 'text/event-stream' }, signal: controller.signal });
-  assert.equal(stream.status, 200);
-  await until(() => server.app.services.events.streamCount(bob.userId) === 1, 'the stream');
-  await postMessage(server, alice, direct.id, { text: 'seen on the page' });
-  await server.app.services.outbound.loop.idle();
-  await new Promise((resolve) => setImmediate(resolve));
-  await server.app.services.outbound.loop.idle();
-  assert.equal(push.received.length, 0, 'the open page shows it');
-  assert.equal((await call(server, 'POST', '/push/visibility', { token: bob.token, json: { hidden: true } })).status, 204);
-  await postMessage(server, alice, direct.id, { text: 'the page is hidden' });
-  await push.waitFor(1);
-  assert.equal(push.received[0]!.notice.text, 'the page is hidden');
-  controller.abort();
-});
-
 test('a restart between the message and its delivery loses nothing', { timeout: 30_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'push-restart-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -291,23 +210,4 @@ test('a restart between the message and its delivery loses nothing', { timeout: 
   await second.app.services.outbound.loop.idle();
   assert.deepEqual(push.failures, []);
   assert.deepEqual(push.received.map((got) => got.notice.text), ['across a restart', 'across a restart']);
-});
-
-test('GET /sw.js: the service worker as JavaScript, scope /; your page offers Notify me (scripted) and a test form (not)', { timeout: 30_000 }, async (t) => {
-  const { server } = await setUp(t);
-  const sw = await call(server, 'GET', '/sw.js');
-  assert.equal(sw.status, 200);
-  assert.equal(sw.headers['content-type'], 'text/javascript; charset=utf-8');
-  assert.equal(sw.headers['service-worker-allowed'], '/');
-  assert.equal(sw.headers['content-security-policy'], "default-src 'none'");
-  assert.match(sw.text, /addEventListener\('push'/);
-  assert.match(sw.text, /addEventListener\('notificationclick'/);
-  const alice = await registerAndLogIn(server, 'alice');
-  const page = await call(server, 'GET', `/users/${alice.userId}`, { token: alice.token, headers: { accept: 'text/html' } });
-  assert.match(String(page.headers['content-security-policy']), /worker-src 'self'/);
-  assert.match(page.text, /<button type="button" data-push-enable hidden>Notify me<\/button>/);
-  assert.match(page.text, /<form method="post" action="\/push\/test"/);
-  const form = await call(server, 'POST', '/push/test', { token: alice.token, body: `_back=${encodeURIComponent(`/users/${alice.userId}`)}`, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
-  assert.equal(form.status, 409, 'no subscription yet: the page again, with why');
-  assert.match(form.text, /Notify me first/);
 });
