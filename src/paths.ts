@@ -57,6 +57,7 @@ export const PATHS = {
   webhooks: '/chats/:chatId/webhooks',
   webhook: '/chats/:chatId/webhooks/:hookId',
   webhookDeliveries: '/chats/:chatId/webhooks/:hookId/deliveries',
+  webhookDelivery: '/chats/:chatId/webhooks/:hookId/deliveries/:deliveryId',
   hook: '/hooks/:secret',
   // Web Push (docs/protocol.md §17) and the service worker that shows its notifications (docs/html.md).
   pushKey: '/push/key',

@@ -96,7 +96,7 @@ const CARRY_IPV4_LAST = ['::ffff:0:0/96', '64:ff9b::/96', '::ffff:0:0:0/96'].map
 /** 6to4 (RFC 3056): the IPv4 address in bytes 2 to 5. */
 const SIX_TO_FOUR = parseRange('2002::/16', parseIpv6);
 
-function inRange(bytes: Uint8Array, range: Range): boolean {
+function isInRange(bytes: Uint8Array, range: Range): boolean {
   if (bytes.length !== range.bytes.length) return false;
   let bits = range.prefix;
   for (let i = 0; bits > 0; i++, bits -= 8) {
@@ -107,14 +107,14 @@ function inRange(bytes: Uint8Array, range: Range): boolean {
 }
 
 function isPublicIpv4(bytes: Uint8Array): boolean {
-  return !V4.some((range) => inRange(bytes, range));
+  return !V4.some((range) => isInRange(bytes, range));
 }
 
 function isPublicIpv6(bytes: Uint8Array): boolean {
-  const carrier = CARRY_IPV4_LAST.find((range) => inRange(bytes, range));
+  const carrier = CARRY_IPV4_LAST.find((range) => isInRange(bytes, range));
   if (carrier) return isPublicIpv4(bytes.slice(12));
-  if (inRange(bytes, SIX_TO_FOUR)) return isPublicIpv4(bytes.slice(2, 6));
-  return inRange(bytes, GLOBAL_UNICAST) && !V6.some((range) => inRange(bytes, range));
+  if (isInRange(bytes, SIX_TO_FOUR)) return isPublicIpv4(bytes.slice(2, 6));
+  return isInRange(bytes, GLOBAL_UNICAST) && !V6.some((range) => isInRange(bytes, range));
 }
 
 /** True only for an address on the public internet; anything unparsable is not. */

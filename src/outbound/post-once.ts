@@ -27,7 +27,7 @@ export interface PostReply {
 }
 
 /** The pinned address whatever name the socket asks for: the name was resolved and checked once, before. */
-function pinnedLookup(target: SafeTarget): LookupFunction {
+function createPinnedLookup(target: SafeTarget): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
@@ -53,7 +53,7 @@ export function postOnce(target: SafeTarget, headers: Record<string, string>, bo
     const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(target.url, {
       method: 'POST',
-      lookup: pinnedLookup(target),
+      lookup: createPinnedLookup(target),
       // Host and SNI carry the name; the certificate is checked against it.
       servername: target.url.protocol === 'https:' && !target.url.hostname.startsWith('[') ? target.url.hostname : undefined,
       headers: { ...headers, 'content-length': String(body.length) },

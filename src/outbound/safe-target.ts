@@ -44,7 +44,7 @@ export function parseTargetUrl(text: string, allowPrivate: boolean): URL {
   return url;
 }
 
-function hostOf(url: URL): string {
+function readHost(url: URL): string {
   // URL keeps IPv6 literals in brackets.
   return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
 }
@@ -55,7 +55,7 @@ function hostOf(url: URL): string {
  */
 export async function resolveSafeTarget(text: string, policy: TargetPolicy): Promise<SafeTarget> {
   const url = parseTargetUrl(text, policy.allowPrivate);
-  const host = hostOf(url);
+  const host = readHost(url);
   let addresses: { address: string; family: number }[];
   if (isIP(host) !== 0) {
     addresses = [{ address: host, family: isIP(host) }];

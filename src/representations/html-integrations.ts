@@ -11,19 +11,19 @@ const TOKENS = compilePattern(PATHS.tokens);
 const WEBHOOKS = compilePattern(PATHS.webhooks);
 
 /** The path parameter of a list page, from its own address. */
-function paramOf(page: PageContext, pattern: ReturnType<typeof compilePattern>): string | undefined {
+function readPathParam(page: PageContext, pattern: ReturnType<typeof compilePattern>): string | undefined {
   const match = pattern.regex.exec(page.self.slice(page.basePath.length).split('?', 1)[0]!);
   return match ? decodeURIComponent(match[1]!) : undefined;
 }
 
-function shownOnce(label: string, id: string, value: string): string {
+function renderShownOnce(label: string, id: string, value: string): string {
   return '<p role="status">Copy it now: it is shown only on this page, the server keeps no copy of it.</p>\n' +
     `<p class="field"><label for="${id}">${escapeHtml(label)}</label><input id="${id}" type="text" readonly value="${escapeHtml(value)}"></p>\n`;
 }
 
 /** GET /users/{id}/tokens: make a token, revoke one; and make a bot (whose tokens its page then makes). */
 export function renderTokenList(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } | undefined {
-  const userId = paramOf(page, TOKENS);
+  const userId = readPathParam(page, TOKENS);
   if (userId === undefined) return undefined;
   const self = pathOf(page, 'tokens', { userId });
   const create = renderForm({
@@ -57,14 +57,14 @@ export function renderTokenList(rep: CollectionRepresentation, page: PageContext
 /** A token; right after POST (a form's answer), with its secret, shown once. */
 export function renderTokenPage(rep: SingleRepresentation, page: PageContext): { heading: string; main: string } {
   const token = rep.data;
-  const secret = typeof token['token'] === 'string' ? shownOnce('Token', 'token-secret', token['token']) : '';
+  const secret = typeof token['token'] === 'string' ? renderShownOnce('Token', 'token-secret', token['token']) : '';
   const back = `<p>${anchor(pathOf(page, 'tokens', { userId: String(token['userId']) }), 'Back to the tokens')}</p>`;
   return { heading: `Token ${String(token['name'])}`, main: `${secret}${back}` };
 }
 
 /** GET /chats/{id}/webhooks: make one, delete one, see an outgoing one's deliveries. */
 export function renderWebhookList(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } | undefined {
-  const chatId = paramOf(page, WEBHOOKS);
+  const chatId = readPathParam(page, WEBHOOKS);
   if (chatId === undefined) return undefined;
   const self = pathOf(page, 'webhooks', { chatId });
   const create = renderForm({
@@ -96,8 +96,8 @@ export function renderWebhookList(rep: CollectionRepresentation, page: PageConte
 export function renderWebhookPage(rep: SingleRepresentation, page: PageContext): { heading: string; main: string } {
   const hook = rep.data;
   const incoming = hook['direction'] === 'incoming';
-  const secret = incoming && typeof hook['url'] === 'string' ? shownOnce('Its secret URL', 'webhook-url', hook['url'])
-    : !incoming && typeof hook['secret'] === 'string' ? shownOnce('Its signing secret', 'webhook-secret', hook['secret']) : '';
+  const secret = incoming && typeof hook['url'] === 'string' ? renderShownOnce('Its secret URL', 'webhook-url', hook['url'])
+    : !incoming && typeof hook['secret'] === 'string' ? renderShownOnce('Its signing secret', 'webhook-secret', hook['secret']) : '';
   const disabled = hook['disabledAt'] !== null ? `<p class="error">Disabled ${renderTime(page, hook['disabledAt'])} after 24 h of failing deliveries.</p>` : '';
   const chatId = String(hook['chatId']);
   const deliveries = incoming ? '' : `<p>${anchor(pathOf(page, 'webhookDeliveries', { chatId, hookId: String(hook['id']) }), 'Its deliveries')}</p>`;

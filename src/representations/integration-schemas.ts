@@ -63,12 +63,12 @@ export type PublicAccessToken = Infer<typeof ACCESS_TOKEN>;
 export type PublicWebhook = Infer<typeof WEBHOOK>;
 export type PublicDelivery = Infer<typeof DELIVERY>;
 
-const orNull = (at: number | null): string | null => (at === null ? null : isoTime(at));
+const formatOptionalTime = (at: number | null): string | null => (at === null ? null : isoTime(at));
 
 export function publicAccessToken(row: Omit<AccessTokenRow, 'tokenHash'>, token?: string): PublicAccessToken {
   return {
     id: row.id, userId: row.userId, name: row.name, token: token ?? null, scopes: row.scopes === 'read' ? ['read'] : ['read', 'write'],
-    createdAt: isoTime(row.createdAt), lastUsedAt: orNull(row.lastUsedAt), expiresAt: orNull(row.expiresAt),
+    createdAt: isoTime(row.createdAt), lastUsedAt: formatOptionalTime(row.lastUsedAt), expiresAt: formatOptionalTime(row.expiresAt),
   };
 }
 
@@ -78,7 +78,7 @@ export function publicWebhook(row: Omit<WebhookRow, 'secretHash' | 'signingSecre
     id: row.id, chatId: row.chatId, name: row.name, direction: row.direction, botId: row.botId, createdBy: row.createdBy,
     url: outgoing ? row.url : (shown?.url ?? null), secret: shown?.secret ?? null,
     events: outgoing && row.events !== null ? JSON.parse(row.events) as string[] : null, trigger: outgoing ? row.trigger : null,
-    createdAt: isoTime(row.createdAt), disabledAt: orNull(row.disabledAt),
+    createdAt: isoTime(row.createdAt), disabledAt: formatOptionalTime(row.disabledAt),
   };
 }
 
@@ -86,6 +86,6 @@ export function publicDelivery(row: OutboundDeliveryRow): PublicDelivery {
   return {
     id: String(row.id), eventId: row.eventId === null ? null : String(row.eventId), state: row.state, attempts: row.attempts,
     nextAttemptAt: row.state === 'pending' ? isoTime(row.nextAttemptAt) : null, createdAt: isoTime(row.createdAt),
-    lastAttemptAt: orNull(row.lastAttemptAt), lastStatus: row.lastStatus, lastError: row.lastError, lastDurationMs: row.lastDurationMs,
+    lastAttemptAt: formatOptionalTime(row.lastAttemptAt), lastStatus: row.lastStatus, lastError: row.lastError, lastDurationMs: row.lastDurationMs,
   };
 }

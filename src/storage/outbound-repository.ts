@@ -56,6 +56,7 @@ export interface OutboundRepository {
    * while `owner` still holds its lease; answers which ids it recorded.
    */
   recordAttempts(owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]): Promise<number[]>;
+  findDelivery(id: number): Promise<OutboundDeliveryRow | undefined>;
   /** Every pending delivery of the target becomes 'dropped' (the target was disabled or deleted); answers how many. */
   dropPendingDeliveries(kind: string, targetId: string): Promise<number>;
   /** Forgets a target's deliveries, every state (the target is gone). */

@@ -50,4 +50,6 @@ export const INSERT_DELIVERY_SQL = 'INSERT INTO outbound_deliveries (kind, targe
 
 export const DROP_PENDING_SQL = 'UPDATE outbound_deliveries SET state = \'dropped\', lease_owner = NULL, lease_until = NULL WHERE kind = ? AND target_id = ? AND state = \'pending\'';
 
+export const FIND_DELIVERY_SQL = `${DELIVERY_SELECT} WHERE d.id = ?`;
+
 export const DELETE_DELIVERIES_SQL = 'DELETE FROM outbound_deliveries WHERE kind = ? AND target_id = ?';

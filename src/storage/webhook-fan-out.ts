@@ -15,7 +15,7 @@ export interface OutgoingHook {
 export const OUTGOING_HOOKS_SQL = 'SELECT id, bot_id AS "botId", events, trigger_on AS "trigger" FROM webhooks'
   + " WHERE chat_id = ? AND direction = 'outgoing' AND disabled_at IS NULL ORDER BY id";
 
-function wants(hook: OutgoingHook, event: NewEvent): boolean {
+function isWanted(hook: OutgoingHook, event: NewEvent): boolean {
   if (!(JSON.parse(hook.events) as string[]).includes(event.type)) return false;
   // A webhook never hears of its own bot's doing: its answers would otherwise call it again.
   const data = event.data as { authorId?: unknown; userId?: unknown; mentions?: unknown };
@@ -30,6 +30,6 @@ function wants(hook: OutgoingHook, event: NewEvent): boolean {
 export function webhookDeliveries(eventId: number, event: NewEvent, hooks: readonly OutgoingHook[]): NewDelivery[] {
   if (hooks.length === 0 || event.onlyUserId !== undefined) return [];
   const payload = JSON.stringify({ id: eventId, type: event.type, chatId: event.chatId, createdAt: event.createdAt, data: JSON.stringify(event.data) });
-  return hooks.filter((hook) => wants(hook, event))
+  return hooks.filter((hook) => isWanted(hook, event))
     .map((hook) => ({ kind: 'webhook', targetId: hook.id, eventId, payload, createdAt: event.createdAt }));
 }

@@ -54,6 +54,12 @@ const EXPECTED_TYPE: Record<string, string> = {
   '/users/:userId/sessions': 'user-session',
   '/users/:userId/sessions/:sessionId': 'user-session',
   '/users/:userId/export': 'export',
+  '/users/:userId/tokens': 'token',
+  '/users/:userId/tokens/:tokenId': 'token',
+  '/chats/:chatId/webhooks': 'webhook',
+  '/chats/:chatId/webhooks/:hookId': 'webhook',
+  '/chats/:chatId/webhooks/:hookId/deliveries': 'delivery',
+  '/chats/:chatId/webhooks/:hookId/deliveries/:deliveryId': 'delivery',
 };
 
 /** Independent of the renderer's escapeHtml: what a user string must look like inside the page. */
@@ -141,7 +147,8 @@ async function created(res: Promise<TestResponse>, what: string): Promise<any> {
 
 /** Three of everything the route table can create, so every collection has a previous and a next page. */
 async function buildFixture(): Promise<Fixture> {
-  const server = await startTestServer({ pushAllowInsecure: true });
+  // Outgoing webhooks may target a closed loopback port: their deliveries fail, which is all the fixture needs.
+  const server = await startTestServer({ webhookAllowPrivate: true, pushAllowInsecure: true });
   const owner = await registerAndLogIn(server);
   const others = [await registerAndLogIn(server), await registerAndLogIn(server)];
   const params: Record<string, string> = { userId: owner.userId };
@@ -224,6 +231,27 @@ async function buildFixture(): Promise<Fixture> {
     const made = [];
     for (const n of [1, 2, 3]) made.push(await created(post('/push-subscriptions', { endpoint: `http://127.0.0.1:9/push/${n}?q=${encodeURIComponent(HOSTILE)}`, keys }), 'push subscription'));
     params['subscriptionId'] = made[0].id;
+  }
+  if (hasRoute('POST', '/users/:userId/tokens')) {
+    // Three tokens, one of them named in markup.
+    const tokens = [];
+    for (const name of [`CI ${HOSTILE}`, 'backup', 'deploy']) tokens.push(await created(post(`/users/${owner.userId}/tokens`, { data: { name } }), 'token'));
+    params['tokenId'] = tokens[0].id;
+  }
+  if (params['chatId'] !== undefined && hasRoute('POST', '/chats/:chatId/webhooks')) {
+    // Three webhooks; the incoming one's deliveries are an empty collection, which is enough for the representations.
+    const hooks = [];
+    for (const name of [`Hook ${HOSTILE}`, 'two']) hooks.push(await created(post(`/chats/${params['chatId']}/webhooks`, { data: { name, direction: 'incoming' } }), 'webhook'));
+    const outgoing = await created(post(`/chats/${params['chatId']}/webhooks`, { data: { name: 'out', direction: 'outgoing', url: 'http://127.0.0.1:9/hook' } }), 'webhook');
+    params['hookId'] = outgoing.id;
+    // Three deliveries, the first tried once (the others wait behind it); then the loop stops, so they hold still.
+    for (const text of ['delivered one', 'delivered two', 'delivered three']) await created(post(`/chats/${params['chatId']}/messages`, { data: { text } }), 'message');
+    const { storage, outbound } = server.app.services;
+    const tried = async () => (await storage.outbound.listDeliveries('webhook', outgoing.id, { filters: [], sort: [], limit: 10, offset: 0, requestedLimit: 10, extra: new Map() })).rows.filter((row) => row.attempts > 0).length;
+    while ((await tried()) < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    outbound.loop.stop();
+    await outbound.loop.idle();
+    params['deliveryId'] = String((await storage.outbound.listDeliveries('webhook', outgoing.id, { filters: [], sort: [], limit: 10, offset: 0, requestedLimit: 10, extra: new Map() })).rows[0]!.id);
   }
   return { server, owner, params };
 }

@@ -1,6 +1,6 @@
 // A database made by the release before roles (test/fixtures/before-roles, made with it), opened by this one: it
 // migrates in place, its oldest account becomes the admin and the start-up says so, and every GET answers as the
-// old release did, but for the two fields users gained (role, active). PostgreSQL's migration 005 is tested on
+// old release did, but for the fields users gained since (role, active; kind, ownerId). PostgreSQL's migration 005 is tested on
 // data of its own in test/postgres/roles-migration.test.ts.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,7 +22,11 @@ interface Answer { as: string; path: string; status: number; body: unknown }
 function withoutNewUserFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNewUserFields);
   if (value === null || typeof value !== 'object') return value;
-  const { role: _role, active: _active, kind: _kind, mentionCount: _mentionCount, mentions: _mentions, ...rest } = value as Record<string, unknown>;
+  // role and active (roles); a chat's kind, mentionCount and mentions (docs/protocol.md §14); a user's kind and
+  // ownerId (bots, §16.2: a chat's ownerId is old).
+  const { role: _role, active: _active, mentionCount: _mentionCount, mentions: _mentions, ...rest } = value as Record<string, unknown>;
+  if (rest['kind'] === 'user' || rest['kind'] === 'bot') delete rest['ownerId'];
+  delete rest['kind'];
   return Object.fromEntries(Object.entries(rest).map(([key, inner]) => [key, withoutNewUserFields(inner)]));
 }
 

@@ -112,6 +112,16 @@ export async function listDeliveries(ctx: RequestContext): Promise<Reply> {
     spec: DELIVERY_FIELDS,
     list: (query) => ctx.services.storage.outbound.listDeliveries('webhook', hook.id, query),
     toPublic: (row) => publicDelivery(row),
+    itemHref: (delivery) => ctx.href(PATHS.webhookDelivery, { chatId: chat.id, hookId: hook.id, deliveryId: String(delivery['id']) }),
     defaultSort: '-id',
   });
+}
+
+export async function getDelivery(ctx: RequestContext): Promise<Reply> {
+  const chat = await findManagedChat(ctx);
+  const hook = await findWebhookOf(ctx, chat.id);
+  const deliveryId = ctx.params['deliveryId']!;
+  const row = /^[0-9]{1,15}$/.test(deliveryId) ? await ctx.services.storage.outbound.findDelivery(Number(deliveryId)) : undefined;
+  if (!row || row.kind !== 'webhook' || row.targetId !== hook.id) throw new HttpError('ERR_NOT_FOUND', `No delivery ${deliveryId}`);
+  return singleReply('delivery', publicDelivery(row), [{ rel: 'collection', href: ctx.href(PATHS.webhookDeliveries, { chatId: chat.id, hookId: hook.id }) }]);
 }

@@ -2,7 +2,7 @@
 import type { Route } from '../context.ts';
 import { created, noContent, one, page } from '../../openapi/route-doc.ts';
 import { arrayOf, describe, object, oneOfValues, text } from '../../openapi/schema.ts';
-import { createWebhook, DELIVERY_FIELDS, deleteWebhook, getWebhook, listDeliveries, listWebhooks, WEBHOOK_FIELDS } from './handlers.ts';
+import { createWebhook, DELIVERY_FIELDS, deleteWebhook, getDelivery, getWebhook, listDeliveries, listWebhooks, WEBHOOK_FIELDS } from './handlers.ts';
 import { receiveHook } from './incoming.ts';
 import { WEBHOOK_EVENT_TYPES } from './validate.ts';
 import { PATHS } from '../../paths.ts';
@@ -32,6 +32,7 @@ export const WEBHOOK_ROUTES: Route[] = [
     method: 'GET', pattern: PATHS.webhookDeliveries, handler: listDeliveries, summary: 'An outgoing webhook\'s deliveries, newest first: state, attempts, last status, time, duration, error',
     responses: { 200: page('Delivery') }, query: { fields: DELIVERY_FIELDS }, problems: [403],
   },
+  { method: 'GET', pattern: PATHS.webhookDelivery, handler: getDelivery, summary: 'Read one delivery of an outgoing webhook', responses: { 200: one('Delivery') }, problems: [403] },
   {
     method: 'POST', pattern: PATHS.hook, handler: receiveHook, auth: 'public', summary: 'Post a message through an incoming webhook\'s secret address: {"text"} or text=',
     requestBody: { contentTypes: ['application/json', 'application/x-www-form-urlencoded'], schema: HOOK_BODY, example: { text: 'Build 42 passed' } },

@@ -13,7 +13,7 @@ import { signedHeaders } from './signing.ts';
 export const WEBHOOK_DISABLED = 'webhook.disabled';
 
 /** The answer a receiver's 2xx may carry: {"text"} as JSON, else nothing. */
-function answerOf(reply: PostReply): string | undefined {
+function readAnswer(reply: PostReply): string | undefined {
   if (!/^application\/json\b/i.test(String(reply.headers['content-type'] ?? ''))) return undefined;
   try {
     const body = JSON.parse(reply.body.toString('utf8')) as { text?: unknown };
@@ -36,7 +36,7 @@ export function createWebhookKind(services: Pick<AppServices, 'storage' | 'clock
       return { url: hook.url, headers: signedHeaders(hook.signingSecret, String(delivery.id), Math.floor(now / 1000), body), body };
     },
     async delivered(delivery: OutboundDeliveryRow, reply: PostReply): Promise<void> {
-      const text = answerOf(reply);
+      const text = readAnswer(reply);
       const hook = text === undefined ? undefined : await storage.integrations.findWebhook(delivery.targetId);
       if (hook && text !== undefined) await postAsBot(services, hook.chatId, hook.botId, text);
     },

@@ -2,7 +2,7 @@
 // leasing at that moment (FOR UPDATE SKIP LOCKED), so two servers never lease the same row.
 import type { ParsedQuery } from '../../parsers/query.ts';
 import type { AttemptRecord, NewDelivery, OutboundDeliveryRow, OutboundRepository } from '../outbound-repository.ts';
-import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL } from '../outbound-sql.ts';
+import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, FIND_DELIVERY_SQL, INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL } from '../outbound-sql.ts';
 import type { Page } from '../rows.ts';
 import type { Sql } from './connection.ts';
 import { listPage } from './collections.ts';
@@ -54,6 +54,11 @@ export class PgOutbound implements OutboundRepository {
 
   async recordAttempt(id: number, owner: string, attempt: AttemptRecord): Promise<boolean> {
     return (await this.sql.count(RECORD_ATTEMPT_SQL, [attempt.state, attempt.nextAttemptAt, attempt.at, attempt.status, attempt.error, attempt.durationMs, id, owner])) === 1;
+  }
+
+  async findDelivery(id: number): Promise<OutboundDeliveryRow | undefined> {
+    const row = await this.sql.one<Record<string, unknown>>(FIND_DELIVERY_SQL, [id]);
+    return row === undefined ? undefined : toRow(row);
   }
 
   dropPendingDeliveries(kind: string, targetId: string): Promise<number> {

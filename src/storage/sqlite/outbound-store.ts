@@ -2,7 +2,7 @@
 // transaction of its own, so two processes on one file never lease the same row.
 import type { ParsedQuery } from '../../parsers/query.ts';
 import type { AttemptRecord, NewDelivery, OutboundDeliveryRow } from '../outbound-repository.ts';
-import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL } from '../outbound-sql.ts';
+import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, FIND_DELIVERY_SQL, INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL } from '../outbound-sql.ts';
 import type { Page } from '../rows.ts';
 import type { Db } from './database.ts';
 import { PageRunner } from './list-page.ts';
@@ -21,6 +21,7 @@ export class OutboundStore {
       record: RECORD_ATTEMPT_SQL,
       drop: DROP_PENDING_SQL,
       remove: DELETE_DELIVERIES_SQL,
+      find: FIND_DELIVERY_SQL,
       followers: LEASE_FOLLOWERS_SQL,
       release: RELEASE_SQL,
     });
@@ -56,6 +57,10 @@ export class OutboundStore {
 
   recordAttempt(id: number, owner: string, attempt: AttemptRecord): boolean {
     return this.statements.record.run(attempt.state, attempt.nextAttemptAt, attempt.at, attempt.status, attempt.error, attempt.durationMs, id, owner).changes === 1;
+  }
+
+  findDelivery(id: number): OutboundDeliveryRow | undefined {
+    return this.statements.find.get(id) as OutboundDeliveryRow | undefined;
   }
 
   dropPendingDeliveries(kind: string, targetId: string): number {
