@@ -36,7 +36,7 @@ run: serve-modules
 typecheck: all-modules
 	npx tsc --noEmit -p .
 
-# The HTTP suite and the PostgreSQL-only tests run on a throwaway PostgreSQL too (scripts/with-postgres.ts starts it,
+# The HTTP suite, the PostgreSQL-only tests and the fuzzer run on a throwaway PostgreSQL too (scripts/with-postgres.ts starts it,
 # installing Debian's postgresql when missing, and removes it afterwards): every test of test/http/ against both backends.
 HTTP_TESTS = $(shell find test/http -name '*.test.ts' | sort)
 PG_TESTS = $(shell find test/postgres -name '*.test.ts' | sort)
@@ -49,7 +49,7 @@ test: all-modules $(CHROMIUM) typecheck
 	@echo "make test: node $$(node --version) ($$(readlink -f .runtime/bin/node))"
 	rm -rf coverage/tmp
 	$(C8_RUN) $(NODE_TEST) $(filter-out $(PG_TESTS),$(TESTS))
-	node --import tsx scripts/with-postgres.ts $(C8_RUN) $(NODE_TEST) $(HTTP_TESTS) $(PG_TESTS)
+	node --import tsx scripts/with-postgres.ts $(C8_RUN) $(NODE_TEST) $(HTTP_TESTS) $(PG_TESTS) test/fault/fuzz.test.ts
 	npx c8 report --check-coverage --lines 90 --reporter=text-summary --reporter=text \
 	  --include 'src/**' --exclude 'src/main.ts'
 

@@ -9,9 +9,9 @@ import { startChild, type ServerChild } from './server-process.ts';
 const CHAT_SERVER = new URL('./chat-server.ts', import.meta.url).pathname;
 const PASSWORD = 'a long benchmark password';
 /** Hashing is not what is measured here, and limits would refuse the setup's bursts. */
-const SERVER_OPTIONS = { scryptN: 1024, maxStreams: 20_000, registerRate: 0, writeRate: 0, hashQueue: 10_000 };
+export const SERVER_OPTIONS = { scryptN: 1024, maxStreams: 20_000, registerRate: 0, writeRate: 0, hashQueue: 10_000 };
 
-async function callJson(url: string, method: string, body: unknown, token?: string): Promise<any> {
+export async function callJson(url: string, method: string, body: unknown, token?: string): Promise<any> {
   const res = await fetch(url, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -22,9 +22,9 @@ async function callJson(url: string, method: string, body: unknown, token?: stri
   return text ? JSON.parse(text) : undefined;
 }
 
-interface User { userId: string; token: string }
+export interface User { userId: string; token: string }
 
-async function users(url: string, count: number, prefix: string): Promise<User[]> {
+export async function users(url: string, count: number, prefix: string): Promise<User[]> {
   const made: User[] = [];
   for (let start = 0; start < count; start += 50) {
     made.push(...await Promise.all(Array.from({ length: Math.min(50, count - start) }, async (_, i) => {
@@ -38,7 +38,7 @@ async function users(url: string, count: number, prefix: string): Promise<User[]
 }
 
 /** A raw SSE connection: calls onFrame with each complete frame's text and the time it was read. */
-function openStream(url: string, token: string, onFrame: (frame: string, at: number) => void, query = ''): Promise<Socket> {
+export function openStream(url: string, token: string, onFrame: (frame: string, at: number) => void, query = ''): Promise<Socket> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -70,7 +70,7 @@ function openStream(url: string, token: string, onFrame: (frame: string, at: num
   });
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 

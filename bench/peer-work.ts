@@ -89,7 +89,7 @@ export function openPeerWork(path: string): PeerWork {
     post(userId, chatId, text) {
       if (!isMember(userId, chatId)) return undefined;
       const now = Date.now();
-      const row: MessageRow = { id: newId(now), chatId, authorId: userId, text, replyTo: null, createdAt: now, updatedAt: now, editedAt: null, reactions: '[]', mentions: '[]' };
+      const row: MessageRow = { id: newId(now), chatId, authorId: userId, text, replyTo: null, createdAt: now, updatedAt: now, editedAt: null, reactions: '[]', mentions: '[]', attachments: '[]' };
       insert.run(row);
       return { data: publicMessage(row) };
     },

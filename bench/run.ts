@@ -225,6 +225,8 @@ try {
     return ['| scenario | ours MB/s | busboy MB/s | ours / busboy |', '|---|---:|---:|---:|',
       ...rows.map((row) => `| ${row.scenario} | ${row.oursMBps.toFixed(0)} | ${row.busboyMBps.toFixed(0)} | **${row.ratio.toFixed(2)}x** |`)].join('\n');
   })));
+  sections.push(await section('Attachments: a 25 MiB file up and down against a bare node:http server, and the RSS bound', () => optional<typeof import('./attachments.bench.ts')>('./attachments.bench.ts', async ({ runAttachmentsBench, formatAttachmentsBench }) =>
+    formatAttachmentsBench(await runAttachmentsBench()))));
   sections.push(await section('History: a page at 1k against 1M messages', () => optional<typeof import('./history.bench.ts')>('./history.bench.ts', async ({ runHistoryBench, formatHistoryBench }) =>
     formatHistoryBench(await runHistoryBench({ durationSeconds: Math.min(SECONDS, 3) })))));
   sections.push(await section('Events: fan-out, idle streams, replay, the cost of the event write', () => optional<typeof import('./events.bench.ts')>('./events.bench.ts', async ({ runEventsBench, formatEventsBench }) =>
@@ -240,6 +242,8 @@ try {
   sections.push(await section('PostgreSQL backend: the page of 50 and POST message against SQLite, cross-server event latency', () => optional<typeof import('./postgres.bench.ts')>('./postgres.bench.ts', async ({ runPostgresBench, formatPostgresBench }) =>
     formatPostgresBench(await runPostgresBench({ durationSeconds: SECONDS })))));
   sections.push(await section(PUSH_BENCH_TITLE, async () => formatPushBench(await runPushBench())));
+  sections.push(await section('Typing and presence: 1,000 streams, 200 users typing', () => optional<typeof import('./typing-presence.bench.ts')>('./typing-presence.bench.ts', async ({ runTypingPresenceBench, formatTypingPresenceBench }) =>
+    formatTypingPresenceBench(await runTypingPresenceBench()))));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });

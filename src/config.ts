@@ -11,6 +11,10 @@ export interface Config {
   hashConcurrency: number;
   maxBodyBytes: number;
   maxAvatarBytes: number;
+  /** docs/protocol.md §15.5: the largest file, the most files on one message, and the bytes one user may keep uploaded. */
+  maxAttachmentBytes: number;
+  maxAttachments: number;
+  attachmentQuota: number;
   secureCookies: boolean;
   quiet: boolean;
   loginMaxFailures: number;
@@ -77,6 +81,9 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   hashConcurrency: Math.max(1, availableParallelism() - 1),
   maxBodyBytes: MIB,
   maxAvatarBytes: 5 * MIB,
+  maxAttachmentBytes: 25 * MIB,
+  maxAttachments: 10,
+  attachmentQuota: 1024 * MIB,
   secureCookies: false,
   quiet: false,
   loginMaxFailures: 10,
@@ -121,6 +128,9 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'hashConcurrency', flag: '--hash-concurrency', env: 'HASH_CONCURRENCY', kind: 'count', help: 'password hashes computed at once' },
   { key: 'maxBodyBytes', flag: '--max-body-bytes', env: 'MAX_BODY_BYTES', kind: 'bytes', help: 'largest request body, bytes' },
   { key: 'maxAvatarBytes', flag: '--max-avatar-bytes', env: 'MAX_AVATAR_BYTES', kind: 'bytes', help: 'largest avatar image, bytes' },
+  { key: 'maxAttachmentBytes', flag: '--max-attachment-bytes', env: 'MAX_ATTACHMENT_BYTES', kind: 'bytes', help: 'largest file attached to a message, bytes' },
+  { key: 'maxAttachments', flag: '--max-attachments', env: 'MAX_ATTACHMENTS', kind: 'count', help: 'most files on one message' },
+  { key: 'attachmentQuota', flag: '--attachment-quota', env: 'ATTACHMENT_QUOTA', kind: 'bytes', help: 'bytes of files one user may have uploaded at once' },
   { key: 'secureCookies', flag: '--secure-cookies', env: 'SECURE_COOKIES', kind: 'flag', help: 'mark the session cookie Secure (behind HTTPS)' },
   { key: 'quiet', flag: '--quiet', env: 'QUIET', kind: 'flag', help: 'no access log' },
   { key: 'loginMaxFailures', flag: '--login-max-failures', env: 'LOGIN_MAX_FAILURES', kind: 'count', help: 'failed logins allowed per login and per address in the window' },

@@ -27,6 +27,8 @@ export interface StartOptions extends Partial<Config> {
   keepReads?: boolean;
   /** Called after each commit that wrote events (--workers: the primary tells the other workers). */
   onEventsCommitted?: () => void;
+  /** --workers on SQLite: carries the ephemeral bus's messages to the primary, which relays them to the other workers. */
+  onEphemeral?: (payload: string) => void;
   /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */
   eventTimings?: EventTimings;
   /** false (--workers): record metrics but open no metrics listener; the primary serves the merged ones. */
@@ -46,11 +48,11 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock, synchronous, groupCommit, recordEvents, keepReads, eventTimings, onEventsCommitted, serveMetrics = true, ...overrides } = options;
+  const { clock, synchronous, groupCommit, recordEvents, keepReads, eventTimings, onEventsCommitted, onEphemeral, serveMetrics = true, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
   let app: App;
   try {
-    app = await createApp(config, clock, { synchronous, groupCommit, recordEvents, keepReads }, { ...eventTimings, onEventsCommitted });
+    app = await createApp(config, clock, { synchronous, groupCommit, recordEvents, keepReads }, { ...eventTimings, onEventsCommitted, onEphemeral });
   } catch (error) {
     if (error instanceof DatabaseOpenError) throw new StartupError(error.message);
     throw error;
@@ -105,7 +107,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     closing ??= new Promise<void>((resolve) => {
       app.stopAccepting();
       const metricsClosed = metricsListener?.close();
+      // A client that stopped reading (a paused event stream) would hold the close for ever: past the time a whole
+      // request may take (--request-timeout), what is still open is cut (docs/operations.md, Stopping).
+      const deadline = setTimeout(() => server.closeAllConnections(), config.requestTimeout * 1000);
+      deadline.unref();
       server.close(() => {
+        clearTimeout(deadline);
         void Promise.all([app.close(), metricsClosed]).then(() => resolve());
       });
       // Idle keep-alive connections would hold close() open; requests in flight still finish.

@@ -37,15 +37,19 @@ async function runWorker(): Promise<void> {
   const config = workerConfig();
   let running;
   try {
-    running = await startServer({ ...config, serveMetrics: false, onEventsCommitted: () => tellPrimary({ type: 'events' }) });
+    running = await startServer({
+      ...config, serveMetrics: false, onEventsCommitted: () => tellPrimary({ type: 'events' }),
+      onEphemeral: (payload) => tellPrimary({ type: 'ephemeral', payload }),
+    });
   } catch (error) {
     tellPrimary({ type: 'failed', message: (error as Error).message });
     process.exit(2);
   }
-  const { events, metrics } = running.app.services;
+  const { events, metrics, bus } = running.app.services;
   if (config.metricsPort !== null) answerMetricsRequests(metrics);
   onPrimaryMessage((message) => {
     if (message.type === 'wake') events.wake();
+    else if (message.type === 'ephemeral') bus.receive(message.payload);
   });
   tellPrimary({ type: 'listening', url: `${running.url}${config.basePath}` });
   stopOn(['SIGTERM', 'SIGINT'], () => void running.close().then(() => process.exit(0)));

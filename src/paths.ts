@@ -26,6 +26,11 @@ export const PATHS = {
   members: '/chats/:chatId/members',
   member: '/chats/:chatId/members/:userId',
   read: '/chats/:chatId/read',
+  // Files of a chat's messages (docs/protocol.md §15): uploads, and the bytes of each.
+  attachments: '/chats/:chatId/attachments',
+  attachment: '/chats/:chatId/attachments/:attachmentId',
+  // Typing indicators (docs/protocol.md §14.5).
+  typing: '/chats/:chatId/typing',
   messages: '/chats/:chatId/messages',
   message: '/chats/:chatId/messages/:messageId',
   messageActions: '/chats/:chatId/messages/:messageId/actions',

@@ -11,7 +11,11 @@ import { ALL_ROUTES } from './resources/all-routes.ts';
 import { checkFormRules } from './resources/form-rules.ts';
 import { EventHub } from './events/hub.ts';
 import { EventWakeUp } from './events/event-wake-up.ts';
+import { EphemeralBus, type BusTransport } from './events/ephemeral-bus.ts';
+import { PresenceTracker } from './events/presence.ts';
+import { TypingTracker } from './events/typing.ts';
 import { RouteTable } from './router/route-table.ts';
+import { UploadCleanup } from './resources/attachments/cleanup.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
 import { DeliveryLoop, type DeliveryLoopOptions } from './outbound/delivery-loop.ts';
 import { OutboundKinds } from './outbound/outbound-kind.ts';
@@ -30,6 +34,11 @@ export interface EventTimings {
   /** Also called after each commit that wrote events (a worker tells the others through the primary). */
   onEventsCommitted?: () => void;
   outbound?: OutboundTimings;
+  /** --workers on SQLite: carries an ephemeral bus message to the other workers (through the primary: src/workers.ts). */
+  onEphemeral?: (payload: string) => void;
+  /** For tests: presence's flush and sweep intervals, ms (events/presence.ts). */
+  presenceFlushMs?: number;
+  presenceSweepMs?: number;
 }
 
 /** The outbound loop's timings, for tests that cannot wait for a 5 s backoff (not flags). */
@@ -55,8 +64,10 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
   const metrics = new ServerMetrics();
   // commit -> event -> wake-up (docs/events.md): the store tells wakeUp of each commit that wrote events; wakeUp
   // counts them, wakes the hub made below, and relays them to the other workers (--workers).
-  const { onEventsCommitted, outbound: outboundTimings, ...timings } = eventTimings;
+  const { onEventsCommitted, onEphemeral, presenceFlushMs, presenceSweepMs, outbound: outboundTimings, ...timings } = eventTimings;
   const wakeUp = new EventWakeUp(metrics.eventsWritten, onEventsCommitted);
+  // The ephemeral bus (docs/events.md, "Ephemeral events"): typing and presence reach every process of the server.
+  const bus = new EphemeralBus();
   const storage = await openStore({
     ...storageOptions,
     db: config.db,
@@ -65,7 +76,16 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     // One process counts in memory; several processes on one database (--workers) count in it, together.
     sharedRateCounters: config.workers > 1,
     commits: wakeUp,
+    onBroadcast: (payload) => bus.receive(payload),
   });
+  // PostgreSQL carries the bus between servers and between the workers of each (each listens itself); SQLite's
+  // workers hear each other through the primary; one process alone needs no transport.
+  const transport: BusTransport | undefined = storage.broadcast
+    ? { send: (payload) => void storage.broadcast!(payload).catch(() => {}) }
+    : onEphemeral && { send: onEphemeral };
+  bus.connect(transport);
+  const logHubError = (error: unknown): void => void process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'event-hub', error));
+  let presence: PresenceTracker | undefined;
   const rateCounters = storage.rateCounters;
   let listenOrigin = listenOriginOf(config);
   const events = new EventHub({
@@ -79,9 +99,26 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
       const [sessions, tokens] = await Promise.all([storage.sessions.findLiveSessionIds(ids, clock.now()), storage.integrations.findLiveAccessTokenIds(ids, clock.now())]);
       return new Set([...sessions, ...tokens]);
     },
-    logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'event-hub', error)),
+    logError: logHubError,
+    streamsChanged: (userId, open) => presence?.streamsChanged(userId, open),
     ...timings,
   });
+  bus.listen((message) => {
+    if (message.kind === 'event') metrics.ephemeralDelivered.inc(events.deliverEphemeral(message.event));
+  });
+  presence = new PresenceTracker({
+    bus,
+    now: () => clock.now(),
+    localStreams: (userId) => events.streamCount(userId),
+    localHolders: () => events.streamHolders(),
+    chatIdsOfUser: (userId) => storage.events.chatIdsOfUser(userId),
+    lastSeenOf: async (userId) => (await storage.users.findUserById(userId))?.lastSeenAt ?? null,
+    recordLastSeen: (seen) => storage.users.recordLastSeen(seen),
+    logError: logHubError,
+    flushMs: presenceFlushMs,
+    sweepMs: presenceSweepMs,
+  });
+  const typing = new TypingTracker(bus, () => clock.now());
   wakeUp.startWaking(events);
   // docs/protocol.md §16.5: every process runs the outbound loop; commits that queued deliveries wake it.
   const kinds = new OutboundKinds();
@@ -93,13 +130,17 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'outbound', error)),
     ...outboundTimings,
   });
-  kinds.register(createWebhookKind({ storage, clock }));
+  kinds.register(createWebhookKind({ storage, clock, config }));
   // docs/protocol.md §17.1: the one VAPID key, made by the first process that starts on this database.
   const pushSigner = await loadVapidSigner(storage, clock);
   const publicOrigin = (): string => config.publicUrl || listenOrigin;
   kinds.register(createPushKind({ storage, clock, config, events, publicOrigin }, pushSigner));
   wakeUp.alsoWake(() => loop.wake());
   loop.start();
+  const uploadCleanup = new UploadCleanup({
+    storage, clock, logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'upload-cleanup', error)),
+  });
+  uploadCleanup.start();
   metrics.streamsOpen.readFrom(() => events.streamCount());
   return {
     config,
@@ -114,11 +155,19 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     events,
     outbound: { kinds, loop },
     push: { signer: pushSigner },
+    uploadCleanup,
+    bus,
+    typing,
+    presence,
     routes: new RouteTable<Route>(ALL_ROUTES.map((route) => ({ method: route.method, pattern: route.pattern, handler: route }))),
     setListenUrl: (url) => { listenOrigin = new URL(url).origin; },
     close: async () => {
+      typing.stopTimers();
+      // Before the hub ends the streams: the other processes hear that this one's holders left, not one by one.
+      await presence.stop().catch(logHubError);
       events.stop();
       loop.stop();
+      uploadCleanup.stop();
       metrics.stop();
       await storage.close();
     },

@@ -1,6 +1,6 @@
 // --workers N (docs/protocol.md §12.1): N server processes on one port over one database file, through node:cluster. The
 // primary migrates the database once, forks the workers, replaces one that dies, relays their event wake-ups
-// (a hint only: every worker also reads the log on a timer), and on SIGTERM drains them all.
+// (a hint only: every worker also reads the log on a timer) and their ephemeral messages, and on SIGTERM drains them all.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
 import { openStore } from './storage/open-store.ts';
@@ -14,10 +14,14 @@ const CRASH_WINDOW_MS = 10_000;
 export type WorkerMessage =
   | { type: 'listening'; url: string }
   | { type: 'failed'; message: string }
-  | { type: 'events' };
+  | { type: 'events' }
+  | { type: 'ephemeral'; payload: string };
 
-/** What the primary tells a worker: another worker committed events, read the log now. */
-export type PrimaryMessage = { type: 'wake' };
+/**
+ * What the primary tells a worker: another worker committed events, read the log now; or another worker published
+ * on the ephemeral bus (events/ephemeral-bus.ts), with SQLite, whose file carries no notifications.
+ */
+export type PrimaryMessage = { type: 'wake' } | { type: 'ephemeral'; payload: string };
 
 export function isWorkerProcess(): boolean {
   return cluster.isWorker;
@@ -80,6 +84,9 @@ export async function startPrimary(config: Config, hooks: PrimaryHooks): Promise
         if (!started) stopAll().then(() => hooks.failed(message.message), () => hooks.failed(message.message));
       } else if (message.type === 'events') {
         for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send({ type: 'wake' } satisfies PrimaryMessage);
+      } else if (message.type === 'ephemeral') {
+        const relayed: PrimaryMessage = { type: 'ephemeral', payload: message.payload };
+        for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send(relayed);
       }
     });
     return worker;

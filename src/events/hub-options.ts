@@ -29,6 +29,8 @@ export interface HubOptions {
   logError?: (error: unknown) => void;
   /** Which of these session ids still hold (exist, not expired): streams of the others are closed. */
   liveSessions(sessionIds: readonly string[]): Promise<Set<string>>;
+  /** A user's open streams on this process went from 0 to 1 or from 1 to 0 (presence: events/presence.ts). */
+  streamsChanged?(userId: string, open: number): void;
 }
 
 /** Events read from the store at once, by the pump and by a replay. */

@@ -2,6 +2,7 @@
 // It knows nothing of HTTP or SQL: the log is an interface, a subscriber is anything that takes events.
 // Its parts, one file each: subscriber-registry.ts (who listens), pump-turns.ts (one reader of the log at a time),
 // log-tail.ts (the cursor, the newest events), purges-in-flight.ts, replay.ts, retention.ts, hub-timers.ts.
+import { formatEphemeralFrame, type EphemeralEvent } from './ephemeral-event.ts';
 import { EndedSessions, sessionIdsEndedBy } from './ended-sessions.ts';
 import { READ_BATCH, type EventLog, type HubOptions } from './hub-options.ts';
 import { HubTimers } from './hub-timers.ts';
@@ -26,6 +27,8 @@ export class EventHub {
   private readonly subscribers = new SubscriberRegistry();
   private readonly purges = new PurgesInFlight();
   private readonly endedSessions = new EndedSessions();
+  /** stop() was called: the server is shutting down. */
+  private stopped = false;
   private readonly timers: HubTimers;
   private readonly turns: PumpTurns;
   private readonly replays: Replays;
@@ -109,9 +112,15 @@ export class EventHub {
    */
   async attach(subscriber: Subscriber): Promise<number> {
     this.subscribers.add(subscriber);
+    this.tellStreams(subscriber, 1);
     // Its session ended after the request was authenticated, and the hub has read that already: no stream.
     if (this.endedSessions.has(subscriber.sessionId)) {
       this.end(subscriber, 'session ended');
+      return this.tail.cursor;
+    }
+    // The server began to stop while this stream was being opened: it would outlive stop(), holding the close.
+    if (this.stopped) {
+      this.end(subscriber, 'shutdown');
       return this.tail.cursor;
     }
     try {
@@ -133,7 +142,37 @@ export class EventHub {
   }
 
   detach(subscriber: Subscriber): void {
-    if (this.subscribers.remove(subscriber) === 'last') this.membership.untrack(subscriber.userId);
+    const removed = this.subscribers.remove(subscriber);
+    if (removed === 'last') this.membership.untrack(subscriber.userId);
+    if (removed !== 'absent') this.tellStreams(subscriber, 0);
+  }
+
+  /** Presence hears of a user's first stream opening and last one closing on this process. */
+  private tellStreams(subscriber: Subscriber, when: 0 | 1): void {
+    if (subscriber.kind !== 'stream' || this.options.streamsChanged === undefined) return;
+    if (this.subscribers.streamCount(subscriber.userId) === when) this.options.streamsChanged(subscriber.userId, when);
+  }
+
+  /** Users with an open stream on this process (presence announces them). */
+  streamHolders(): string[] {
+    return this.subscribers.streamHolders();
+  }
+
+  /**
+   * An ephemeral event (docs/protocol.md §14.5), from the bus: to the live streams of the members, now, of its chats,
+   * never to the user it excepts. Nothing is kept: a stream that is still replaying, or opens later, never sees it.
+   * Answers how many streams took it.
+   */
+  deliverEphemeral(event: EphemeralEvent): number {
+    const audience = this.membership.membersOfChats(event.audienceChatIds);
+    audience.delete(event.exceptUserId);
+    if (audience.size === 0) return 0;
+    const frameText = formatEphemeralFrame(event);
+    let bytes: Buffer | undefined;
+    const frame = { frameText, frameBytes: () => (bytes ??= Buffer.from(frameText)) };
+    let count = 0;
+    for (const userId of audience) count += this.subscribers.deliverEphemeralLive(userId, frame);
+    return count;
   }
 
   /** A replay of the user's events after `after` (replay.ts). */
@@ -193,8 +232,9 @@ export class EventHub {
     return this.retention.prune();
   }
 
-  /** Shutdown: timers stop and every subscriber ends. */
+  /** Shutdown: timers stop and every subscriber ends, and any that attaches later ends at once. */
   stop(): void {
+    this.stopped = true;
     this.timers.stop();
     for (const subscriber of this.subscribers.all()) this.end(subscriber, 'shutdown');
   }

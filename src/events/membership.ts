@@ -75,6 +75,14 @@ export class Membership {
     return [...users];
   }
 
+  /** The tracked members of any of these chats, each once (who an ephemeral event goes to). */
+  membersOfChats(chatIds: readonly string[]): Set<string> {
+    if (chatIds.length === 1) return new Set(this.membersOf.get(chatIds[0]!));
+    const users = new Set<string>();
+    for (const chatId of chatIds) for (const userId of this.membersOf.get(chatId) ?? []) users.add(userId);
+    return users;
+  }
+
   private join(userId: string, chatId: string): void {
     const chats = this.chatsOf.get(userId);
     if (!chats) return;

@@ -1,6 +1,12 @@
 // The open streams and waiting long-polls of this process, by user: who is attached, and who is live (replay done).
 import type { LoggedEvent } from './logged-event.ts';
 
+/** A frame written as it is (an ephemeral event's): its text, and its bytes encoded once for every stream. */
+export interface OutgoingFrame {
+  frameText: string;
+  frameBytes(): Buffer;
+}
+
 /** An open stream or a waiting long-poll. */
 export interface Subscriber {
   readonly userId: string;
@@ -9,6 +15,8 @@ export interface Subscriber {
   readonly kind: 'stream' | 'poll';
   /** Events in id order: one when live, a slice of the log while replaying. */
   deliver(events: readonly LoggedEvent[]): void;
+  /** An ephemeral event (docs/protocol.md §14.5), for streams only: a long-poll answers with logged events alone. */
+  deliverEphemeral?(frame: OutgoingFrame): void;
   /** Replay is over and events will now be pushed: `newestId` is the newest event id at this moment. */
   ready(newestId: number): void;
   /** True while the client is behind: replay waits for whenDrained() before reading more of the log. */
@@ -68,6 +76,25 @@ export class SubscriberRegistry {
   /** Replay is done: from now on the pump pushes events to it. */
   goLive(subscriber: Subscriber): void {
     this.live.add(subscriber);
+  }
+
+  /** Hands an ephemeral frame to the user's live streams; answers how many took it. */
+  deliverEphemeralLive(userId: string, frame: OutgoingFrame): number {
+    let count = 0;
+    for (const subscriber of this.byUser.get(userId) ?? []) {
+      if (subscriber.deliverEphemeral !== undefined && this.live.has(subscriber)) {
+        subscriber.deliverEphemeral(frame);
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Users with an open stream here. */
+  streamHolders(): string[] {
+    const holders: string[] = [];
+    for (const [userId, mine] of this.byUser) for (const subscriber of mine) if (subscriber.kind === 'stream') { holders.push(userId); break; }
+    return holders;
   }
 
   /** Hands events to the user's live subscribers; the ones still replaying read them from the log themselves. */

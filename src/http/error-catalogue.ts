@@ -34,7 +34,12 @@ export const ERROR_CATALOGUE = {
   ERR_EVENTS_GONE: { status: 410, title: 'Events no longer kept' },
   ERR_PRECONDITION_FAILED: { status: 412, title: 'Precondition Failed' },
   ERR_BODY_TOO_LARGE: { status: 413, title: 'Content Too Large' },
+  // Files in messages (docs/protocol.md §15.5): which limit an upload passed.
+  ERR_ATTACHMENT_TOO_LARGE: { status: 413, title: 'File over the size limit' },
+  ERR_TOO_MANY_ATTACHMENTS: { status: 413, title: 'Too many files on one message' },
+  ERR_ATTACHMENT_QUOTA: { status: 413, title: 'Upload quota used up' },
   ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
+  ERR_RANGE_NOT_SATISFIABLE: { status: 416, title: 'Range Not Satisfiable' },
   ERR_UNSUPPORTED_IMAGE: { status: 415, title: 'Unsupported image format' },
   ERR_BAD_IMAGE: { status: 400, title: 'Malformed or oversized image' },
   ERR_TOO_MANY_REQUESTS: { status: 429, title: 'Too Many Requests' },

@@ -10,6 +10,7 @@ import type { Representation } from '../representations/representation.ts';
 import { HttpError } from './http-error.ts';
 import { toProblem } from './problem.ts';
 import { openEventStream } from './sse.ts';
+import { streamBody } from './stream-body.ts';
 import { formatErrorLine, type LogFormat } from './access-log.ts';
 
 export interface SendOptions {
@@ -206,6 +207,8 @@ function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, sou
   } else if (reply.bytes) {
     body = reply.bytes.data;
     contentType = reply.bytes.contentType;
+  } else if (reply.stream) {
+    contentType = reply.stream.contentType;
   }
   if (options.negotiated) {
     vary = varyWithAccept(vary);
@@ -231,9 +234,11 @@ function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, sou
     // browser sends `Origin: null` with a form post (Fetch §3.2.5), and the forms' same-origin check would refuse them.
     'Referrer-Policy', 'same-origin');
   if (body !== undefined) flat.push('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  else if (reply.stream && status !== 304) flat.push('Content-Length', reply.stream.length);
   else if (status !== 204 && status !== 304) flat.push('Content-Length', 0);
   res.writeHead(status, flat as unknown as Record<string, string>);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (reply.stream && status !== 304 && req.method !== 'HEAD') void streamBody(res, reply.stream.chunks());
+  else res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 const PARSER_ERRORS: Record<string, () => HttpError> = {

@@ -37,6 +37,7 @@ export class ServerMetrics {
   readonly streamsOpen = this.registry.register(new Gauge('chat_event_streams_open', 'Event streams (GET /events) open now.'));
   readonly eventsWritten = this.registry.register(new Counter('chat_events_written_total', 'Events appended to the event log.'));
   readonly eventsDelivered = this.registry.register(new Counter('chat_events_delivered_total', 'Events sent to event-stream clients (one per stream that received it).'));
+  readonly ephemeralDelivered = this.registry.register(new Counter('chat_ephemeral_delivered_total', 'Ephemeral events (typing, presence.changed) sent to event-stream clients (one per stream that received it).'));
   private loopDelay: ELDHistogram | undefined;
 
   constructor() {

@@ -34,6 +34,7 @@ const KINDS: Record<number, ProblemKind> = {
   412: { description: 'If-Match or If-None-Match does not hold; nothing changed' },
   413: { description: 'The body is larger than the server accepts' },
   415: { description: 'The body\'s media type (or the image format) is not accepted' },
+  416: { description: 'No range of the Range field lies within the bytes (Content-Range: bytes */length)' },
   429: { description: 'Too many requests; nothing was done. Retry after the given seconds', headers: ['Retry-After'] },
   503: { description: 'Busy, or the database is unreachable, read-only or full: try again after the given seconds', headers: ['Retry-After'] },
 };

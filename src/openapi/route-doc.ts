@@ -24,7 +24,7 @@ export interface ResponseDoc {
   optionalHeaders?: readonly HeaderName[];
 }
 
-export type SuccessStatus = 200 | 201 | 204 | 303 | 304;
+export type SuccessStatus = 200 | 201 | 204 | 206 | 303 | 304;
 
 export type RouteResponses = Partial<Record<SuccessStatus, ResponseDoc>>;
 

@@ -11,19 +11,19 @@ const URL_SAFE = /^[A-Za-z0-9_-]*={0,2}$/;
 const WHITESPACE = /[\t\n\r ]+/g;
 
 /**
- * The bytes of `value`. Throws a 400 naming `avatar` when it is empty or not canonical base64:
+ * The bytes of `value`. Throws a 400 naming `field` (an avatar's `avatar`, an attachment's `data.content`) when it is empty or not canonical base64:
  * a character outside the alphabet, a length no encoding produces, misplaced padding, or
  * non-zero unused bits (RFC 4648 §3.5), since Buffer.from(value, 'base64') ignores them all.
  */
-export function decodeImageData(value: string): Buffer {
+export function decodeImageData(value: string, field = 'avatar'): Buffer {
   const text = value.replace(DATA_URL, '').replace(WHITESPACE, '');
-  if (text === '') throw fieldFailure('avatar', 'is empty');
-  if (!STANDARD.test(text) && !URL_SAFE.test(text)) throw fieldFailure('avatar', 'is not valid base64');
+  if (text === '') throw fieldFailure(field, 'is empty');
+  if (!STANDARD.test(text) && !URL_SAFE.test(text)) throw fieldFailure(field, 'is not valid base64');
   const unpadded = text.replace(/=+$/, '');
   const isPaddingRight = unpadded.length === text.length || text.length % 4 === 0;
   const bytes = Buffer.from(unpadded, 'base64');
   // Re-encoding catches what the alphabet test cannot: lengths of 4n+1 and stray bits.
   const canonical = bytes.toString(text.includes('-') || text.includes('_') ? 'base64url' : 'base64').replace(/=+$/, '');
-  if (!isPaddingRight || canonical !== unpadded) throw fieldFailure('avatar', 'is not valid base64');
+  if (!isPaddingRight || canonical !== unpadded) throw fieldFailure(field, 'is not valid base64');
   return bytes;
 }

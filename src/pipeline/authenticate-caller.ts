@@ -13,6 +13,8 @@ async function findCaller(ex: Exchange, route: Route, mode: 'optional' | 'requir
   ex.caller = await authenticate(ex.req, ex.services, mode, ex.kept);
   ex.labels.userId = ex.caller?.userId;
   if (ex.caller !== undefined) checkTokenRules(ex, route, ex.caller);
+  // Presence (docs/protocol.md §14.6): a request of a signed-in user is activity, noted in memory, written in batches.
+  if (ex.caller) ex.services.presence.noteActivity(ex.caller.userId);
 }
 
 const READS = new Set(['GET', 'HEAD']);

@@ -1,6 +1,7 @@
 // A chat as a person reads it: the newest messages with their authors, replies, reactions and edits, and the forms to write.
 import { escapeHtml } from './escape.ts';
 import { renderForm } from './html-forms.ts';
+import { renderAttachments } from './html-attachments.ts';
 import { anchor, loginsOf, pathOf, renderTime, renderUser, safeHref } from './html-parts.ts';
 import { chatNameOf, renderMessageText } from './html-mentions.ts';
 import type { CollectionRepresentation, Link, PageContext, Resource, SingleRepresentation } from './representation.ts';
@@ -52,7 +53,7 @@ function renderQuote(page: PageContext, message: Resource, shown: ReadonlyMap<st
   return `<p class="quote">In reply to ${renderUser(page, answered['authorId'])}: <a href="${escapeHtml(href)}" dir="auto">${escapeHtml(quoted)}</a></p>`;
 }
 
-/** One message: avatar, author, time (the link to its page), "(edited)", the text as typed, what it answers, reactions. */
+/** One message: avatar, author, time (the link to its page), "(edited)", the text as typed, what it answers, its files, reactions. */
 export function renderMessage(page: PageContext, message: Resource, shown: ReadonlyMap<string, Resource>, unread: boolean): string {
   const href = messagePath(page, message);
   const edited = typeof message['editedAt'] === 'string'
@@ -61,7 +62,9 @@ export function renderMessage(page: PageContext, message: Resource, shown: Reado
   const badge = unread ? ' <span class="badge">new</span>' : '';
   const byline = `<p class="byline"><strong>${renderUser(page, message['authorId'], 32)}</strong> <a href="${escapeHtml(href)}">${renderTime(page, message['createdAt'])}</a>${edited}${badge}</p>`;
   // dir="auto": a message in Arabic or Hebrew runs right to left without reordering the page around it.
-  return `${byline}${renderQuote(page, message, shown)}<p class="text" dir="auto">${renderMessageText(page, message)}</p>${renderReactions(page, message)}`;
+  // A message of files alone has no text to show.
+  const paragraph = message['text'] === '' || message['text'] === undefined ? '' : `<p class="text" dir="auto">${renderMessageText(page, message)}</p>`;
+  return `${byline}${renderQuote(page, message, shown)}${paragraph}${renderAttachments(message)}${renderReactions(page, message)}`;
 }
 
 /** Messages after the reader's marker that others wrote: the ones unreadCount counts (docs/protocol.md §10.1). */
@@ -74,6 +77,17 @@ function isUnread(page: PageContext, message: Resource): boolean {
 function pageLink(links: readonly Link[] | undefined, rel: string, text: string): string {
   const href = safeHref(links?.find((link) => link.rel === rel)?.href);
   return href === undefined ? '' : `<p class="paging"><a rel="${rel}" href="${escapeHtml(href)}">${text}</a></p>`;
+}
+
+/**
+ * "alice is typing…" (docs/html.md): empty when the page is made; the page's script fills it from typing events, with
+ * the members' logins it carries here, and tells the server as the reader types (POST to data-typing). Polite: a
+ * screen reader says it when it is done speaking.
+ */
+function renderTyping(page: PageContext, chatId: string): string {
+  const members = Array.isArray(page.chat?.['members']) ? (page.chat['members'] as unknown[]).map(String) : [];
+  const logins = Object.fromEntries(members.filter((id) => page.users[id] !== undefined).map((id) => [id, page.users[id]!.login]));
+  return `<p class="typing" aria-live="polite" data-typing="${escapeHtml(pathOf(page, 'typing', { chatId }))}" data-logins="${escapeHtml(JSON.stringify(logins))}"></p>`;
 }
 
 /** GET /chats/{id}/messages: older-messages link, the list (live on the newest page), newer link, then the composer. */
@@ -105,12 +119,16 @@ export function renderMessagesPage(rep: CollectionRepresentation, page: PageCont
   const summary = `<div class="chat-nav">${anchor(pathOf(page, 'chat', { chatId }), 'About this chat')} · ` +
     `${anchor(pathOf(page, 'members', { chatId }), `Members (${members})`)} · <span>${unreadCount} unread</span>${markRead}</div>`;
   const list = items.length === 0 ? '<p class="none">No messages yet.</p>' : '';
+  // Multipart, so files go with the text (docs/protocol.md §15.2); the text may stay empty when files are chosen.
   const composer = renderForm({
-    action: pathOf(page, 'messages', { chatId }), method: 'POST', button: 'Send', id: 'compose',
-    fields: [{ name: 'text', label: 'Message', type: 'textarea', attributes: 'required maxlength="4000" rows="3"' }],
+    action: pathOf(page, 'messages', { chatId }), method: 'POST', button: 'Send', id: 'compose', multipart: true,
+    fields: [
+      { name: 'text', label: 'Message', type: 'textarea', attributes: 'maxlength="4000" rows="3"' },
+      { name: 'file', label: 'Files (images show in the chat)', type: 'file', attributes: 'multiple' },
+    ],
   }, page);
   const main = `${summary}${pageLink(rep.links, 'prev', 'Older messages')}${list}` +
-    `<ol class="messages"${liveAttributes}>\n${items.join('\n')}\n</ol>${pageLink(rep.links, 'next', 'Newer messages')}` +
+    `<ol class="messages"${liveAttributes}>\n${items.join('\n')}\n</ol>${renderTyping(page, chatId)}${pageLink(rep.links, 'next', 'Newer messages')}` +
     `<section aria-labelledby="compose-heading"><h2 id="compose-heading">Write</h2>${composer}</section>`;
   return { heading: chatNameOf(page, chat, 'Messages'), main };
 }

@@ -58,7 +58,17 @@ export function renderPerson(page: PageContext, user: PageUser, avatarSize = 0):
   if (user.erased === true) return `<span class="user erased">${escapeHtml(user.login)}</span>`;
   const avatar = avatarSize > 0 ? renderUserAvatar(user, avatarSize) : '';
   const deactivated = user.deactivated === true ? ' <span class="deactivated">(deactivated)</span>' : '';
-  return `<a class="user" href="${escapeHtml(pathOf(page, 'user', { userId: user.id }))}">${avatar}<bdi>${escapeHtml(user.login)}</bdi></a>${deactivated}`;
+  return `<a class="user" href="${escapeHtml(pathOf(page, 'user', { userId: user.id }))}">${avatar}${renderPresence(user)}<bdi>${escapeHtml(user.login)}</bdi></a>${deactivated}`;
+}
+
+/**
+ * The presence dot (docs/html.md): its colour, and the word for whoever does not see it (role="img" with a label, so a
+ * screen reader reads "online, alice"). data-presence-of lets the page's script move it when presence.changed arrives.
+ */
+export function renderPresence(user: PageUser): string {
+  if (user.presence === undefined) return '';
+  const presence = escapeHtml(user.presence);
+  return `<span class="presence" role="img" aria-label="${presence}" title="${presence}" data-presence="${presence}" data-presence-of="${escapeHtml(user.id)}"></span>`;
 }
 
 /** Logins of several users, comma-separated, as plain text (a title attribute, a summary). */

@@ -1,5 +1,7 @@
 // The one script of the HTML pages, allowed by its hash (CSP): times in the reader's locale, the newest page of a chat
-// following the event stream (docs/protocol.md §9.9), the avatar form's zone filled in, and Web Push's Notify me. Every page works the same without it.
+// following the event stream (docs/protocol.md §9.9) with who is typing and who is online (§14.5, §14.6), the avatar
+// form's zone filled in, files pasted or dropped on the composer added to its file input (§15), and Web Push's
+// Notify me (§17). Every page works the same without it.
 import { createHash } from 'node:crypto';
 
 /**
@@ -76,6 +78,19 @@ export const LIVE_SCRIPT = `(() => {
       }
     });
   }
+  const attach = document.querySelector('input[type=file][name=file]');
+  if (attach && window.DataTransfer) {
+    const add = (files) => {
+      if (!files || files.length === 0) return false;
+      const all = new DataTransfer();
+      for (const chosen of [...attach.files, ...files]) all.items.add(chosen);
+      attach.files = all.files;
+      return true;
+    };
+    attach.form.addEventListener('paste', (event) => { if (add(event.clipboardData && event.clipboardData.files)) event.preventDefault(); });
+    attach.form.addEventListener('dragover', (event) => event.preventDefault());
+    attach.form.addEventListener('drop', (event) => { if (add(event.dataTransfer && event.dataTransfer.files)) event.preventDefault(); });
+  }
   const list = document.querySelector('ol[data-live-chat]');
   if (!list || !window.EventSource || !window.fetch || !window.DOMParser) return;
   const chat = list.dataset.liveChat;
@@ -118,6 +133,46 @@ export const LIVE_SCRIPT = `(() => {
     const shown = new Notification(document.title, { body: text.length > 100 ? text.slice(0, 99) + '…' : text, tag: 'chat-' + event.chatId });
     shown.onclick = () => { window.focus(); shown.close(); };
   });
+  source.addEventListener('presence.changed', (frame) => {
+    const { userId, presence } = JSON.parse(frame.data).data;
+    for (const dot of document.querySelectorAll('[data-presence-of]')) {
+      if (dot.dataset.presenceOf !== userId) continue;
+      dot.dataset.presence = presence;
+      dot.title = presence;
+      dot.setAttribute('aria-label', presence);
+    }
+  });
+  const typing = document.querySelector('p[data-typing]');
+  if (!typing) return;
+  const logins = JSON.parse(typing.dataset.logins || '{}');
+  const typists = new Map();
+  let timer;
+  const show = () => {
+    const now = Date.now();
+    for (const [id, until] of typists) if (until <= now) typists.delete(id);
+    const names = [...typists.keys()].map((id) => logins[id] || 'Someone');
+    typing.textContent = names.length === 0 ? '' : names.length === 1 ? names[0] + ' is typing\u2026'
+      : names.length === 2 ? names[0] + ' and ' + names[1] + ' are typing\u2026' : 'Several people are typing\u2026';
+    clearTimeout(timer);
+    if (typists.size > 0) timer = setTimeout(show, Math.min(...typists.values()) - now + 50);
+  };
+  source.addEventListener('typing', (frame) => {
+    const event = JSON.parse(frame.data);
+    if (event.chatId !== chat) return;
+    // How long it holds, as the server counts it, from now on this clock: the two clocks need not agree.
+    typists.set(event.data.userId, Date.now() + Date.parse(event.data.until) - Date.parse(event.createdAt));
+    show();
+  });
+  const text = document.querySelector('textarea#compose-text');
+  let told = 0;
+  if (text) {
+    text.addEventListener('input', () => {
+      const now = Date.now();
+      if (text.value === '' || now - told < 3000) return;
+      told = now;
+      fetch(typing.dataset.typing, { method: 'POST', credentials: 'same-origin' }).catch(() => {});
+    });
+  }
 })();`;
 
 export const LIVE_SCRIPT_HASH = createHash('sha256').update(LIVE_SCRIPT, 'utf8').digest('base64');

@@ -1,20 +1,26 @@
 // Row -> public fields: the one place that picks what a client sees of each stored row. The return types
 // come from the schemas of the OpenAPI document (schemas.ts): a field added to one and not the other fails tsc.
-import type { AuditRow, AvatarRow, ChatRow, InviteRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
+import type { AttachmentRow, AuditRow, AvatarRow, ChatRow, InviteRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
 import { isoTime } from './iso-time.ts';
+import { PATHS } from '../paths.ts';
+import { buildPath } from '../router/compile-pattern.ts';
 import type {
-  PublicAction, PublicAuditEntry, PublicAvatar, PublicChat, PublicInvite, PublicMember, PublicMessage, PublicSession, PublicUser, PublicUserSession,
+  PublicAction, PublicAttachment, PublicAuditEntry, PublicAvatar, PublicChat, PublicInvite, PublicMember, PublicMessage, PublicSession, PublicUser, PublicUserSession,
 } from './schemas.ts';
 
 export { isoTime };
 
-/** Never the password hash. */
-export function publicUser(row: UserRow): PublicUser {
-  return {
+/**
+ * Never the password hash. `presence` is given by whoever answers (docs/protocol.md §14.6): it is computed at that
+ * moment, so it is left out where the user is stored for later (a user.updated event in the log).
+ */
+export function publicUser(row: UserRow, presence?: PublicUser['presence']): PublicUser {
+  const user = {
     id: row.id, login: row.login, avatar: row.avatarId, role: row.role, active: row.deactivatedAt === null,
     kind: row.kind, ownerId: row.ownerId,
-    createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt),
   };
+  const at = { createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt) };
+  return presence === undefined ? { ...user, ...at } : { ...user, presence, ...at };
 }
 
 export function publicAuditEntry(row: AuditRow): PublicAuditEntry {
@@ -105,7 +111,24 @@ export function publicMember(row: MemberRow): PublicMember {
   return { id: row.userId, userId: row.userId, login: row.login, addedAt: isoTime(row.addedAt) };
 }
 
-export function publicMessage(row: MessageRow): PublicMessage {
+/** What a message keeps of each of its files (MessageRow.attachments): the public fields but the href, which depends on the base path. */
+export type AttachmentSummary = Omit<PublicAttachment, 'href'>;
+
+export function attachmentSummary(row: AttachmentRow): AttachmentSummary {
+  const summary: AttachmentSummary = { id: row.id, name: row.name, contentType: row.contentType as AttachmentSummary['contentType'], size: row.size, sha256: row.sha256 };
+  if (row.width !== null && row.height !== null) Object.assign(summary, { width: row.width, height: row.height });
+  return summary;
+}
+
+/** docs/protocol.md §15.1: the summary with the path of the bytes (under the base path), in the documented order. */
+export function publicAttachment(summary: AttachmentSummary, chatId: string, basePath: string): PublicAttachment {
+  const { id, name, contentType, size, sha256, width, height } = summary;
+  const href = `${basePath}${buildPath(PATHS.attachment, { chatId, attachmentId: id })}`;
+  return width === undefined || height === undefined ? { id, name, contentType, size, sha256, href } : { id, name, contentType, size, sha256, href, width, height };
+}
+
+/** basePath: the server's --base-path, which the attachments' hrefs start with. */
+export function publicMessage(row: MessageRow, basePath: string): PublicMessage {
   return {
     id: row.id,
     chatId: row.chatId,
@@ -118,6 +141,7 @@ export function publicMessage(row: MessageRow): PublicMessage {
     // Most messages have none: skip the parse.
     reactions: row.reactions === '[]' ? [] : JSON.parse(row.reactions) as PublicMessage['reactions'],
     mentions: row.mentions === '[]' ? [] : JSON.parse(row.mentions) as string[],
+    attachments: row.attachments === '[]' ? [] : (JSON.parse(row.attachments) as AttachmentSummary[]).map((summary) => publicAttachment(summary, row.chatId, basePath)),
   };
 }
 

@@ -81,6 +81,8 @@ export interface PageUser {
   deactivated?: boolean;
   /** An active admin: may delete any message (docs/protocol.md §4.7). */
   admin?: boolean;
+  /** online, away or offline when the page was made (docs/protocol.md §14.6): the dot beside the login. */
+  presence?: string;
 }
 
 /** A form post that broke a rule: the page shows that form again with what was typed and each error beside its field. */

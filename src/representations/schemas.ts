@@ -22,11 +22,13 @@ export const USER = object({
   active: boolean('False once an admin deactivated the account: it cannot sign in'),
   kind: oneOfValues(['user', 'bot'], 'A person, or a bot: no password, no log-in, no HTML pages (docs/protocol.md §16.2)'),
   ownerId: describe(nullable(id()), 'A bot\'s owner, who manages its tokens; null for a person'),
+  presence: oneOfValues(['online', 'away', 'offline'], 'Computed when answered (docs/protocol.md §14.6): online (an open stream, or a request in the last 2 minutes), away (2-30 minutes), offline. In every answer about users; never in events, which the log keeps'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 }, {
   description: 'A user. Never carries a password or any hash.',
-  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, kind: 'user', ownerId: null, createdAt: AT, updatedAt: AT },
+  optional: ['presence'],
+  example: { id: USER_ID, login: 'alice', avatar: null, role: 'admin', active: true, kind: 'user', ownerId: null, presence: 'online', createdAt: AT, updatedAt: AT },
 });
 
 export const AUDIT_ENTRY = object({
@@ -123,20 +125,44 @@ export const REACTION_COUNT = object({
   userIds: arrayOf(id()),
 }, { description: 'One emoji on a message: how many reacted with it, and who.', example: { emoji: '👍', count: 1, userIds: [USER_ID] } });
 
+const ATTACHMENT_ID = '01JDAY4D8E2F6G0H3J5K7M9N1P';
+
+/** docs/protocol.md §15: one file of a message, as the message and the upload answer show it. */
+export const ATTACHMENT = object({
+  id: id(),
+  name: text({ min: 1, max: 255 }, { description: 'The file name as uploaded, without any path' }),
+  contentType: oneOfValues(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/octet-stream'],
+    'The type the bytes are served with: an image type only for an image the server validated'),
+  size: integer({ minimum: 0, description: 'Bytes' }),
+  sha256: text(undefined, { pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the bytes, lower-case hex: also their ETag' }),
+  href: text(undefined, { description: 'Where the bytes are (members of the chat only)' }),
+  width: integer({ minimum: 1, description: 'Pixels, for an image' }),
+  height: integer({ minimum: 1, description: 'Pixels, for an image' }),
+}, {
+  optional: ['width', 'height'],
+  description: 'A file attached to a message, or uploaded to be.',
+  example: {
+    id: ATTACHMENT_ID, name: 'screenshot.png', contentType: 'image/png', size: 48213,
+    sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    href: buildPath(PATHS.attachment, { chatId: CHAT_ID, attachmentId: ATTACHMENT_ID }), width: 1280, height: 720,
+  },
+});
+
 export const MESSAGE = object({
   id: id(),
   chatId: id(),
   authorId: id(),
-  text: text({ min: 1, max: 4000 }),
+  text: text({ min: 0, max: 4000 }, { description: 'At least 1 character, unless the message has attachments' }),
   replyTo: describe(nullable(id()), 'The message this one answers, or null'),
   createdAt: timestamp(),
   updatedAt: timestamp(),
   editedAt: describe(nullable(timestamp()), 'When the text last changed; null until it does'),
   reactions: describe(arrayOf(ref('ReactionCount', REACTION_COUNT)), 'In order of first use; the same for every reader'),
   mentions: describe(arrayOf(id()), 'The members the text mentions (@login, @all), in order of first mention (docs/protocol.md §14.2)'),
+  attachments: describe(arrayOf(ref('Attachment', ATTACHMENT)), 'Files, in the order they were given; never changed by an edit'),
 }, {
   description: 'A message of a chat.',
-  example: { id: MESSAGE_ID, chatId: CHAT_ID, authorId: USER_ID, text: 'Noon?', replyTo: null, createdAt: AT, updatedAt: AT, editedAt: null, reactions: [], mentions: [] },
+  example: { id: MESSAGE_ID, chatId: CHAT_ID, authorId: USER_ID, text: 'Noon?', replyTo: null, createdAt: AT, updatedAt: AT, editedAt: null, reactions: [], mentions: [], attachments: [] },
 });
 
 export const ACTION = object({
@@ -268,6 +294,7 @@ export type PublicUserSession = Infer<typeof USER_SESSION>;
 export type PublicChat = Infer<typeof CHAT>;
 export type PublicMember = Infer<typeof MEMBER>;
 export type PublicMessage = Infer<typeof MESSAGE>;
+export type PublicAttachment = Infer<typeof ATTACHMENT>;
 export type PublicAction = Infer<typeof ACTION>;
 export type PublicInvite = Infer<typeof INVITE>;
 export type PublicInviteStatus = Infer<typeof INVITE_STATUS>;
@@ -311,6 +338,7 @@ export const RESOURCES = {
   Chat: { schema: CHAT, enveloped: true },
   Member: { schema: MEMBER, enveloped: true },
   Message: { schema: MESSAGE, enveloped: true },
+  Attachment: { schema: ATTACHMENT, enveloped: true },
   Action: { schema: ACTION, enveloped: true },
   Reaction: { schema: REACTION, enveloped: true },
   ReactionCount: { schema: REACTION_COUNT, enveloped: true },

@@ -1,6 +1,7 @@
 // The whole route table, in order: each resource folder contributes its routes.
 import type { Route } from './context.ts';
 import { ACTION_ROUTES } from './actions/routes.ts';
+import { ATTACHMENT_ROUTES } from './attachments/routes.ts';
 import { ADMIN_ROUTES } from './admin/routes.ts';
 import { AUDIT_ROUTES } from './audit/routes.ts';
 import { AVATAR_ROUTES } from './avatars/routes.ts';
@@ -15,6 +16,7 @@ import { REVISION_ROUTES } from './revisions/routes.ts';
 import { SEARCH_ROUTES } from './search/routes.ts';
 import { serviceRoutes } from './service/routes.ts';
 import { SESSION_ROUTES } from './session/routes.ts';
+import { TYPING_ROUTES } from './typing/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
 import { ACCOUNT_ROUTES } from './account/routes.ts';
 import { USER_SESSION_ROUTES } from './user-sessions/routes.ts';
@@ -30,6 +32,7 @@ export const ALL_ROUTES: readonly Route[] = [
   ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...ACTION_ROUTES, ...READ_MARKER_ROUTES, ...REACTION_ROUTES, ...REVISION_ROUTES,
   ...EVENT_ROUTES,
   ...AUDIT_ROUTES,
+  ...ATTACHMENT_ROUTES,
   ...INVITE_ROUTES, ...ADMIN_ROUTES,
   // A user's sessions, export and erasure (docs/protocol.md §3.5-§3.7).
   ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,
@@ -37,4 +40,5 @@ export const ALL_ROUTES: readonly Route[] = [
   ...TOKEN_ROUTES, ...BOT_ROUTES, ...WEBHOOK_ROUTES,
   // Web Push and its service worker (docs/protocol.md §17).
   ...PUSH_ROUTES,
+  ...TYPING_ROUTES,
 ];

@@ -12,9 +12,13 @@ import type { PasswordHasher } from './session/password-hasher.ts';
 import type { LoginLimiter } from './session/login-limiter.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import type { EventHub } from '../events/hub.ts';
+import type { EphemeralBus } from '../events/ephemeral-bus.ts';
+import type { PresenceTracker } from '../events/presence.ts';
+import type { TypingTracker } from '../events/typing.ts';
 import type { Reply } from '../http/reply.ts';
 import type { FormSubmission } from '../http/form-post.ts';
 import type { RateLimit } from './limits/rate-limit.ts';
+import type { UploadCleanup } from './attachments/cleanup.ts';
 
 export type { Clock } from '../clock.ts';
 export type { Reply } from '../http/reply.ts';
@@ -29,9 +33,15 @@ export interface AppServices {
   /** Counters and gauges for GET /metrics (e.g. metrics.eventsWritten.inc()). */
   metrics: ServerMetrics;
   events: EventHub;
+  /** Ephemeral events across every process (docs/events.md "Ephemeral events"): typing and presence ride on it. */
+  bus: EphemeralBus;
+  typing: TypingTracker;
+  presence: PresenceTracker;
   /** docs/protocol.md §11.1: writes per signed-in user per minute, and registrations per address per hour. */
   writeLimit: RateLimit;
   registerLimit: RateLimit;
+  /** Removes unused uploads after their hour (docs/protocol.md §15.2); tests call its sweep() after moving the clock. */
+  uploadCleanup: UploadCleanup;
   /** The origin browsers reach the server at (--public-url, else the listen address): never the client's Host. */
   publicOrigin(): string;
   /** docs/protocol.md §16.5: the durable delivery queue's loop and the kinds it sends. */

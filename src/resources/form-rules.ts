@@ -75,8 +75,9 @@ export const FORM_RULES = new Map<string, FormRule>([
     next: (ctx) => (ctx.params['userId'] === ctx.caller?.userId ? ctx.href(PATHS.chats) : membersPage(ctx)),
     page: membersPage,
   }],
-  // A posted message is shown where it landed: the newest page of the history, scrolled to it.
-  [`POST ${PATHS.messages}`, { shape: ENVELOPED, next: (ctx, reply) => `${messagesPage(ctx)}#message-${dataId(reply)}`, page: (ctx, back) => back ?? messagesPage(ctx) }],
+  // A posted message is shown where it landed: the newest page of the history, scrolled to it. With files, the
+  // form is multipart, read by the handler itself (docs/protocol.md §15.2).
+  [`POST ${PATHS.messages}`, { shape: { envelope: true, files: true }, next: (ctx, reply) => `${messagesPage(ctx)}#message-${dataId(reply)}`, page: (ctx, back) => back ?? messagesPage(ctx) }],
   [`DELETE ${PATHS.messages}`, { shape: BARE, next: messagesPage, page: (ctx) => ctx.href(PATHS.chat, chatParams(ctx)) }],
   [`PATCH ${PATHS.message}`, { shape: ENVELOPED, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
   [`DELETE ${PATHS.message}`, { shape: BARE, next: messagesPage, page: (ctx, back) => back ?? messagePage(ctx) }],

@@ -4,7 +4,7 @@ import { parseQuery } from '../parsers/query.ts';
 import { publicAvatar, publicChatForCaller } from '../representations/public-fields.ts';
 import type { PageContext, PageUser, Representation, Resource } from '../representations/representation.ts';
 import type { UserRow } from '../storage/store.ts';
-import { USER_FIELDS } from './users/handlers.ts';
+import { presenceOf, USER_FIELDS } from './users/handlers.ts';
 import { isAdmin } from './users/roles.ts';
 import { effectiveLevel } from './notifications/decide.ts';
 import { PATHS } from '../paths.ts';
@@ -39,7 +39,7 @@ function collectUserIds(type: string, item: Resource, into: Set<string>): void {
 }
 
 async function pageUser(ctx: RequestContext, row: UserRow): Promise<PageUser> {
-  const user: PageUser = { id: row.id, login: row.login };
+  const user: PageUser = { id: row.id, login: row.login, presence: presenceOf(ctx, row) };
   if (row.deactivatedAt !== null) user.deactivated = true;
   else if (row.role === 'admin') user.admin = true;
   if (row.avatarId !== null) {

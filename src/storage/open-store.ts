@@ -10,6 +10,8 @@ export interface StoreConfig extends SqliteStoreOptions {
   db: string;
   /** PostgreSQL only: connections in the pool (--db-pool). */
   poolSize?: number;
+  /** PostgreSQL only: told each payload another server broadcast (Store.broadcast). */
+  onBroadcast?: (payload: string) => void;
 }
 
 interface Backend {
@@ -25,9 +27,9 @@ interface Backend {
 const BACKENDS: readonly Backend[] = [
   {
     accepts: isPostgresUrl,
-    open: ({ db, poolSize, recordEvents, onCommit, commits }) => PostgresStore.open(db, { poolSize, recordEvents, onCommit, commits }),
+    open: ({ db, poolSize, recordEvents, onCommit, commits, onBroadcast }) => PostgresStore.open(db, { poolSize, recordEvents, onCommit, commits, onBroadcast }),
   },
-  { accepts: () => true, open: async ({ db, ...options }) => new SqliteStore(db, options) },
+  { accepts: () => true, open: async ({ db, onBroadcast: _unused, ...options }) => new SqliteStore(db, options) },
 ];
 
 /** Rejects with a DatabaseOpenError (one line for the operator) when the database cannot be opened. */

@@ -126,12 +126,20 @@ export interface MessageRow {
    * by the backend, so a page of messages reads every reaction in its one query (no N+1).
    */
   reactions: string;
+  /**
+   * JSON array text of the message's attachments, [{id, name, contentType, size, sha256, width?, height?}] in the
+   * order they were given (docs/protocol.md §15): written with the message and never changed, read with it in one query.
+   */
+  attachments: string;
   /** JSON array text of the ids of the members the text mentions (docs/protocol.md §14.2), '[]' for none. */
   mentions: string;
 }
 
 /** A message that nobody reacted to yet, as storage answers its reactions. */
 export const NO_REACTIONS = '[]';
+
+/** A message without files, as storage answers its attachments. */
+export const NO_ATTACHMENTS = '[]';
 
 /** A message that mentions nobody, as storage keeps its mentions. */
 export const NO_MENTIONS = '[]';
@@ -225,7 +233,8 @@ export interface Page<T> {
 /** One of a user's chats as their export shows it: the chat's title and owner, their join time and read marker. */
 export interface MembershipRow {
   chatId: string;
-  title: string;
+  /** Null for a direct chat (docs/protocol.md §14.1). */
+  title: string | null;
   ownerId: string;
   addedAt: number;
   lastReadId: string | null;
@@ -273,4 +282,27 @@ export interface AuditRow {
   targetId: string;
   /** What else the entry says (a chat id, an author, a role), or null. */
   detail: Record<string, unknown> | null;
+}
+
+/** One uploaded file (docs/protocol.md §15): in a chat, unused until a message takes it, then it goes with that message. */
+export interface AttachmentRow {
+  id: string;
+  chatId: string;
+  uploaderId: string;
+  /** The message that holds it; null while unused (removed an hour after its upload). */
+  messageId: string | null;
+  /** The stored content (attachment_blobs), shared by every attachment of the same bytes. */
+  contentId: string;
+  name: string;
+  /** image/png, image/jpeg, image/gif or image/webp for a validated image; application/octet-stream otherwise. */
+  contentType: string;
+  size: number;
+  /** Lower-case hex SHA-256 of the bytes. */
+  sha256: string;
+  /** Pixels, for a validated image only. */
+  width: number | null;
+  height: number | null;
+  createdAt: number;
+  /** How many bytes each chunk of the content holds (the last one fewer): where a byte range starts. */
+  chunkBytes: number;
 }

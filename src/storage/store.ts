@@ -7,8 +7,8 @@
 import type { ParsedQuery } from '../parsers/query.ts';
 import type {
   AvatarBytes, AvatarRow, ChatAccess, ChatForCallerRow, ChatRow, EventPurge, EventRecord, MemberRow, MessageRow, NewChatRow, NewEvent, NotificationLevel, Page,
-  ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow,
-  MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow, NewUserRow,
+  ReactionRow, ReadMarkerRow, RevisionRow, SearchHit, SessionRow, UserRow, AuditRow, AttachmentRow, NewUserRow,
+  MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow,
 } from './rows.ts';
 import type { InviteRepository } from './invite-repository.ts';
 import type { OutboundRepository } from './outbound-repository.ts';
@@ -22,7 +22,7 @@ export type { InviteRepository } from './invite-repository.ts';
 export type * from './outbound-repository.ts';
 export type * from './integration-repository.ts';
 export type * from './push-repository.ts';
-export { NO_CHAT, NO_MENTIONS, NO_REACTIONS } from './rows.ts';
+export { NO_ATTACHMENTS, NO_CHAT, NO_MENTIONS, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
 export class DatabaseOpenError extends Error {
@@ -69,6 +69,11 @@ export interface UserRepository {
   insertFirstUser(user: NewUserRow): Promise<boolean>;
   /** Admins whose account is active: the last one may not be demoted, deactivated or erased. */
   countActiveAdmins(): Promise<number>;
+  /**
+   * Presence's flush (docs/protocol.md §14.6): in one statement, each user's last_seen_at becomes the later of what it
+   * holds and `at`, so flushes of several processes, in any order, never move it back. Unknown and erased accounts are left alone.
+   */
+  recordLastSeen(seen: readonly (readonly [userId: string, at: number])[]): Promise<void>;
 }
 
 export interface AuditRepository {
@@ -142,8 +147,12 @@ export interface ChatRepository {
   setNotificationLevel(chatId: string, userId: string, level: NotificationLevel | null): Promise<void>;
 }
 
+/** A message as it is inserted: no reactions or edit yet; attachments absent for none. */
+export type NewMessage = Omit<MessageRow, 'reactions' | 'editedAt' | 'attachments'> & { attachments?: string };
+
 export interface MessageRepository {
-  insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): Promise<void>;
+  /** attachments: the summary of the files it holds (NO_ATTACHMENTS when absent), written once with the message. */
+  insertMessage(message: NewMessage): Promise<void>;
   /** Any message, in any chat: the caller checks that the reader may see its chat. */
   findMessage(id: string): Promise<MessageRow | undefined>;
   findMessageInChat(chatId: string, id: string): Promise<MessageRow | undefined>;
@@ -166,7 +175,7 @@ export interface ReadMarkerRepository {
   /** The member's marker, or undefined when the user is not a member. */
   findMarker(chatId: string, userId: string): Promise<ReadMarkerRow | undefined>;
   /** Moves the marker (forward or back) and recounts; the caller checked that lastReadId is a message of the chat. */
-  setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow>;
+  setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow | undefined>;
 }
 
 export interface ReactionRepository {
@@ -287,6 +296,42 @@ export interface EventRepository {
   pruneChunk(cutoff: number, chunk: number): Promise<number>;
 }
 
+/**
+ * Files of messages (docs/protocol.md §15). A content is written in chunks as it arrives (startContent, appendChunks,
+ * each its own short write, so an upload never holds the database), then finished under its sha256: identical bytes
+ * are stored once, and a content goes with the last attachment that refers to it (the backends' triggers).
+ */
+export interface AttachmentRepository {
+  /** A new content that receives chunks; it has no sha256 and no reference yet. */
+  startContent(contentId: string, chunkBytes: number, createdAt: number): Promise<void>;
+  /** Chunks first, first + 1, ... of a started content (numbered from 0), in one write: one commit, one sync. */
+  appendChunks(contentId: string, first: number, chunks: readonly Buffer[]): Promise<void>;
+  /**
+   * Only through a Tx, with the insertAttachment that refers to it: the content is complete. Answers the id under
+   * which these bytes are stored: this one's, or an earlier content's with the same sha256 (this copy is then dropped).
+   */
+  finishContent(contentId: string, sha256: string, size: number): Promise<string>;
+  /** An upload that failed: its chunks go (only a content no attachment refers to). */
+  dropContent(contentId: string): Promise<void>;
+  /** Chunk n of a content, or undefined when it is gone (its last reference was deleted meanwhile). */
+  readChunk(contentId: string, n: number): Promise<Buffer | undefined>;
+  insertAttachment(row: Omit<AttachmentRow, 'messageId' | 'chunkBytes'>): Promise<void>;
+  findAttachment(id: string): Promise<AttachmentRow | undefined>;
+  /** The attachments among these ids, in the order of the ids (unknown ids are left out). */
+  findAttachments(ids: readonly string[]): Promise<AttachmentRow[]>;
+  /** Gives unused attachments to a message, in the order given; answers how many were unused and taken. */
+  attachToMessage(messageId: string, ids: readonly string[]): Promise<number>;
+  /** The bytes of every attachment the user uploaded that still exists (the quota, --attachment-quota). */
+  bytesUsedBy(userId: string): Promise<number>;
+  /** Unused uploads made before cutoff, and contents whose upload never finished by then; answers how many attachments went. */
+  deleteUnused(cutoff: number): Promise<number>;
+  /**
+   * Account erasure (docs/protocol.md §13): every attachment the user uploaded goes (so do contents nobody else
+   * refers to), and their messages show none any more. Answers how many attachments went.
+   */
+  deleteUserAttachments(userId: string): Promise<number>;
+}
+
 /** Fixed-window counters (rate limits, failed logins): shared by every process that shares the database. */
 export interface RateCounterRepository {
   /** Counts one hit on `key` and answers the window it fell in; a new window starts when the last one ended. */
@@ -317,6 +362,7 @@ export interface Repositories {
   readonly outbound: OutboundRepository;
   readonly integrations: IntegrationRepository;
   readonly push: PushRepository;
+  readonly attachments: AttachmentRepository;
 }
 
 /** The repositories bound to one open transaction: valid only until its work's promise settles. */
@@ -339,6 +385,13 @@ export interface Store extends Repositories {
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Finishes queued writes, then closes; later calls reject. */
   close(): Promise<void>;
+  /**
+   * Carries a payload (at most 7,900 bytes) to every other server on this database, to the `onBroadcast` each was
+   * opened with, within the second (PostgreSQL: a NOTIFY on a second channel); nothing is stored and a server not
+   * listening at that moment never hears it. Undefined for SQLite: a file on one host, whose processes (--workers) the
+   * primary relays between (src/workers.ts). The ephemeral bus rides on it (events/ephemeral-bus.ts).
+   */
+  readonly broadcast: ((payload: string) => Promise<void>) | undefined;
   /** What opening the database did that its operator should hear of (an upgrade that made an admin): printed at start. */
   readonly notices: readonly string[];
   /**

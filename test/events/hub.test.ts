@@ -149,6 +149,11 @@ test('ending a session ends its subscribers only; stop ends the rest, once, as a
   hub.stop();
   assert.deepEqual([u1.ended, u2.ended, v.ended], [['session ended'], ['shutdown'], ['shutdown']]);
   assert.equal(hub.streamCount(), 0);
+  // A stream still being opened when the server began to stop ends at once: it cannot hold the server's close.
+  const late = recorder('v', 'four');
+  await hub.attach(late);
+  assert.deepEqual(late.ended, ['shutdown']);
+  assert.equal(hub.streamCount(), 0);
 });
 
 test('a session.ended read from the log is delivered, then ends the subscribers of the sessions it names; one attaching later ends at once', async (t) => {

@@ -59,7 +59,7 @@ test('an admin deactivates a user: 200, every token 401 at once, the streams and
   assert.equal(res.status, 200, res.text);
   assert.equal(res.headers['content-type'], 'application/json');
   const at = new Date(clock.time).toISOString();
-  assert.deepEqual(res.body, { id: bob.userId, login: 'bob', avatar: null, role: 'member', active: false, kind: 'user', ownerId: null, createdAt: res.body.createdAt, updatedAt: at });
+  assert.deepEqual(res.body, { id: bob.userId, login: 'bob', avatar: null, role: 'member', active: false, kind: 'user', ownerId: null, presence: 'offline', createdAt: res.body.createdAt, updatedAt: at });
 
   for (const token of [bob.token, second.token]) {
     const refused = await call(server, 'GET', '/session', { token });
@@ -71,8 +71,10 @@ test('an admin deactivates a user: 200, every token 401 at once, the streams and
   // The stream's last events: the user as they are now, then the end of both sessions.
   const last = stream.logEvents.map((event) => ({ type: event.type, chatId: event.json.chatId, data: event.json.data }));
   const ended = last.at(-1)!;
+  // The event carries the user without presence, which is computed when answered (docs/protocol.md §14.6).
+  const { presence: _presence, ...stored } = res.body;
   assert.deepEqual(last, [
-    { type: 'user.updated', chatId: null, data: res.body },
+    { type: 'user.updated', chatId: null, data: stored },
     { type: 'session.ended', chatId: null, data: { userId: bob.userId, ids: ended.data['ids'] } },
   ]);
   assert.equal((ended.data['ids'] as string[]).length, 2, 'both of his sessions');
@@ -190,7 +192,9 @@ test('user.updated reaches the user and everyone sharing a chat, once each, and 
   // Something every stream that follows a chat receives, after the user.updated: the end of what there is to wait for.
   for (const [name, user] of Object.entries({ admin, alice, bob, carol })) await createChat(server, user, { title: `After ${name}` });
 
-  const expected = [{ type: 'user.updated', data: promoted.body }, { type: 'user.updated', data: demoted.body }];
+  // An event carries the user without presence, which is computed when answered (docs/protocol.md §14.6).
+  const stored = ({ presence: _presence, ...user }: Record<string, unknown>): Record<string, unknown> => user;
+  const expected = [{ type: 'user.updated', data: stored(promoted.body) }, { type: 'user.updated', data: stored(demoted.body) }];
   const live: Record<string, unknown[]> = {};
   for (const [name, stream] of Object.entries(streams)) {
     await stream.until((s) => s.logEvents.some((event) => event.type === 'chat.created' && event.json.data.title === `After ${name}`), `${name}'s own chat`);

@@ -55,9 +55,14 @@ export class EventStream {
     return this.isEnded;
   }
 
-  /** The events of the stream that are not ready/reset, i.e. what the log delivered. */
+  /** The events of the stream that are not ready/reset, i.e. what the log delivered (ephemeral events have no id). */
   get logEvents(): SseEvent[] {
-    return this.events.filter((event) => event.type !== 'ready' && event.type !== 'reset');
+    return this.events.filter((event) => event.id !== undefined && event.type !== 'ready');
+  }
+
+  /** The ephemeral events (typing, presence.changed: docs/protocol.md §14.5), which come without an id. */
+  get ephemeralEvents(): SseEvent[] {
+    return this.events.filter((event) => event.id === undefined && event.type !== 'reset');
   }
 
   /** Waits until `predicate` holds over what was received; fails after timeoutMs (a bound, not a sleep). */

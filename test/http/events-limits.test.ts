@@ -62,7 +62,10 @@ test('a reader that stops reading is cut off past about 1 MiB unsent, and resume
   let closedByServer = false;
   socket.once('close', () => { closedByServer = true; });
   const events = server.app.services.events;
-  for (let tries = 0; tries < 1000 && events.streamCount(alice.userId) === 0; tries++) await new Promise((resolve) => setImmediate(resolve));
+  // Opening reads the session and the log (a round trip to PostgreSQL on a busy machine): wait for the stream itself,
+  // checking every few milliseconds, not for a number of event-loop turns.
+  const opened = Date.now();
+  while (events.streamCount(alice.userId) === 0 && Date.now() - opened < 30_000) await new Promise((resolve) => setTimeout(resolve, 5));
   assert.equal(events.streamCount(alice.userId), 1, 'the stream is open');
   const posted: string[] = [];
   const text = 'x'.repeat(4000);

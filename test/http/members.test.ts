@@ -112,7 +112,9 @@ test('the members page (HTML) names the people the owner may add by login, each 
   assert.equal(page.status, 200);
   assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
   const section = /<section aria-labelledby="add-heading">.*?<\/section>/s.exec(page.text)?.[0] ?? '';
-  assert.match(section, new RegExp(`<li><a class="user" href="/users/${carol.userId}"><bdi>${carol.login}</bdi></a> <form method="post" action="/chats/${chat.id}/members/${carol.userId}"`));
+  // With her presence dot (docs/html.md): carol has made no request with her session, so offline.
+  const dot = `<span class="presence" role="img" aria-label="offline" title="offline" data-presence="offline" data-presence-of="${carol.userId}"></span>`;
+  assert.match(section, new RegExp(`<li><a class="user" href="/users/${carol.userId}">${dot}<bdi>${carol.login}</bdi></a> <form method="post" action="/chats/${chat.id}/members/${carol.userId}"`));
   assert.match(section, new RegExp(`<button type="submit" aria-label="Add ${carol.login}">Add</button>`));
   // What a reader sees is the text outside the tags: logins, never an id. The folded "All fields, as the API has
   // them" section keeps the ids on purpose (docs/html.md), so it is left out.

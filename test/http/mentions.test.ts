@@ -15,7 +15,7 @@ test('@login of a member becomes mentions on the message; mentionCount counts it
   assert.equal(posted.status, 201);
   assert.deepEqual(posted.body, { data: {
     id: posted.body.data.id, chatId: chat.id, authorId: alice.userId, text: `hi @${bob.login}, and @${carol.login}.`, replyTo: null,
-    createdAt: at, updatedAt: at, editedAt: null, reactions: [], mentions: [bob.userId, carol.userId],
+    createdAt: at, updatedAt: at, editedAt: null, reactions: [], mentions: [bob.userId, carol.userId], attachments: [],
   } });
   const counts = async (): Promise<number[]> => Promise.all([alice, bob, carol].map(async (user) => (await call(server, 'GET', `/chats/${chat.id}`, { token: user.token })).body.data.mentionCount));
   assert.deepEqual(await counts(), [0, 1, 1]);

@@ -17,7 +17,7 @@ test('POST a message answers 201, Location and the message in the envelope', asy
   assert.match(id, /^[0-9A-Z]{26}$/);
   assert.equal(res.headers['location'], `/chats/${chat.id}/messages/${id}`);
   const at = new Date(clock.time).toISOString();
-  const expected = { data: { id, chatId: chat.id, authorId: bob.userId, text: 'Hello <world>', replyTo: null, createdAt: at, updatedAt: at, editedAt: null, reactions: [], mentions: [] } };
+  const expected = { data: { id, chatId: chat.id, authorId: bob.userId, text: 'Hello <world>', replyTo: null, createdAt: at, updatedAt: at, editedAt: null, reactions: [], mentions: [], attachments: [] } };
   assert.deepEqual(res.body, expected);
   const read = await call(server, 'GET', `/chats/${chat.id}/messages/${id}`, { token: alice.token });
   assert.deepEqual(read.body, expected);

@@ -43,6 +43,7 @@ test('every metric the contract lists is there, typed, with the chat_ prefix', a
     chat_event_streams_open: 'gauge',
     chat_events_written_total: 'counter',
     chat_events_delivered_total: 'counter',
+    chat_ephemeral_delivered_total: 'counter',
     chat_event_loop_lag_seconds: 'gauge',
     chat_event_loop_lag_p99_seconds: 'gauge',
     chat_event_loop_lag_max_seconds: 'gauge',

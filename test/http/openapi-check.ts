@@ -109,7 +109,8 @@ function checkRequestBody(where: string, operation: Json, exchange: CheckedExcha
   const media = operation['requestBody']['content'][type] as Json | undefined;
   if (media === undefined) throw new Error(`${where}: the server took a ${type} body the document does not list`);
   const validate = validatorFor(media['schema'] as Json);
-  if (!validate(JSON.parse(exchange.request.text))) {
+  // A leading byte order mark is ignored by the server, as RFC 8259 §8.1 allows: the body is the JSON after it.
+  if (!validate(JSON.parse(exchange.request.text.replace(/^\uFEFF/, '')))) {
     const errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`).join('; ');
     throw new Error(`${where}: the server took a body the document refuses: ${errors}\nbody: ${exchange.request.text.slice(0, 300)}`);
   }

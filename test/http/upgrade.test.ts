@@ -1,6 +1,6 @@
 // A database made by the release before roles (test/fixtures/before-roles, made with it), opened by this one: it
 // migrates in place, its oldest account becomes the admin and the start-up says so, and every GET answers as the
-// old release did, but for the fields users gained since (role, active; kind, ownerId). PostgreSQL's migration 005 is tested on
+// old release did, but for the fields users gained since (role, active, presence; kind, ownerId) and the empty attachments of messages (§15). PostgreSQL's migration 005 is tested on
 // data of its own in test/postgres/roles-migration.test.ts.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,17 +16,17 @@ const PASSWORD = 'correct horse battery';
 interface Answer { as: string; path: string; status: number; body: unknown }
 
 /**
- * What later releases add: a user's role and active, a chat's kind and mentionCount, a message's and a read marker's
- * mentions and mentionCount (docs/protocol.md §14); everything else must be as it was.
+ * What later releases add: a user's role, active, presence, kind and ownerId, a chat's kind and mentionCount, a message's and a read marker's
+ * mentions and mentionCount (docs/protocol.md §14), a message's attachments (none, in a database from before them:
+ * §15); everything else must be as it was.
  */
 function withoutNewUserFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNewUserFields);
   if (value === null || typeof value !== 'object') return value;
-  // role and active (roles); a chat's kind, mentionCount and mentions (docs/protocol.md §14); a user's kind and
-  // ownerId (bots, §16.2: a chat's ownerId is old).
-  const { role: _role, active: _active, mentionCount: _mentionCount, mentions: _mentions, ...rest } = value as Record<string, unknown>;
-  if (rest['kind'] === 'user' || rest['kind'] === 'bot') delete rest['ownerId'];
-  delete rest['kind'];
+  const { role: _role, active: _active, kind: _kind, mentionCount: _mentionCount, mentions: _mentions, presence: _presence, ...rest } = value as Record<string, unknown>;
+  if (Array.isArray(rest['attachments']) && rest['attachments'].length === 0) delete rest['attachments'];
+  // A user's ownerId is new (bots, docs/protocol.md §16.2); a chat's ownerId is old.
+  if ('login' in rest) delete rest['ownerId'];
   return Object.fromEntries(Object.entries(rest).map(([key, inner]) => [key, withoutNewUserFields(inner)]));
 }
 

@@ -14,7 +14,7 @@ test('registration answers 201, Location and the user without any secret; it doe
   assert.equal(res.headers['set-cookie'], undefined);
   assert.match(res.body.id, /^[0-9A-Z]{26}$/);
   const at = new Date(clock.time).toISOString();
-  assert.deepEqual(res.body, { id: res.body.id, login: 'Alice.B-1_', avatar: null, role: 'admin', active: true, kind: 'user', ownerId: null, createdAt: at, updatedAt: at });
+  assert.deepEqual(res.body, { id: res.body.id, login: 'Alice.B-1_', avatar: null, role: 'admin', active: true, kind: 'user', ownerId: null, presence: 'offline', createdAt: at, updatedAt: at });
   assert.match(res.body.createdAt, ISO);
 });
 

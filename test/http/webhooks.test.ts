@@ -108,14 +108,18 @@ test('outgoing: a 2xx {"text"} answers in the chat as the bot, which never trigg
   assert.equal(receiver.received.length, 1, 'the answer was not delivered back');
 });
 
-test('outgoing: trigger mentions delivers only messages that mention its bot', async (t) => {
+test('outgoing: trigger mentions delivers only messages whose mentions (docs/protocol.md §14.2) name its bot', async (t) => {
   const { server, alice, bob, chat } = await setUp(t);
   const receiver = await startReceiver(t);
-  await createHook(server, alice, chat.id, { name: 'Mentioned', direction: 'outgoing', url: receiver.url, trigger: 'mentions' });
-  await postMessage(server, bob, chat.id, { text: 'nobody mentioned' });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  const hook = (await createHook(server, alice, chat.id, { name: 'Mentioned', direction: 'outgoing', url: receiver.url, trigger: 'mentions' })).body.data;
+  const bot = (await call(server, 'GET', `/users/${hook.botId}`, { token: bob.token })).body;
+  await postMessage(server, bob, chat.id, { text: 'nobody mentioned, not even @alice' });
+  const mentioning = await postMessage(server, bob, chat.id, { text: `@${bot.login} deploy please` });
+  assert.deepEqual(mentioning.mentions, [hook.botId]);
+  // Deliveries to one webhook go in order: once the mention is heard, the message before it was never queued.
+  await until(() => receiver.received.length > 0, 'the mention\'s delivery');
   await server.app.services.outbound.loop.idle();
-  assert.equal(receiver.received.length, 0);
+  assert.deepEqual(receiver.received.map((got) => JSON.parse(got.body).data.text), [`@${bot.login} deploy please`]);
 });
 
 test('outgoing: a failing receiver is retried and shown in deliveries; failing 24 h disables the webhook and tells its maker', async (t) => {

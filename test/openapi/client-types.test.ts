@@ -37,7 +37,7 @@ async function send<T>(base: string, method: string, path: string, body?: unknow
   return (await res.json()) as T;
 }
 
-export async function run(base: string): Promise<{ login: string; title: string; text: string; total: number }> {
+export async function run(base: string): Promise<{ login: string; title: string | null; text: string; total: number }> {
   const credentials: Body<'/users', 'post'> = { login: 'typed', password: 'correct horse battery' };
   const user = await send<Answer<'/users', 'post', 201>>(base, 'POST', '/users', credentials);
   const session = await send<Answer<'/session', 'post', 201>>(base, 'POST', '/session', credentials);

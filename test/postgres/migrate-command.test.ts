@@ -13,6 +13,7 @@ import { createChat, postMessage } from '../http/chat-fixtures.ts';
 import { call, registerAndLogIn, TestClock, type LoggedIn } from '../http/client.ts';
 import { createTestDatabase } from './test-database.ts';
 import { runCommand } from '../run-command.ts';
+import { filePart, postWithFiles } from '../http/attachment-fixtures.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
@@ -72,6 +73,14 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   assert.equal((await call(before, 'PUT', `/messages/${ids[1]}/reactions/ok`, { token: bob.token })).status, 201);
   assert.equal((await call(before, 'DELETE', `/chats/${chat.id}/messages/${ids[3]}`, { token: bob.token })).status, 204);
   assert.equal((await call(before, 'PUT', `/chats/${chat.id}/read`, { token: bob.token, json: { data: { lastReadId: ids[0] } } })).status, 200);
+  // Files of a message (docs/protocol.md §15): an image and a file of three chunks, stored in SQLite, read back from
+  // PostgreSQL; its text mentions ann (a multipart post's mentions are kept as a JSON post's).
+  clock.advance(1000);
+  const withFiles = await postWithFiles(before, bob, chat.id, [{ name: 'text', data: '@ann files' }, filePart('four.png', png(4, 4), 'image/png'), filePart('big.bin', Buffer.alloc(600_000, 7))]);
+  assert.equal(withFiles.status, 201, withFiles.text);
+  const files = withFiles.body.data.attachments as { href: string }[];
+  const downloads = async (server: RunningServer) => Promise.all(files.map(async ({ href }) => (await call(server, 'GET', href, { token: ann.token })).raw.toString('base64')));
+  const expectedFiles = await downloads(before);
   // docs/protocol.md §14: a direct chat, a notification level chosen, and the mention of bob above, copied too.
   assert.equal((await call(before, 'POST', '/chats', { token: ann.token, json: { data: { kind: 'direct', members: [bob.userId] } } })).status, 201);
   assert.equal((await call(before, 'PUT', `/chats/${chat.id}/notifications`, { token: bob.token, json: { data: { level: 'all' } } })).status, 200);
@@ -82,11 +91,12 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
 
   const copied = await runMigrate(['--from', file, '--to', database.url]);
   assert.equal(copied.code, 0, copied.stderr);
-  assert.match(copied.stdout, /copied .* 2 users, 2 sessions, 2 invites, 1 avatars, 2 chats, 2 chat_stats, 4 chat_members, 3 messages, 1 message_mentions, 2 reactions, 1 message_revisions, \d+ events, 3 audit_log/);
+  assert.match(copied.stdout, /copied .* 2 users, 2 sessions, 2 invites, 1 avatars, 2 chats, 2 chat_stats, 4 chat_members, 4 messages, 2 attachment_blobs, 4 attachment_chunks, 2 attachments, 2 message_mentions, 2 reactions, 1 message_revisions, \d+ events, 3 audit_log/);
 
   const after = await startServer({ ...options, db: database.url });
   t.after(() => after.close());
   assert.deepEqual(await readEverything(after, [ann, bob], chat.id, kept, avatarPath), expected);
+  assert.deepEqual(await downloads(after), expectedFiles);
   // New ids come after the copied ones: a new event, a reply to an older message, a new reaction in order.
   const lastEvent = (await call(after, 'GET', '/events?after=0&wait=0', { token: ann.token })).body.meta.lastEventId;
   clock.advance(1000);

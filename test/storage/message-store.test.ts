@@ -17,7 +17,7 @@ async function openStorage(t: TestContext): Promise<SqliteStore> {
 }
 
 function message(id: string, chatId: string, replyTo: string | null = null): MessageRow {
-  return { id, chatId, authorId: 'u1', text: `text ${id}`, replyTo, createdAt: 5, updatedAt: 5, editedAt: null, reactions: '[]', mentions: '[]' };
+  return { id, chatId, authorId: 'u1', text: `text ${id}`, replyTo, createdAt: 5, updatedAt: 5, editedAt: null, reactions: '[]', mentions: '[]', attachments: '[]' };
 }
 
 test('messages are found by id, and under their own chat only', async (t) => {

@@ -47,7 +47,7 @@ async function checkPassword(ctx: RequestContext, body: Body, passwordHash: stri
 }
 
 /** Their reactions go, each told as DELETE of a reaction tells it; then their messages, each as its DELETE does. */
-async function removeWhatTheyWrote(tx: Tx, userId: string, keepMessages: boolean, now: number): Promise<number> {
+async function removeWhatTheyWrote(tx: Tx, userId: string, keepMessages: boolean, now: number, basePath: string): Promise<number> {
   const messages = keepMessages ? [] : await tx.accounts.findMessagesOfAuthor(userId);
   const erased = new Set(messages.map((message) => message.id));
   for (const reaction of await tx.accounts.findReactionsOfUser(userId)) {
@@ -63,7 +63,7 @@ async function removeWhatTheyWrote(tx: Tx, userId: string, keepMessages: boolean
     await appendPurging(tx.events, { type: 'message.deleted', chatId: message.chatId, createdAt: now, data: { id: message.id }, subjectId: message.id });
     for (const reply of replies) {
       if (erased.has(reply.id)) continue;
-      await tx.events.append({ type: 'message.updated', chatId: reply.chatId, createdAt: now, data: publicMessage({ ...reply, replyTo: null, updatedAt: now }), subjectId: reply.id });
+      await tx.events.append({ type: 'message.updated', chatId: reply.chatId, createdAt: now, data: publicMessage({ ...reply, replyTo: null, updatedAt: now }, basePath), subjectId: reply.id });
     }
   }
   return messages.length;
@@ -83,7 +83,10 @@ export async function eraseUser(ctx: RequestContext): Promise<Reply> {
     }
     const now = clock.now();
     const chats = await leaveEveryChat(tx, user.id, now);
-    const messages = await removeWhatTheyWrote(tx, user.id, keepMessages, now);
+    // The files they uploaded go in any case (docs/protocol.md §15.4): kept messages show none, and bytes nobody
+    // else refers to leave the database.
+    await tx.attachments.deleteUserAttachments(user.id);
+    const messages = await removeWhatTheyWrote(tx, user.id, keepMessages, now, ctx.services.config.basePath);
     // Their streams end on every process, as a deactivation ends them (docs/protocol.md §9.7).
     await appendSessionsEnded(tx, user.id, [...await tx.sessions.deleteUserSessions(user.id), ...await tx.integrations.deleteAccessTokensOf(user.id)], now);
     // Left by a session that expired: none stays (docs/protocol.md §17.2).

@@ -45,7 +45,7 @@ async function buildExport(ctx: RequestContext, tx: Tx, user: UserRow): Promise<
     })),
     readMarkers: memberships.map((membership) => publicReadMarker({ ...membership, userId: user.id })),
     messages: (await accounts.findMessagesOfAuthor(user.id))
-      .map((message) => ({ ...publicMessage(message), revisions: collectRevisions(message, revisions.get(message.id) ?? []) })),
+      .map((message) => ({ ...publicMessage(message, ctx.services.config.basePath), revisions: collectRevisions(message, revisions.get(message.id) ?? []) })),
     reactions: (await accounts.findReactionsOfUser(user.id))
       .map((reaction) => ({ messageId: reaction.messageId, chatId: reaction.chatId, emoji: reaction.emoji, createdAt: isoTime(reaction.createdAt) })),
     sessions: (await accounts.findSessionsOfUser(user.id)).map((session) => publicUserSession(session, ctx.caller!.sessionId)),

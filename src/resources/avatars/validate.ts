@@ -140,6 +140,6 @@ function checkZone(zone: Zone, image: ImageInfo): void {
 }
 
 /** A 415 for a body that is neither form; Accept-Post (W3C LDP §7.1) says which are. */
-export function unsupportedUploadType(accepted: readonly string[]): HttpError {
-  return new HttpError('ERR_UNSUPPORTED_MEDIA_TYPE', `Send the avatar as ${accepted.join(' or ')}`, { headers: { 'Accept-Post': accepted.join(', ') } });
+export function unsupportedUploadType(accepted: readonly string[], what = 'the avatar'): HttpError {
+  return new HttpError('ERR_UNSUPPORTED_MEDIA_TYPE', `Send ${what} as ${accepted.join(' or ')}`, { headers: { 'Accept-Post': accepted.join(', ') } });
 }

@@ -75,6 +75,8 @@ function openStream(ctx: RequestContext, query: EventsQuery): Reply {
           writer.deliver(events);
           ctx.services.metrics.eventsDelivered.inc(events.length);
         },
+        // Typing and presence (docs/protocol.md §14.5): written as they come, without an id; a long-poll gets none.
+        deliverEphemeral: (frame) => writer.deliver([frame]),
         ready: (newestId) => writer.ready(newestId),
         isCongested: () => writer.isCongested(),
         whenDrained: () => writer.whenDrained(),

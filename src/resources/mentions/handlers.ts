@@ -17,7 +17,7 @@ export function listMentions(ctx: RequestContext): Promise<Reply> {
     type: 'message',
     spec: MENTION_FIELDS,
     list: (query) => ctx.services.storage.collections.listMentions(ctx.caller!.userId, query),
-    toPublic: publicMessage,
+    toPublic: (row) => publicMessage(row, ctx.services.config.basePath),
     itemHref: (message) => ctx.href(PATHS.message, { chatId: String(message['chatId']), messageId: String(message['id']) }),
     defaultSort: '-id',
   });

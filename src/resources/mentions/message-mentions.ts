@@ -14,6 +14,11 @@ import { findMentions } from '../../parsers/mentions.ts';
 export async function isAdminIfMentioningAll(ctx: RequestContext, body: Body): Promise<boolean> {
   const data = body['data'];
   const text = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['text'] : undefined;
+  return isAdminIfTextMentionsAll(ctx, text);
+}
+
+/** The same, for a text already read (a new message's, JSON or multipart: docs/protocol.md §15.2). */
+export async function isAdminIfTextMentionsAll(ctx: RequestContext, text: unknown): Promise<boolean> {
   return typeof text === 'string' && findMentions(text, []).all && await isAdmin(ctx);
 }
 

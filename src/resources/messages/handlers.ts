@@ -8,14 +8,18 @@ import { appendPurging } from '../../events/purge-rule.ts';
 import { publicMessage } from '../../representations/public-fields.ts';
 import type { Link } from '../../representations/representation.ts';
 import { newId } from '../../storage/ids.ts';
-import { NO_REACTIONS, type ChatAccess, type MessageRow, type Repositories } from '../../storage/store.ts';
-import { isAdminIfMentioningAll, storedMentions } from '../mentions/message-mentions.ts';
+import { NO_ATTACHMENTS, NO_REACTIONS, type ChatAccess, type MessageRow, type Repositories } from '../../storage/store.ts';
+import { isAdminIfMentioningAll, isAdminIfTextMentionsAll, storedMentions } from '../mentions/message-mentions.ts';
 import { appendNotifications } from '../notifications/append-notifications.ts';
 import { recordAudit } from '../audit/record.ts';
 import { findModeratedChat, findVisibleChat, requireOwner } from '../chats/access.ts';
 import { isAdmin } from '../users/roles.ts';
 import { PATCH_TYPES } from '../chats/handlers.ts';
 import { validateMessage, validateMessageChanges, type MessageInput } from './validate.ts';
+import { readNewMessage } from './new-message.ts';
+import { attachmentSummary } from '../../representations/public-fields.ts';
+import { dropReceived } from '../attachments/receive.ts';
+import { findUnusedUploads, saveReceived } from '../attachments/save.ts';
 import { PATHS } from '../../paths.ts';
 
 export function messageLinks(ctx: RequestContext, row: MessageRow): Link[] {
@@ -36,12 +40,12 @@ export function messageReply(ctx: RequestContext, row: MessageRow, status = 200,
   return {
     status,
     headers,
-    representation: { kind: 'single', type: 'message', enveloped: true, data: publicMessage(row), links: messageLinks(ctx, row) },
+    representation: { kind: 'single', type: 'message', enveloped: true, data: publicMessage(row, ctx.services.config.basePath), links: messageLinks(ctx, row) },
   };
 }
 
-function messageEtag(row: MessageRow): string {
-  return etagOf(publicMessage(row));
+function messageEtag(ctx: RequestContext, row: MessageRow): string {
+  return etagOf(publicMessage(row, ctx.services.config.basePath));
 }
 
 /** The chat (404 unless the caller is a member) and the message in it (404 unless it is there), read through `db`. */
@@ -75,30 +79,42 @@ async function checkReplyTarget(db: Repositories, chatId: string, replyTo: strin
 /**
  * POST: the insert joins the writes of this event-loop turn in one commit (group commit: one WAL sync under
  * synchronous=FULL for all of them), and the 201 goes out only after that commit. Membership and the reply
- * target are checked again inside the write, as the chat may have changed while it waited.
+ * target are checked again inside the write, as the chat may have changed while it waited. Files come in the
+ * body (multipart, stored as they arrive) or by the ids of earlier uploads (docs/protocol.md §15.2); either way
+ * they become the message's in the same write, and go with it.
  */
 export async function postMessage(ctx: RequestContext): Promise<Reply> {
-  const { storage, clock, config } = ctx.services;
-  const body = await readJsonBody(ctx, config.maxBodyBytes);
-  const chatId = (await findVisibleChat(ctx, ctx.params['chatId']!)).id;
-  const input = validateMessage(body, { chatId });
-  const admin = await isAdminIfMentioningAll(ctx, body);
-  const row = await storage.writeTogether(async (tx) => {
-    const access = await findVisibleChat(ctx, chatId, tx);
-    await checkReplyTarget(tx, chatId, input.replyTo, null);
-    // docs/protocol.md §14.2, §14.4: the mentions among the members now, and who is notified, in the message's transaction.
-    const members = await tx.chats.findMembers(chatId);
-    const mentions = storedMentions(ctx, access, input.text, members, admin);
-    const now = clock.now();
-    const message: MessageRow = {
-      id: newId(now), chatId, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now, editedAt: null, reactions: NO_REACTIONS, mentions,
-    };
-    await tx.messages.insertMessage(message);
-    await tx.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message), subjectId: message.id });
-    await appendNotifications(tx, access.kind, message, members);
-    return message;
-  });
-  return messageReply(ctx, row, 201, { Location: ctx.href(PATHS.message, { chatId, messageId: row.id }) });
+  const { storage, clock } = ctx.services;
+  const { chatId, input, files } = await readNewMessage(ctx);
+  try {
+    const admin = await isAdminIfTextMentionsAll(ctx, input.text);
+    const row = await storage.writeTogether(async (tx) => {
+      const access = await findVisibleChat(ctx, chatId, tx);
+      await checkReplyTarget(tx, chatId, input.replyTo, null);
+      // docs/protocol.md §14.2, §14.4: the mentions among the members now, and who is notified, in the message's transaction.
+      const members = await tx.chats.findMembers(chatId);
+      const mentions = storedMentions(ctx, access, input.text, members, admin);
+      const now = clock.now();
+      const summaries = [...await findUnusedUploads(tx, ctx, chatId, input.attachments), ...(await saveReceived(tx, ctx, chatId, files, now)).map(attachmentSummary)];
+      const message: MessageRow = {
+        id: newId(now), chatId, authorId: ctx.caller!.userId, text: input.text, replyTo: input.replyTo, createdAt: now, updatedAt: now, editedAt: null, reactions: NO_REACTIONS,
+        mentions, attachments: summaries.length === 0 ? NO_ATTACHMENTS : JSON.stringify(summaries),
+      };
+      await tx.messages.insertMessage(message);
+      if (await tx.attachments.attachToMessage(message.id, summaries.map((summary) => summary.id)) !== summaries.length) {
+        throw new HttpError('ERR_CONFLICT', 'An upload was taken by another message meanwhile');
+      }
+      await tx.events.append({ type: 'message.created', chatId, createdAt: now, data: publicMessage(message, ctx.services.config.basePath), subjectId: message.id });
+      await appendNotifications(tx, ctx.services.config.basePath, access.kind, message, members);
+      return message;
+    });
+    // A message ends its author's typing in the chat (docs/protocol.md §14.5), once it is committed.
+    ctx.services.typing.stop(chatId, row.authorId);
+    return messageReply(ctx, row, 201, { Location: ctx.href(PATHS.message, { chatId, messageId: row.id }) });
+  } catch (error) {
+    await dropReceived(ctx, files.map((file) => file.contentId));
+    throw error;
+  }
 }
 
 /** A message under either of its addresses: /chats/{id}/messages/{mid}/... or /messages/{mid}/... (docs/protocol.md §10.4). */
@@ -125,7 +141,7 @@ function requireAuthor(ctx: RequestContext, message: MessageRow): void {
 async function editMessage(ctx: RequestContext, tx: Repositories, edit: { access: ChatAccess; current: MessageRow; admin: boolean }, changes: Partial<MessageInput>): Promise<Reply> {
   const { access, current } = edit;
   await checkReplyTarget(tx, current.chatId, changes.replyTo ?? null, current.id);
-  checkPreconditions(ctx.req.headers, messageEtag(current));
+  checkPreconditions(ctx.req.headers, messageEtag(ctx, current));
   const next: MessageRow = { ...current, ...changes };
   if (next.text !== current.text || next.replyTo !== current.replyTo) {
     next.updatedAt = ctx.services.clock.now();
@@ -136,8 +152,8 @@ async function editMessage(ctx: RequestContext, tx: Repositories, edit: { access
       next.mentions = storedMentions(ctx, access, next.text, members, edit.admin);
     }
     await tx.messages.updateMessage(next);
-    await tx.events.append({ type: 'message.updated', chatId: next.chatId, createdAt: next.updatedAt, data: publicMessage(next), subjectId: next.id });
-    if (members) await appendNotifications(tx, access.kind, next, members, JSON.parse(current.mentions) as string[]);
+    await tx.events.append({ type: 'message.updated', chatId: next.chatId, createdAt: next.updatedAt, data: publicMessage(next, ctx.services.config.basePath), subjectId: next.id });
+    if (members) await appendNotifications(tx, ctx.services.config.basePath, access.kind, next, members, JSON.parse(current.mentions) as string[]);
   }
   return messageReply(ctx, next);
 }
@@ -183,7 +199,7 @@ export async function deleteMessage(ctx: RequestContext): Promise<Reply> {
   if (moderating && !admin) {
     throw new HttpError('ERR_FORBIDDEN', 'Only the author, the chat\'s owner or an admin may delete a message');
   }
-  checkPreconditions(ctx.req.headers, messageEtag(message));
+  checkPreconditions(ctx.req.headers, messageEtag(ctx, message));
   const now = clock.now();
   await storage.transaction(async (tx) => {
     if (moderating) {
@@ -196,7 +212,7 @@ export async function deleteMessage(ctx: RequestContext): Promise<Reply> {
     // Its replies lose their replyTo: that changes them, so each is told as an update.
     for (const reply of replies) {
       const detached = { ...reply, replyTo: null, updatedAt: now };
-      await tx.events.append({ type: 'message.updated', chatId: reply.chatId, createdAt: now, data: publicMessage(detached), subjectId: reply.id });
+      await tx.events.append({ type: 'message.updated', chatId: reply.chatId, createdAt: now, data: publicMessage(detached, ctx.services.config.basePath), subjectId: reply.id });
     }
   });
   return { status: 204 };

@@ -121,7 +121,7 @@ async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Re
     representation: {
       kind: 'collection',
       type: 'message',
-      data: rows.map(publicMessage),
+      data: rows.map((row) => publicMessage(row, ctx.services.config.basePath)),
       meta: { total, limit: parsed.limit, offset: parsed.offset },
       links,
       // Built from strings only: a kept page must not hold on to this request.

@@ -1,7 +1,7 @@
 // Routes of messages: under their chat, and the top-level address of one message.
 import type { Route } from '../context.ts';
 import { created, noContent, one, page } from '../../openapi/route-doc.ts';
-import { id, nullable, text } from '../../openapi/schema.ts';
+import { arrayOf, id, nullable, object, text } from '../../openapi/schema.ts';
 import { envelopeSchema } from '../service/openapi.ts';
 import { PATCH_TYPES } from '../chats/handlers.ts';
 import { deleteAllMessages, deleteMessage, getMessage, getTopLevelMessage, patchMessage, postMessage, putMessage } from './handlers.ts';
@@ -18,6 +18,18 @@ const MESSAGE_FIELDS_IN = {
   replyTo: nullable(id('A message of the same chat this one answers')),
 };
 const MESSAGE_BODY = envelopeSchema(MESSAGE_FIELDS_IN, ['text']);
+// docs/protocol.md §15.2: a new message may name earlier uploads, and then needs no text.
+const NEW_MESSAGE_BODY = envelopeSchema({
+  ...MESSAGE_FIELDS_IN,
+  text: text({ ...MESSAGE_TEXT_RULE, min: 0 }, { description: 'Required, 1-4000 characters, unless the message has attachments' }),
+  attachments: arrayOf(id(), { description: 'Ids of the caller\'s unused uploads to this chat (POST /chats/{id}/attachments), at most --max-attachments' }),
+});
+// The same message with its files in the body: text parts `text` and `replyTo`, and file parts named `file`.
+const NEW_MESSAGE_MULTIPART = object({
+  text: text({ ...MESSAGE_TEXT_RULE, min: 0 }),
+  replyTo: id('A message of the same chat this one answers'),
+  file: text(undefined, { contentMediaType: 'application/octet-stream', description: 'A file part (with a filename); up to --max-attachments of them' }),
+}, { optional: ['text', 'replyTo', 'file'] });
 const MESSAGE_CHANGES = envelopeSchema(MESSAGE_FIELDS_IN);
 const EXAMPLE = { data: { text: 'Noon?' } };
 const KEYSET = [
@@ -33,8 +45,11 @@ export const MESSAGE_ROUTES: Route[] = [
     keep: 'shared',
   },
   {
-    method: 'POST', pattern: PATHS.messages, handler: postMessage, summary: 'Post a message to a chat (any member)',
-    requestBody: { contentTypes: JSON_TYPES, schema: MESSAGE_BODY, example: EXAMPLE }, responses: { 201: created('Message') },
+    method: 'POST', pattern: PATHS.messages, handler: postMessage, summary: 'Post a message to a chat (any member), with files if any',
+    requestBody: {
+      contentTypes: [...JSON_TYPES, 'multipart/form-data'], schemaByType: { 'application/json': NEW_MESSAGE_BODY, 'multipart/form-data': NEW_MESSAGE_MULTIPART }, example: EXAMPLE,
+    },
+    responses: { 201: created('Message') },
   },
   { method: 'DELETE', pattern: PATHS.messages, handler: deleteAllMessages, summary: 'Delete every message of a chat (owner only)', responses: { 204: noContent('The chat has no messages') } },
   { method: 'GET', pattern: PATHS.message, handler: getMessage, summary: 'Read a message', responses: { 200: one('Message') } },

@@ -7,15 +7,18 @@ import { queuePushes } from '../push/queue-pushes.ts';
 /**
  * One event per notified member, for them alone (onlyUserId), carrying the message and the reason. Its subject is the
  * message, so deleting the message removes the notification from the log too (src/events/purge-rule.ts).
- * `previousMentions`: for an edit, whom the message mentioned before (only the newly notified hear of it).
+ * `previousMentions`: for an edit, whom the message mentioned before (only the newly notified hear of it). `basePath`
+ * prefixes the hrefs of the message's attachments (docs/protocol.md §15.1).
  * The same members' push subscriptions get a Web Push delivery (docs/protocol.md §17.3), queued in this transaction.
  */
-export async function appendNotifications(tx: Repositories, kind: ChatKind, message: MessageRow, members: readonly MemberRow[], previousMentions?: readonly string[]): Promise<void> {
+export async function appendNotifications(
+  tx: Repositories, basePath: string, kind: ChatKind, message: MessageRow, members: readonly MemberRow[], previousMentions?: readonly string[],
+): Promise<void> {
   const notified = decideNotifications({
     kind, authorId: message.authorId, mentions: JSON.parse(message.mentions) as string[], members, ...(previousMentions ? { previousMentions } : {}),
   });
   if (notified.length === 0) return;
-  const data = publicMessage(message);
+  const data = publicMessage(message, basePath);
   const eventIds = new Map<string, number>();
   for (const { userId, reason } of notified) {
     const eventId = await tx.events.append({

@@ -64,6 +64,8 @@ export async function putReadMarker(ctx: RequestContext): Promise<Reply> {
     checkPreconditions(ctx.req.headers, etagOf(publicReadMarker(current)));
     if (current.lastReadId === lastReadId) return current;
     const moved = await tx.readMarkers.setMarker(access.id, userId, lastReadId);
+    // On PostgreSQL the caller may have left (or the chat gone) since the marker was read: the chat's 404.
+    if (moved === undefined) throw chatNotFound(access.id);
     await tx.events.append({ type: 'read.updated', chatId: access.id, createdAt: clock.now(), data: publicReadMarker(moved), onlyUserId: userId });
     return moved;
   });

@@ -3,6 +3,7 @@ import type { Reply, RequestContext } from '../context.ts';
 import { fieldsOf, type CollectionSpec, type FieldSpec } from '../../parsers/query.ts';
 import { parseSearchTerms } from '../../parsers/search-terms.ts';
 import { publicChatForCaller, publicMessage, publicUser } from '../../representations/public-fields.ts';
+import { presenceOf } from '../users/handlers.ts';
 import type { Resource } from '../../representations/representation.ts';
 import type { Repositories, SearchHit } from '../../storage/store.ts';
 import { pageLinks, parseCollectionQuery } from '../collection.ts';
@@ -47,13 +48,13 @@ export async function search(ctx: RequestContext): Promise<Reply> {
 async function loadResource(ctx: RequestContext, tx: Repositories, hit: SearchHit): Promise<Resource> {
   let found: Resource | undefined;
   if (hit.type === 'message') {
-    found = mapDefined(await tx.messages.findMessage(hit.id), publicMessage);
+    found = mapDefined(await tx.messages.findMessage(hit.id), (row) => publicMessage(row, ctx.services.config.basePath));
   } else if (hit.type === 'chat') {
     // A chat found is the caller's, read as they read it: with their own marker and count (docs/protocol.md §10.1).
     const marker = await tx.readMarkers.findMarker(hit.id, ctx.caller!.userId);
     found = mapDefined(await tx.chats.findChat(hit.id), (row) => publicChatForCaller(row, marker ?? NO_MARKER));
   } else {
-    found = mapDefined(await tx.users.findUserById(hit.id), publicUser);
+    found = mapDefined(await tx.users.findUserById(hit.id), (row) => publicUser(row, presenceOf(ctx, row)));
   }
   if (found === undefined) throw new Error(`search: ${hit.type} ${hit.id} vanished between match and load`);
   return found;

@@ -6,7 +6,7 @@ import { readJsonBody } from '../../http/json-body.ts';
 import { rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
 import { isoTime, publicSession } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
-import type { SessionRow } from '../../storage/store.ts';
+import { isForeignKeyViolation, type SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
 import { readOwnOriginBody } from '../own-origin-body.ts';
 import { appendSessionsEnded } from './sessions-ended.ts';
@@ -92,13 +92,22 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
     userAgent: readUserAgent(ctx),
     address,
   };
-  await storage.transaction(async (tx) => {
-    // Deactivated while the password was checked: no session (SQLite's writes take turns; on PostgreSQL a session
-    // that slipped past is refused at every use, as authentication finds only active users' sessions).
-    if ((await tx.users.findUserById(user.id))?.deactivatedAt !== null) throw accountDeactivated();
-    await tx.sessions.deleteExpiredSessions(now);
-    await tx.sessions.insertSession(session);
-  });
+  try {
+    await storage.transaction(async (tx) => {
+      // Deactivated while the password was checked: no session (SQLite's writes take turns; on PostgreSQL a session
+      // that slipped past is refused at every use, as authentication finds only active users' sessions). Erased
+      // meanwhile: the login no longer exists.
+      const still = await tx.users.findUserById(user.id);
+      if (still === undefined) throw badCredentials();
+      if (still.deactivatedAt !== null) throw accountDeactivated();
+      await tx.sessions.deleteExpiredSessions(now);
+      await tx.sessions.insertSession(session);
+    });
+  } catch (error) {
+    // On PostgreSQL an erasure may commit between that read and the insert: the session has no user to belong to.
+    if (isForeignKeyViolation(error)) throw badCredentials();
+    throw error;
+  }
   const cookie = sessionCookie(ctx, token, config.sessionMaxAge);
   if (form) {
     // The HTML login form: go on to the chat list (RFC 9110 §15.4.4, 303 See Other).
@@ -169,9 +178,11 @@ export async function logOut(ctx: RequestContext): Promise<Reply> {
   checkPreconditions(ctx.req.headers, etagOf(publicSession(await currentSession(ctx))));
   const { userId, sessionId } = ctx.caller!;
   // Its event streams end now, on every process: each one's hub reads the session.ended (sessions-ended.ts).
+  // The event first: on PostgreSQL its append lock comes before the row's lock, as in the other writes that end
+  // sessions (deactivation, erasure), so two of them never wait on each other.
   await ctx.services.storage.transaction(async (tx) => {
-    await tx.sessions.deleteSession(sessionId);
     await appendSessionsEnded(tx, userId, [sessionId], ctx.services.clock.now());
+    await tx.sessions.deleteSession(sessionId);
   });
   return { status: 204, headers: { 'Set-Cookie': sessionCookie(ctx, '', 0) } };
 }

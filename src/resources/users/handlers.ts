@@ -20,14 +20,21 @@ import { appendSessionsEnded } from '../session/sessions-ended.ts';
 import { recordAudit } from '../audit/record.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
+import type { Presence } from '../../events/presence.ts';
 
 
 export const USER_FIELDS: CollectionSpec = {
   fields: fieldsOf({ id: 'id', login: 'string', avatar: 'id', role: 'string', kind: 'string', createdAt: 'timestamp', updatedAt: 'timestamp' }),
 };
 
+/** Computed as the answer is made (docs/protocol.md §14.6): never kept, never stored with the user. */
+export function presenceOf(ctx: RequestContext, row: UserRow): Presence {
+  // A deactivated account cannot sign in: whatever it did a moment ago, it is gone.
+  return row.deactivatedAt !== null ? 'offline' : ctx.services.presence.presenceOf(row.id, row.lastSeenAt);
+}
+
 function userReply(ctx: RequestContext, row: UserRow, status = 200, headers: Record<string, string> = {}): Reply {
-  return singleReply('user', publicUser(row), [
+  return singleReply('user', publicUser(row, presenceOf(ctx, row)), [
     { rel: 'avatars', href: ctx.href(PATHS.avatars, { userId: row.id }) },
     { rel: 'collection', href: ctx.href(PATHS.users) },
   ], { status, headers, enveloped: false });
@@ -116,7 +123,7 @@ export function listUsers(ctx: RequestContext): Promise<Reply> {
     type: 'user',
     spec: USER_FIELDS,
     list: (query) => ctx.services.storage.collections.listUsers(query),
-    toPublic: publicUser,
+    toPublic: (row) => publicUser(row, presenceOf(ctx, row)),
     itemHref: (user) => ctx.href(PATHS.user, { userId: String(user['id']) }),
   });
 }
@@ -147,7 +154,7 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
   if (!self && (changesOwnProfile(changes) || !byAdmin)) throw new HttpError('ERR_FORBIDDEN', 'You may change only your own user');
   if (byAdmin) await requireAdmin(ctx);
   if (body['id'] !== undefined && body['id'] !== targetId) throw invalidField('id', 'must equal the id in the path');
-  checkPreconditions(ctx.req.headers, etagOf(publicUser(current)));
+  checkUserPreconditions(ctx, current);
   const next: UserRow = { ...current };
   if (changes.password !== undefined) {
     // docs/protocol.md §16.1: an access token never changes its owner's password.
@@ -183,6 +190,26 @@ export async function updateUser(ctx: RequestContext): Promise<Reply> {
     throw error;
   }
   return userReply(ctx, next);
+}
+
+const PRESENCES: readonly Presence[] = ['online', 'away', 'offline'];
+
+/**
+ * If-Match compares what a PATCH changes: the tag the client holds was made with the presence of that moment, which
+ * may have moved since without the user changing. A tag of the stored fields with any presence matches.
+ */
+function checkUserPreconditions(ctx: RequestContext, current: UserRow): void {
+  const now = presenceOf(ctx, current);
+  if (ctx.req.headers['if-match'] === undefined) return checkPreconditions(ctx.req.headers, etagOf(publicUser(current, now)));
+  let refusal: unknown;
+  for (const presence of [now, ...PRESENCES.filter((other) => other !== now)]) {
+    try {
+      return checkPreconditions(ctx.req.headers, etagOf(publicUser(current, presence)));
+    } catch (error) {
+      refusal ??= error;
+    }
+  }
+  throw refusal;
 }
 
 /** A demotion keeps at least one active admin (409 otherwise); either change is audited. */

@@ -38,7 +38,7 @@ export async function receiveHook(ctx: RequestContext): Promise<Reply> {
   const type = mediaTypeOf(ctx.req.headers['content-type']);
   const text = readHookText(type, await readBody(ctx.req, config.maxBodyBytes));
   const message = await postAsBot(ctx.services, hook.chatId, hook.botId, text);
-  return singleReply('message', publicMessage(message), [], {
+  return singleReply('message', publicMessage(message, ctx.services.config.basePath), [], {
     status: 201, headers: { Location: ctx.href(PATHS.message, { chatId: message.chatId, messageId: message.id }) },
   });
 }

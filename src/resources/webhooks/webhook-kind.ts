@@ -23,7 +23,7 @@ function readAnswer(reply: PostReply): string | undefined {
   }
 }
 
-export function createWebhookKind(services: Pick<AppServices, 'storage' | 'clock'>): OutboundKind {
+export function createWebhookKind(services: Pick<AppServices, 'storage' | 'clock' | 'config'>): OutboundKind {
   const { storage, clock } = services;
   return {
     kind: 'webhook',

@@ -1,9 +1,11 @@
 // Chats, members, messages, read markers, reactions and revisions on PostgreSQL (the counts are kept by triggers).
 import type {
   ChatAccess, ChatForCallerRow, ChatRepository, ChatRow, MemberRow, MessageRepository, MessageRow, NewChatRow, NotificationLevel, ReactionRepository, ReactionRow,
-  ReadMarkerRepository, ReadMarkerRow, RevisionRepository, RevisionRow,
+  ReadMarkerRepository, ReadMarkerRow, RevisionRepository, RevisionRow, NewMessage,
 } from '../store.ts';
+import { NO_ATTACHMENTS } from '../store.ts';
 import type { Sql } from './connection.ts';
+import { attachmentNamesOf } from '../attachment-names.ts';
 import type { Guarded } from './people.ts';
 
 /** Every chat's member ids, owner first, then by joining time and id: one subquery, no N+1; pg reads text[] as an array. */
@@ -22,7 +24,7 @@ export const MEMBER_SELECT = 'SELECT cm.chat_id AS "chatId", cm.user_id AS "user
   + ' FROM chat_members cm JOIN users u ON u.id = cm.user_id';
 
 export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS "chatId", m.author_id AS "authorId", m.text, m.reply_to AS "replyTo", m.created_at AS "createdAt",'
-  + ' m.updated_at AS "updatedAt", m.edited_at AS "editedAt", m.reactions, m.mentions FROM messages m';
+  + ' m.updated_at AS "updatedAt", m.edited_at AS "editedAt", m.reactions, m.mentions, m.attachments FROM messages m';
 
 export class PgChats implements ChatRepository {
   private readonly sql: Sql;
@@ -117,9 +119,9 @@ export class PgMessages implements MessageRepository {
     this.sql = sql;
   }
 
-  async insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): Promise<void> {
-    await this.sql.run('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at, mentions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [message.id, message.chatId, message.authorId, message.text, message.replyTo, message.createdAt, message.updatedAt, message.mentions]);
+  async insertMessage(message: NewMessage): Promise<void> {
+    await this.sql.run('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at, mentions, attachments, attachment_names) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [message.id, message.chatId, message.authorId, message.text, message.replyTo, message.createdAt, message.updatedAt, message.mentions, message.attachments ?? NO_ATTACHMENTS, attachmentNamesOf(message.attachments ?? NO_ATTACHMENTS)]);
   }
 
   findMessage(id: string): Promise<MessageRow | undefined> {
@@ -170,14 +172,15 @@ export class PgReadMarkers implements ReadMarkerRepository {
   }
 
   /** Recounts from the new marker on (a range of messages_by_chat); every id is > '' (a NULL marker: the whole chat). */
-  async setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow> {
+  /** Undefined when the user left the chat (or it was deleted) since the caller looked: no row was there to move. */
+  async setMarker(chatId: string, userId: string, lastReadId: string | null): Promise<ReadMarkerRow | undefined> {
     await this.sql.run(`UPDATE chat_members SET last_read_id = ?, unread_count = (
       SELECT count(*) FROM messages m WHERE m.chat_id = ? AND m.id > coalesce(?::text, '') AND m.author_id <> ?
     ), mention_count = (
       SELECT count(*) FROM message_mentions mm JOIN messages m ON m.id = mm.message_id
       WHERE mm.user_id = ? AND mm.chat_id = ? AND mm.message_id > coalesce(?::text, '') AND m.author_id <> ?
     ) WHERE chat_id = ? AND user_id = ?`, [lastReadId, chatId, lastReadId, userId, userId, chatId, lastReadId, userId, chatId, userId]);
-    return (await this.findMarker(chatId, userId))!;
+    return this.findMarker(chatId, userId);
   }
 }
 

@@ -10,6 +10,8 @@ interface TableCopy {
   columns: readonly (readonly [name: string, type: string])[];
   /** SQLite SELECT of the same columns, in an order that satisfies the foreign keys. */
   select: string;
+  /** Rows per INSERT when not BATCH: attachment chunks are large. */
+  batch?: number;
 }
 
 // Users first without their current avatar (avatars reference users), set once the avatars are in.
@@ -51,8 +53,21 @@ const TABLES: readonly TableCopy[] = [
   {
     // In insertion order: a reply always points back in it, so its replyTo is already there.
     table: 'messages',
-    columns: [['seq', 'bigint'], ['id', 'text'], ['chat_id', 'text'], ['author_id', 'text'], ['text', 'text'], ['reply_to', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint'], ['edited_at', 'bigint'], ['reactions', 'text'], ['mentions', 'text']],
-    select: 'SELECT seq, id, chat_id, author_id, text, reply_to, created_at, updated_at, edited_at, reactions, mentions FROM messages ORDER BY seq',
+    columns: [['seq', 'bigint'], ['id', 'text'], ['chat_id', 'text'], ['author_id', 'text'], ['text', 'text'], ['reply_to', 'text'], ['created_at', 'bigint'], ['updated_at', 'bigint'], ['edited_at', 'bigint'], ['reactions', 'text'], ['mentions', 'text'], ['attachments', 'text'], ['attachment_names', 'text']],
+    select: 'SELECT seq, id, chat_id, author_id, text, reply_to, created_at, updated_at, edited_at, reactions, mentions, attachments, attachment_names FROM messages ORDER BY seq',
+  },
+  // Files of messages (docs/protocol.md §15): contents with their kept reference counts, their chunks a few at a time.
+  {
+    table: 'attachment_blobs',
+    columns: [['id', 'text'], ['sha256', 'text'], ['size', 'bigint'], ['chunk_bytes', 'integer'], ['refs', 'integer'], ['created_at', 'bigint']],
+    select: 'SELECT id, sha256, size, chunk_bytes, refs, created_at FROM attachment_blobs',
+  },
+  { table: 'attachment_chunks', columns: [['blob_id', 'text'], ['n', 'integer'], ['data', 'bytea']], select: 'SELECT blob_id, n, data FROM attachment_chunks', batch: 8 },
+  {
+    table: 'attachments',
+    columns: [['seq', 'bigint'], ['id', 'text'], ['chat_id', 'text'], ['uploader_id', 'text'], ['message_id', 'text'], ['position', 'integer'], ['blob_id', 'text'], ['name', 'text'],
+      ['content_type', 'text'], ['size', 'bigint'], ['sha256', 'text'], ['width', 'integer'], ['height', 'integer'], ['created_at', 'bigint']],
+    select: 'SELECT seq, id, chat_id, uploader_id, message_id, position, blob_id, name, content_type, size, sha256, width, height, created_at FROM attachments ORDER BY seq',
   },
   { table: 'message_mentions', columns: [['user_id', 'text'], ['message_id', 'text'], ['chat_id', 'text']], select: 'SELECT user_id, message_id, chat_id FROM message_mentions' },
   { table: 'reactions', columns: [['seq', 'bigint'], ['message_id', 'text'], ['emoji', 'text'], ['user_id', 'text'], ['created_at', 'bigint']], select: 'SELECT seq, message_id, emoji, user_id, created_at FROM reactions ORDER BY seq' },
@@ -103,7 +118,7 @@ const TABLES: readonly TableCopy[] = [
 /** The triggers that keep counts, markers and summaries: the copy brings those values along, so they stay off. */
 const KEEPING_TRIGGERS = [
   ['chats', 'chats_after_insert'], ['chat_members', 'chat_members_before_insert'], ['messages', 'messages_after_insert'],
-  ['reactions', 'reactions_after_change'], ['messages', 'mentions_after_message_insert'],
+  ['reactions', 'reactions_after_change'], ['messages', 'mentions_after_message_insert'], ['attachments', 'attachments_count_refs'],
 ] as const;
 
 const BATCH = 1000;
@@ -142,7 +157,7 @@ export async function copySqliteToPostgres(source: Db, target: Queryable): Promi
         let count = 0;
         for (const row of source.prepare(copy.select).iterate() as IterableIterator<Record<string, unknown>>) {
           batch.push(row);
-          if (batch.length === BATCH) {
+          if (batch.length === (copy.batch ?? BATCH)) {
             await insertBatch(target, copy, batch);
             count += batch.length;
             batch = [];
@@ -161,6 +176,7 @@ export async function copySqliteToPostgres(source: Db, target: Queryable): Promi
       await moveSequence(target, 'reactions', 'seq', 0);
       await moveSequence(target, 'audit_log', 'seq', 0);
       await moveSequence(target, 'outbound_deliveries', 'id', 0);
+      await moveSequence(target, 'attachments', 'seq', 0);
     } finally {
       source.exec('COMMIT');
     }

@@ -119,7 +119,8 @@ export class PgRateCounters implements RateCounterRepository {
   }
 
   /** One statement, so servers counting the same key at once both count. */
-  async hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
+  async hit(anyKey: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
+    const key = storableKey(anyKey);
     if (++this.hits % SWEEP_EVERY === 0) await this.sql.run('DELETE FROM rate_counters WHERE reset_at <= ?', [now]);
     const row = await this.sql.one<{ count: number; resetAt: number }>(`INSERT INTO rate_counters AS r (key, count, reset_at) VALUES (?, 1, ?::bigint + ?::bigint)
       ON CONFLICT (key) DO UPDATE SET
@@ -130,15 +131,26 @@ export class PgRateCounters implements RateCounterRepository {
   }
 
   async count(key: string, now: number): Promise<number> {
+    key = storableKey(key);
     const row = await this.sql.one<{ count: number }>('SELECT count FROM rate_counters WHERE key = ? AND reset_at > ?', [key, now]);
     return row?.count ?? 0;
   }
 
   async undo(key: string): Promise<void> {
+    key = storableKey(key);
     await this.sql.run('UPDATE rate_counters SET count = count - 1 WHERE key = ? AND count > 0', [key]);
   }
 
   async clear(key: string): Promise<void> {
+    key = storableKey(key);
     await this.sql.run('DELETE FROM rate_counters WHERE key = ?', [key]);
   }
+}
+
+/**
+ * A key as PostgreSQL text can hold it: a key carries what a client sent (a login tried), and text cannot hold NUL.
+ * Backslashes are doubled first, so two different keys never become one.
+ */
+function storableKey(key: string): string {
+  return key.includes('\0') || key.includes('\\') ? key.replaceAll('\\', '\\\\').replaceAll('\0', '\\0') : key;
 }

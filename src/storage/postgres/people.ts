@@ -48,6 +48,14 @@ export class PgUsers implements UserRepository {
     return row!.n;
   }
 
+  /** One statement for the whole flush: two arrays, unnested side by side. */
+  async recordLastSeen(seen: readonly (readonly [string, number])[]): Promise<void> {
+    if (seen.length === 0) return;
+    await this.sql.run('UPDATE users u SET last_seen_at = GREATEST(COALESCE(u.last_seen_at, 0), s.at) '
+      + 'FROM (SELECT id, max(at) AS at FROM unnest(?::text[], ?::bigint[]) AS v(id, at) GROUP BY id) s WHERE u.id = s.id AND u.erased_at IS NULL',
+    [seen.map(([id]) => id), seen.map(([, at]) => at)]);
+  }
+
   findUserById(id: string): Promise<UserRow | undefined> {
     // An erased account's row (it keeps its messages' author) is nobody's to find: docs/protocol.md §3.7.
     return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ? AND erased_at IS NULL`, [id]);
@@ -55,6 +63,8 @@ export class PgUsers implements UserRepository {
 
   /** lower() under "C" folds ASCII letters only, as SQLite's NOCASE; the unique index is on lower(login). */
   findUserByLogin(login: string): Promise<UserRow | undefined> {
+    // A login tried at sign-in is what the client sent; PostgreSQL text cannot hold NUL, and no login has one.
+    if (login.includes('\0')) return Promise.resolve(undefined);
     return this.sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE lower(login) = lower(?) AND erased_at IS NULL`, [login]);
   }
 

@@ -8,7 +8,7 @@ import { Sql } from './connection.ts';
 import { PgCollections } from './collections.ts';
 import { PgChats, PgMessages, PgReactions, PgReadMarkers, PgRevisions } from './conversations.ts';
 import { createClient, createPool, describeConnectFailure, isUnavailable, mapError, type Pool, type PoolClient } from './driver.ts';
-import { EventListener } from './event-listener.ts';
+import { EPHEMERAL_CHANNEL, EventListener } from './event-listener.ts';
 import { PgInvites } from './invites.ts';
 import { PgOutbound } from './outbound.ts';
 import { PgPush } from './push.ts';
@@ -18,6 +18,7 @@ import { checkServerVersion, migratePostgres } from './migrate.ts';
 import { PgAvatars, PgSessions, PgUsers, type Guarded } from './people.ts';
 import { PgAccounts } from './accounts.ts';
 import { PgAudit } from './audit-log.ts';
+import { PgAttachments } from './attachments.ts';
 import { FIRST_ADMIN_SQL, ROLES_MIGRATION, upgradeNotices } from '../upgrade-notices.ts';
 
 export interface PostgresStoreOptions {
@@ -31,13 +32,15 @@ export interface PostgresStoreOptions {
   onCommit?: (writes: number) => void;
   /** Told after each commit that appended events, and of every NOTIFY (docs/events.md): the event hub's wake-up. */
   commits?: CommitListener;
+  /** Told each payload another server broadcast (NOTIFY on the ephemeral channel). */
+  onBroadcast?: (payload: string) => void;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
 
 /** deadlock_detected and serialization_failure: PostgreSQL undid the transaction; running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
-const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 6;
 
 function codeOf(error: unknown): string | undefined {
   const cause = (error as { cause?: unknown })?.cause ?? error;
@@ -76,6 +79,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     outbound: new PgOutbound(sql),
     integrations: new PgIntegrations(sql),
     push: new PgPush(sql),
+    attachments: new PgAttachments(sql),
   };
 }
 
@@ -109,6 +113,7 @@ export class PostgresStore implements Store {
   readonly outbound;
   readonly integrations;
   readonly push;
+  readonly attachments;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
@@ -130,13 +135,14 @@ export class PostgresStore implements Store {
     ({ users: this.users, sessions: this.sessions, avatars: this.avatars, chats: this.chats, messages: this.messages } = base);
     this.accounts = base.accounts;
     ({ readMarkers: this.readMarkers, reactions: this.reactions, revisions: this.revisions, collections: this.collections, events: this.events, audit: this.audit } = base);
+    this.attachments = base.attachments;
     this.invites = base.invites;
     this.outbound = base.outbound;
     this.integrations = base.integrations;
     this.push = base.push;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
-    this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits });
+    this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits, onBroadcast: options.onBroadcast });
   }
 
   /** Connects, checks the server (15 or newer), migrates once, starts listening. Rejects with a DatabaseOpenError. */
@@ -213,6 +219,11 @@ export class PostgresStore implements Store {
   snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.run('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', (client) => work(pgRepositories(new Sql(client), undefined, this, false)));
   }
+
+  /** NOTIFY on the ephemeral channel through the pool; every server's listening connection hears it, this one's too. */
+  readonly broadcast = async (payload: string): Promise<void> => {
+    await new Sql(this.pool, this.refused).run('SELECT pg_notify(?, ?)', [EPHEMERAL_CHANNEL, payload]);
+  };
 
   keptReads(safe: boolean): KeptReads {
     return this.kept.forRequest(safe);

@@ -1,6 +1,7 @@
 // The async face of SQLite's synchronous stores: each method run through the gate, or directly inside a transaction.
 import type { Repositories } from '../store.ts';
 import type { RefusedWrites } from '../refused-writes.ts';
+import type { AttachmentStore } from './attachment-store.ts';
 import type { AuditStore } from './audit-store.ts';
 import type { AvatarStore } from './avatar-store.ts';
 import type { ChatStore } from './chat-store.ts';
@@ -37,6 +38,7 @@ export interface SyncRepositories {
   outbound: OutboundStore;
   integrations: IntegrationStore;
   push: PushStore;
+  attachments: AttachmentStore;
 }
 
 export type Method = (...args: unknown[]) => unknown;
@@ -93,5 +95,6 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     outbound: views.outbound,
     integrations: views.integrations,
     push: views.push,
+    attachments: views.attachments,
   };
 }

@@ -1,15 +1,18 @@
 // The messages table: posting, reading, editing and deleting the messages of a chat.
-import type { MessageRow } from '../rows.ts';
+import { NO_ATTACHMENTS, type MessageRow } from '../rows.ts';
+import type { NewMessage } from '../store.ts';
+import { attachmentNamesOf } from '../attachment-names.ts';
 import type { Db } from './database.ts';
 import { prepareStatements, type Statements } from './statements.ts';
 
 export const MESSAGE_SELECT = 'SELECT m.id, m.chat_id AS chatId, m.author_id AS authorId, m.text, m.reply_to AS replyTo, m.created_at AS createdAt, m.updated_at AS updatedAt,'
-  + ' m.edited_at AS editedAt, m.reactions, m.mentions FROM messages m';
+  + ' m.edited_at AS editedAt, m.reactions, m.mentions, m.attachments FROM messages m';
 
 export { CHAT_MESSAGE_COUNT_SQL } from '../history-source.ts';
 
 const SQL = {
-  insert: 'INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at, mentions) VALUES (@id, @chatId, @authorId, @text, @replyTo, @createdAt, @updatedAt, @mentions)',
+  insert: 'INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at, mentions, attachments, attachment_names)'
+    + ' VALUES (@id, @chatId, @authorId, @text, @replyTo, @createdAt, @updatedAt, @mentions, @attachments, @attachmentNames)',
   byId: `${MESSAGE_SELECT} WHERE m.id = ?`,
   inChat: `${MESSAGE_SELECT} WHERE m.chat_id = ? AND m.id = ?`,
   // seq is the order of insertion, whatever the ids say; a null messageId (a new message) may reply to any.
@@ -28,9 +31,9 @@ export class MessageStore {
     this.sql = prepareStatements(db, SQL);
   }
 
-  insertMessage(message: Omit<MessageRow, 'reactions' | 'editedAt'>): void {
-    const { id, chatId, authorId, text, replyTo, createdAt, updatedAt, mentions } = message;
-    this.sql.insert.run({ id, chatId, authorId, text, replyTo, createdAt, updatedAt, mentions });
+  insertMessage(message: NewMessage): void {
+    const { id, chatId, authorId, text, replyTo, createdAt, updatedAt, mentions, attachments = NO_ATTACHMENTS } = message;
+    this.sql.insert.run({ id, chatId, authorId, text, replyTo, createdAt, updatedAt, mentions, attachments, attachmentNames: attachmentNamesOf(attachments) });
   }
 
   /** Any message, in any chat: the caller checks that the reader may see its chat. */

@@ -8,6 +8,7 @@ import { ReadThrough } from '../read-through.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { asRepositories, asyncRepositories, settle, type SyncRepositories } from './async-repositories.ts';
 import { AuditStore } from './audit-store.ts';
+import { AttachmentStore } from './attachment-store.ts';
 import { AvatarStore } from './avatar-store.ts';
 import { ChatStore } from './chat-store.ts';
 import { SqliteCollections } from './collections.ts';
@@ -61,6 +62,7 @@ export class SqliteStore implements Store {
   readonly outbound: Repositories['outbound'];
   readonly integrations: Repositories['integrations'];
   readonly push: Repositories['push'];
+  readonly attachments: Repositories['attachments'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
   private readonly gate = new Gate();
@@ -81,6 +83,8 @@ export class SqliteStore implements Store {
 
   private readonly path: string;
   readonly notices: readonly string[];
+  /** One file on one host: its processes (--workers) hear each other through the primary, not the database. */
+  readonly broadcast = undefined;
 
   /** options are internal: benchmarks compare synchronous=NORMAL and writes without group commit. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
@@ -115,6 +119,7 @@ export class SqliteStore implements Store {
       outbound: new OutboundStore(this.db),
       integrations: new IntegrationStore(this.db),
       push: new PushStore(this.db),
+      attachments: new AttachmentStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
     const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
@@ -136,6 +141,7 @@ export class SqliteStore implements Store {
     this.outbound = gated.outbound;
     this.integrations = gated.integrations;
     this.push = gated.push;
+    this.attachments = gated.attachments;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));

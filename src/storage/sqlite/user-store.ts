@@ -20,6 +20,9 @@ const SQL = {
     + 'deactivated_at = @deactivatedAt, last_seen_at = @lastSeenAt, updated_at = @updatedAt WHERE id = @id',
   any: 'SELECT 1 AS found FROM users LIMIT 1',
   activeAdmins: "SELECT count(*) AS n FROM users WHERE role = 'admin' AND deactivated_at IS NULL",
+  // One statement for the whole flush: the pairs arrive as one JSON array [[id, at], ...].
+  lastSeen: 'UPDATE users SET last_seen_at = max(coalesce(users.last_seen_at, 0), s.at) FROM '
+    + "(SELECT json_extract(value, '$[0]') AS id, max(json_extract(value, '$[1]')) AS at FROM json_each(?) GROUP BY 1) AS s WHERE users.id = s.id AND users.erased_at IS NULL",
 };
 
 export class UserStore {
@@ -52,6 +55,10 @@ export class UserStore {
 
   insertFirstUser(user: NewUserRow): boolean {
     return this.sql.insertFirst.run(user).changes === 1;
+  }
+
+  recordLastSeen(seen: readonly (readonly [string, number])[]): void {
+    if (seen.length > 0) this.sql.lastSeen.run(JSON.stringify(seen));
   }
 
   countActiveAdmins(): number {

@@ -1,4 +1,4 @@
--- The outbound delivery queue, as SQLite's migration 018 (docs/protocol.md §16.5, src/outbound/): one row per POST
+-- The outbound delivery queue, as SQLite's migration 016 (docs/protocol.md §16.5, src/outbound/): one row per POST
 -- to make, leased by one process at a time (FOR UPDATE SKIP LOCKED), in id order per target.
 CREATE TABLE outbound_deliveries (
   id bigserial PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Web Push (docs/protocol.md §17), as SQLite's migration 020: the one VAPID key (id 1, inserted once by whichever
+-- Web Push (docs/protocol.md §17), as SQLite's migration 018: the one VAPID key (id 1, inserted once by whichever
 -- server is first), and push subscriptions tied to the session that made them.
 CREATE TABLE push_keys (
   id integer PRIMARY KEY CHECK (id = 1),

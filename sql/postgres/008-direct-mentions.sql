@@ -1,4 +1,4 @@
--- Direct chats, @mentions and notification levels, as SQLite's migration 015 (docs/protocol.md §14).
+-- Direct chats, @mentions and notification levels, as SQLite's migration 014 (docs/protocol.md §14).
 
 -- A direct chat's title is stored as '' and read as NULL; direct_key "<smaller id>:<larger id>" is unique, so one
 -- direct chat per pair holds across servers (the second insert waits for the first to commit, then fails).

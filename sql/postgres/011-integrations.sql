@@ -1,4 +1,4 @@
--- Bots and integrations, as SQLite's migration 019 (docs/protocol.md §16).
+-- Bots and integrations, as SQLite's migration 017 (docs/protocol.md §16).
 ALTER TABLE users ADD COLUMN kind text COLLATE "C" NOT NULL DEFAULT 'user' CHECK (kind IN ('user', 'bot'));
 ALTER TABLE users ADD COLUMN owner_id text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL;
 

@@ -1,0 +1,119 @@
+// The presence tracker (src/events/presence.ts) over a bus of its own and a clock the test moves: requests noted in
+// memory and written in one batch; stream holders heard from other processes; what is announced, and when.
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { EphemeralBus } from '../../src/events/ephemeral-bus.ts';
+import { HOLDER_TTL_MS, PresenceTracker } from '../../src/events/presence.ts';
+import { STREAM_GRACE_MS } from '../../src/events/presence-rule.ts';
+
+function tracker(t: TestContext, lastSeen: Record<string, number> = {}) {
+  let now = Date.UTC(2026, 10, 21, 9, 30);
+  const bus = new EphemeralBus();
+  const announced: string[] = [];
+  bus.listen((message) => {
+    if (message.kind === 'event') announced.push(`${String(message.event.data['userId'])} ${String(message.event.data['presence'])} to ${message.event.audienceChatIds.join(',')}`);
+  });
+  const flushes: (readonly (readonly [string, number])[])[] = [];
+  const local = new Map<string, number>();
+  const presence = new PresenceTracker({
+    bus, now: () => now, localStreams: (userId) => local.get(userId) ?? 0, localHolders: () => [...local.keys()],
+    chatIdsOfUser: async (userId) => [`chat-of-${userId}`], lastSeenOf: async (userId) => lastSeen[userId] ?? null,
+    recordLastSeen: async (seen) => void flushes.push(seen), logError: (error) => { throw error; }, flushMs: 3_600_000, sweepMs: 3_600_000,
+  });
+  t.after(() => presence.stop());
+  const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return { presence, bus, announced, flushes, local, settle, advance: (ms: number) => { now += ms; }, now: () => now };
+}
+
+test('requests are two map writes: one announcement when the user comes online, one batch per flush', async (t) => {
+  const { presence, announced, flushes, settle, advance, now } = tracker(t);
+  presence.noteActivity('u');
+  presence.noteActivity('u');
+  advance(1000);
+  presence.noteActivity('v');
+  presence.noteActivity('u');
+  await settle();
+  assert.deepEqual(announced, ['u online to chat-of-u', 'v online to chat-of-v']);
+  await presence.flush();
+  await presence.flush();
+  assert.deepEqual(flushes, [[['u', now()], ['v', now()]]], 'one batch with each user once, and nothing when nothing happened');
+});
+
+test('time makes a user away, then offline: each change announced once, by the sweep', async (t) => {
+  const { presence, announced, settle, advance } = tracker(t);
+  presence.noteActivity('u');
+  advance(2 * 60_000);
+  await presence.sweep();
+  await presence.sweep();
+  advance(28 * 60_000);
+  await presence.sweep();
+  await settle();
+  assert.deepEqual(announced, ['u online to chat-of-u', 'u away to chat-of-u', 'u offline to chat-of-u']);
+});
+
+test('a request another process wrote to last_seen_at keeps the user online here', async (t) => {
+  const lastSeen: Record<string, number> = {};
+  const { presence, announced, settle, advance, now } = tracker(t, lastSeen);
+  presence.noteActivity('u');
+  advance(3 * 60_000);
+  lastSeen['u'] = now() - 1000;
+  await presence.sweep();
+  await settle();
+  assert.deepEqual(announced, ['u online to chat-of-u']);
+  assert.equal(presence.presenceOf('u', lastSeen['u']), 'online');
+});
+
+test('streams held by another process: online while announced, offline after the grace once closed or forgotten', async (t) => {
+  const { presence, bus, announced, settle, advance } = tracker(t);
+  const other = new EphemeralBus();
+  const relay: string[] = [];
+  other.connect({ send: (payload) => relay.push(payload) });
+  other.publish({ kind: 'streams', open: ['u', 'w'], closed: [] });
+  for (const payload of relay.splice(0)) bus.receive(payload);
+  assert.equal(presence.presenceOf('u', null), 'online');
+  other.publish({ kind: 'streams', open: [], closed: ['u'] });
+  for (const payload of relay.splice(0)) bus.receive(payload);
+  advance(STREAM_GRACE_MS - 1);
+  assert.equal(presence.presenceOf('u', null), 'online', 'within the grace');
+  advance(1);
+  assert.equal(presence.presenceOf('u', null), 'offline');
+  // w's process dies without a word: forgotten HOLDER_TTL_MS after its last announcement, offline after the grace.
+  advance(HOLDER_TTL_MS - STREAM_GRACE_MS - 1);
+  assert.equal(presence.presenceOf('w', null), 'online');
+  advance(1);
+  await presence.sweep();
+  assert.equal(presence.presenceOf('w', null), 'online', 'forgotten, within the grace');
+  advance(STREAM_GRACE_MS);
+  await presence.sweep();
+  await settle();
+  assert.equal(presence.presenceOf('w', null), 'offline');
+  assert.deepEqual(announced, ['w offline to chat-of-w'], 'the peers of w are told by the process that noticed');
+});
+
+test('the hub\'s first stream and last stream of a user are announced on the bus; a close is told after the grace', async (t) => {
+  const { presence, bus, announced, local, settle, advance } = tracker(t);
+  const sent: string[] = [];
+  bus.connect({ send: (payload) => sent.push(JSON.parse(payload).m.kind) });
+  local.set('u', 1);
+  presence.streamsChanged('u', 1);
+  local.delete('u');
+  presence.streamsChanged('u', 0);
+  await presence.sweep();
+  advance(STREAM_GRACE_MS);
+  await presence.sweep();
+  await settle();
+  assert.deepEqual(announced, ['u online to chat-of-u', 'u offline to chat-of-u']);
+  // The announcements wait for the user's chats to be read: both holder messages go first.
+  assert.deepEqual(sent, ['streams', 'streams', 'event', 'event']);
+});
+
+test('a close heard late counts from when it happened there, not from when it was heard', async (t) => {
+  const { presence, bus, now } = tracker(t);
+  const other = new EphemeralBus();
+  const relay: string[] = [];
+  other.connect({ send: (payload) => relay.push(payload) });
+  other.publish({ kind: 'streams', open: ['u'], closed: [], at: now() });
+  other.publish({ kind: 'streams', open: [], closed: ['u'], at: now() - STREAM_GRACE_MS });
+  for (const payload of relay.splice(0)) bus.receive(payload);
+  assert.equal(presence.presenceOf('u', null), 'offline', 'the grace was over before the message arrived');
+});
