@@ -16,6 +16,7 @@ import { formatRegistrationFloodBench, runRegistrationFloodBench } from './regis
 import { makePng } from './png.ts';
 import { startChild } from './server-process.ts';
 import { formatSoak, runSoak } from './soak.bench.ts';
+import { formatPushBench, PUSH_BENCH_TITLE, runPushBench } from './push.bench.ts';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const CONNECTIONS = 10;
@@ -240,6 +241,7 @@ try {
     formatUnreadBench(await runUnreadBench({ durationSeconds: SECONDS })))));
   sections.push(await section('PostgreSQL backend: the page of 50 and POST message against SQLite, cross-server event latency', () => optional<typeof import('./postgres.bench.ts')>('./postgres.bench.ts', async ({ runPostgresBench, formatPostgresBench }) =>
     formatPostgresBench(await runPostgresBench({ durationSeconds: SECONDS })))));
+  sections.push(await section(PUSH_BENCH_TITLE, async () => formatPushBench(await runPushBench())));
   sections.push(await section('Typing and presence: 1,000 streams, 200 users typing', () => optional<typeof import('./typing-presence.bench.ts')>('./typing-presence.bench.ts', async ({ runTypingPresenceBench, formatTypingPresenceBench }) =>
     formatTypingPresenceBench(await runTypingPresenceBench()))));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));

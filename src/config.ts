@@ -47,13 +47,17 @@ export interface Config {
   membersInvite: boolean;
   /** docs/protocol.md §16.6: webhooks may go to http:// URLs and loopback or private addresses (tests, trusted networks). */
   webhookAllowPrivate: boolean;
+  /** Web Push (docs/push.md): the operator's contact in every VAPID token; '' sends no push. */
+  pushSubject: string;
+  pushNoContent: boolean;
+  pushAllowInsecure: boolean;
   /** docs/protocol.md §16.2: members may create bots too (false: administrators only). */
   membersCreateBots: boolean;
 }
 
 export type Registration = 'open' | 'invite' | 'closed';
 
-type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers' | 'rate' | 'url' | 'origins' | 'log-format' | 'registration';
+type Kind = 'port' | 'count' | 'seconds' | 'bytes' | 'text' | 'path' | 'flag' | 'power-of-two' | 'workers' | 'rate' | 'url' | 'origins' | 'log-format' | 'registration' | 'push-subject';
 
 interface OptionSpec {
   key: keyof Config;
@@ -106,6 +110,9 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   registration: 'invite',
   membersInvite: true,
   webhookAllowPrivate: false,
+  pushSubject: '',
+  pushNoContent: false,
+  pushAllowInsecure: false,
   membersCreateBots: true,
 });
 
@@ -148,6 +155,9 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'membersInvite', flag: '--members-invite', env: 'MEMBERS_INVITE', kind: 'flag', help: 'members may create invites too, never to a role above their own (--members-invite=false: admins only)' },
   { key: 'membersCreateBots', flag: '--members-create-bots', env: 'MEMBERS_CREATE_BOTS', kind: 'flag', help: 'members may create bots too (--members-create-bots=false: admins only)' },
   { key: 'webhookAllowPrivate', flag: '--webhook-allow-private', env: 'WEBHOOK_ALLOW_PRIVATE', kind: 'flag', help: 'outgoing webhooks may use http:// and reach loopback and private addresses (tests, trusted networks only)' },
+  { key: 'pushSubject', flag: '--push-subject', env: 'PUSH_SUBJECT', kind: 'push-subject', help: 'Web Push: a mailto: or https: contact push services may reach you at (unset: no push is sent)' },
+  { key: 'pushNoContent', flag: '--push-no-content', env: 'PUSH_NO_CONTENT', kind: 'flag', help: 'Web Push: say who wrote in which chat, never the text' },
+  { key: 'pushAllowInsecure', flag: '--push-allow-insecure', env: 'PUSH_ALLOW_INSECURE', kind: 'flag', help: 'Web Push endpoints may be http:// and on loopback or private addresses (tests only)' },
   { key: 'publicUrl', flag: '--public-url', env: 'PUBLIC_URL', kind: 'url', help: 'origin browsers use, e.g. https://chat.example (default: the listen address)' },
 ];
 
@@ -204,6 +214,10 @@ function parseValue(spec: OptionSpec, raw: string, source: string): Config[keyof
       return raw;
     case 'log-format':
       if (raw !== 'text' && raw !== 'json') fail('text or json');
+      return raw;
+    case 'push-subject':
+      // RFC 8292 §2.1: a mailto: or https: URI.
+      if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s]+)$/.test(raw)) fail('a mailto: address or an https: URL');
       return raw;
     case 'registration':
       if (raw !== 'open' && raw !== 'invite' && raw !== 'closed') fail('open, invite or closed');

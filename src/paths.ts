@@ -64,6 +64,13 @@ export const PATHS = {
   webhookDeliveries: '/chats/:chatId/webhooks/:hookId/deliveries',
   webhookDelivery: '/chats/:chatId/webhooks/:hookId/deliveries/:deliveryId',
   hook: '/hooks/:secret',
+  // Web Push (docs/protocol.md §17) and the service worker that shows its notifications (docs/html.md).
+  pushKey: '/push/key',
+  pushVisibility: '/push/visibility',
+  pushTest: '/push/test',
+  pushSubscriptions: '/push-subscriptions',
+  pushSubscription: '/push-subscriptions/:subscriptionId',
+  serviceWorker: '/sw.js',
 } as const;
 
 export type PathName = keyof typeof PATHS;

@@ -20,6 +20,8 @@ import { openStore, type StoreConfig } from './storage/open-store.ts';
 import { DeliveryLoop, type DeliveryLoopOptions } from './outbound/delivery-loop.ts';
 import { OutboundKinds } from './outbound/outbound-kind.ts';
 import { createWebhookKind } from './resources/webhooks/webhook-kind.ts';
+import { createPushKind } from './resources/push/push-kind.ts';
+import { loadVapidSigner } from './resources/push/vapid-key.ts';
 
 /** Internal store options (benchmarks compare synchronous=NORMAL, no group commit, no events); they are not flags. */
 export type StorageOptions = Omit<StoreConfig, 'db' | 'onCommit' | 'sharedRateCounters' | 'commits'>;
@@ -124,11 +126,15 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     queue: storage.outbound,
     kinds,
     clock,
-    allowPrivate: (kind) => kind === 'webhook' && config.webhookAllowPrivate,
+    allowPrivate: (kind) => (kind === 'webhook' && config.webhookAllowPrivate) || (kind === 'push' && config.pushAllowInsecure),
     logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'outbound', error)),
     ...outboundTimings,
   });
   kinds.register(createWebhookKind({ storage, clock, config }));
+  // docs/protocol.md §17.1: the one VAPID key, made by the first process that starts on this database.
+  const pushSigner = await loadVapidSigner(storage, clock);
+  const publicOrigin = (): string => config.publicUrl || listenOrigin;
+  kinds.register(createPushKind({ storage, clock, config, events, publicOrigin }, pushSigner));
   wakeUp.alsoWake(() => loop.wake());
   loop.start();
   const uploadCleanup = new UploadCleanup({
@@ -145,9 +151,10 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     loginLimiter: new LoginLimiter({ maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000, checkRate: config.loginRate, clock, store: rateCounters }),
     writeLimit: new RateLimit({ name: 'writes', quota: config.writeRate, windowSeconds: 60 }, rateCounters, clock),
     registerLimit: new RateLimit({ name: 'registrations', quota: config.registerRate, windowSeconds: 3600 }, rateCounters, clock),
-    publicOrigin: () => config.publicUrl || listenOrigin,
+    publicOrigin,
     events,
     outbound: { kinds, loop },
+    push: { signer: pushSigner },
     uploadCleanup,
     bus,
     typing,

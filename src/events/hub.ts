@@ -60,6 +60,11 @@ export class EventHub {
     return this.subscribers.streamCount(userId);
   }
 
+  /** Whether this process holds an open stream of the user's session (Web Push skips attended sessions). */
+  hasStreamOfSession(userId: string, sessionId: string): boolean {
+    return this.subscribers.hasStreamOfSession(userId, sessionId);
+  }
+
   /**
    * A commit appended events (events/event-wake-up.ts, or the poll timer): read them soon, coalesced
    * (pump-turns.ts). Only a hint: nothing is lost when one is missed, the next read finds the events.

@@ -41,6 +41,12 @@ export class SubscriberRegistry {
     return count;
   }
 
+  /** Whether one of the user's open streams (not a long-poll) belongs to the session (docs/protocol.md §17.3). */
+  hasStreamOfSession(userId: string, sessionId: string): boolean {
+    for (const subscriber of this.byUser.get(userId) ?? []) if (subscriber.kind === 'stream' && subscriber.sessionId === sessionId) return true;
+    return false;
+  }
+
   all(): Subscriber[] {
     return [...this.byUser.values()].flatMap((set) => [...set]);
   }

@@ -29,6 +29,8 @@ export const ERROR_CATALOGUE = {
   ERR_LAST_ADMIN: { status: 409, title: 'The last active admin must stay' },
   // docs/protocol.md §14.1: a direct chat keeps its two members and has no title.
   ERR_DIRECT_CHAT: { status: 409, title: 'A direct chat cannot change so' },
+  ERR_PUSH_DISABLED: { status: 409, title: 'This server sends no push' },
+  ERR_NO_PUSH_SUBSCRIPTION: { status: 409, title: 'No push subscription' },
   ERR_EVENTS_GONE: { status: 410, title: 'Events no longer kept' },
   ERR_PRECONDITION_FAILED: { status: 412, title: 'Precondition Failed' },
   ERR_BODY_TOO_LARGE: { status: 413, title: 'Content Too Large' },

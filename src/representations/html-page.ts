@@ -25,11 +25,19 @@ export const HTML_CONTENT_SECURITY_POLICY = [
   `style-src 'sha256-${STYLESHEET_HASH}'`,
   `script-src 'sha256-${LIVE_SCRIPT_HASH}'`,
   "connect-src 'self'",
+  // The service worker of Web Push (/sw.js, docs/html.md): registered by the script above, from this origin only.
+  "worker-src 'self'",
   "img-src 'self' data: blob:",
   "form-action 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ].join('; ');
+
+/** Where the page script finds Web Push's routes (docs/html.md): its text never changes, so the paths come from the page. */
+function pushAttributes(basePath: string): string {
+  const paths = { base: '', pushKey: PATHS.pushKey, pushSubscriptions: PATHS.pushSubscriptions, pushVisibility: PATHS.pushVisibility, serviceWorker: PATHS.serviceWorker };
+  return Object.entries(paths).map(([name, path]) => ` data-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}="${escapeHtml(`${basePath}${path}`)}"`).join('');
+}
 
 const NAVIGATION = [
   [PATHS.chats, 'Chats'],
@@ -59,7 +67,7 @@ export function renderPage(heading: string, main: string, basePath: string, page
 <title>${escapeHtml(heading)} · Chat API</title>
 <style>${STYLESHEET}</style>
 </head>
-<body>
+<body${page === undefined ? '' : pushAttributes(basePath)}>
 <a class="skip" href="#main">Skip to the content</a>
 <header><nav aria-label="Site">${nav.join('\n')}</nav></header>
 <main id="main" tabindex="-1">

@@ -3,6 +3,7 @@ import { escapeHtml } from './escape.ts';
 import { renderAvatarImage } from './html-avatar.ts';
 import { renderForm } from './html-forms.ts';
 import { renderAccountSection } from './html-sessions.ts';
+import { renderPushSection } from './html-push.ts';
 import { anchor, pathOf, renderTime, renderUser, renderUserAvatar } from './html-parts.ts';
 import type { CollectionRepresentation, PageContext, SingleRepresentation } from './representation.ts';
 
@@ -38,6 +39,7 @@ export function renderUserPage(rep: SingleRepresentation, page: PageContext): { 
         { name: 'password', label: 'New password (at least 8 characters)', type: 'password', attributes: 'minlength="8" autocomplete="new-password"' },
       ],
     }, page)}</section>`);
+    parts.push(renderPushSection(page, userId));
     parts.push(renderAccountSection(page, userId));
   }
   return { heading: String(user['login'] ?? 'User'), main: parts.join('\n') };

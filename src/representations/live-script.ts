@@ -1,7 +1,7 @@
 // The one script of the HTML pages, allowed by its hash (CSP): times in the reader's locale, the newest page of a chat
 // following the event stream (docs/protocol.md §9.9) with who is typing and who is online (§14.5, §14.6), the avatar
-// form's zone filled in, and files pasted or dropped on the composer added to its file input (§15). Every page works
-// the same without it.
+// form's zone filled in, files pasted or dropped on the composer added to its file input (§15), and Web Push's
+// Notify me (§17). Every page works the same without it.
 import { createHash } from 'node:crypto';
 
 /**
@@ -35,6 +35,47 @@ export const LIVE_SCRIPT = `(() => {
         URL.revokeObjectURL(image.src);
       };
       image.src = URL.createObjectURL(chosen);
+    });
+  }
+  // Web Push (docs/protocol.md §17, docs/html.md): the service worker, Notify me, and the page's hidden/visible report.
+  const paths = document.body.dataset;
+  const base = paths.base;
+  const canPush = base !== undefined && window.fetch && 'serviceWorker' in navigator && window.PushManager && window.Notification;
+  let pushed = false;
+  const post = (path, body) => fetch(path, { method: 'POST', credentials: 'same-origin', keepalive: true, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const reportVisibility = () => post(paths.pushVisibility, { hidden: document.visibilityState === 'hidden' });
+  const watchVisibility = () => {
+    if (pushed) return;
+    pushed = true;
+    document.addEventListener('visibilitychange', reportVisibility);
+    reportVisibility();
+  };
+  if (canPush && Notification.permission === 'granted') {
+    navigator.serviceWorker.getRegistration(base + '/').then((registration) => registration && registration.pushManager.getSubscription())
+      .then((subscription) => { if (subscription) watchVisibility(); }).catch(() => {});
+  }
+  const enable = document.querySelector('[data-push-enable]');
+  const status = document.querySelector('[data-push-status]');
+  const say = (text) => { if (status) status.textContent = text; };
+  if (enable && canPush) {
+    enable.hidden = false;
+    say(Notification.permission === 'granted' ? 'Notifications may be on in this browser: Notify me makes sure.' : 'Notify me asks this browser for permission, then notifies you of mentions and direct messages while no chat of yours is open.');
+    enable.addEventListener('click', async () => {
+      try {
+        // The permission prompt comes only from this click (never on load).
+        if (await Notification.requestPermission() !== 'granted') return say('This browser blocks notifications from this site: allow them in its settings.');
+        const registration = await navigator.serviceWorker.register(paths.serviceWorker, { scope: base + '/' });
+        await navigator.serviceWorker.ready;
+        const key = await (await fetch(paths.pushKey, { credentials: 'same-origin' })).json();
+        const subscription = await registration.pushManager.getSubscription()
+          || await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key.publicKey });
+        const saved = await post(paths.pushSubscriptions, subscription.toJSON());
+        if (!saved.ok) return say('The server refused the subscription of this browser (' + saved.status + ').');
+        watchVisibility();
+        say('Notifications are on in this browser.');
+      } catch (error) {
+        say('Notifications could not be turned on here: ' + (error && error.message ? error.message : error));
+      }
     });
   }
   const attach = document.querySelector('input[type=file][name=file]');
@@ -84,6 +125,14 @@ export const LIVE_SCRIPT = `(() => {
       if (JSON.parse(frame.data).chatId === chat) refresh();
     });
   }
+  // Hidden, with notifications allowed and no push subscription here: the page notifies by itself (no push round trip).
+  source.addEventListener('notification', (frame) => {
+    if (pushed || document.visibilityState !== 'hidden' || !window.Notification || Notification.permission !== 'granted') return;
+    const event = JSON.parse(frame.data);
+    const text = String(event.data.message.text);
+    const shown = new Notification(document.title, { body: text.length > 100 ? text.slice(0, 99) + '…' : text, tag: 'chat-' + event.chatId });
+    shown.onclick = () => { window.focus(); shown.close(); };
+  });
   source.addEventListener('presence.changed', (frame) => {
     const { userId, presence } = JSON.parse(frame.data).data;
     for (const dot of document.querySelectorAll('[data-presence-of]')) {

@@ -121,6 +121,8 @@ export interface PageContext {
   admin?: boolean;
   /** The signed-in user may create invites (an admin, or any member with --members-invite): the invite form shows. */
   mayInvite?: boolean;
+  /** The server sends Web Push (--push-subject is set): your page offers Notify me (docs/html.md). */
+  pushSending?: boolean;
   form?: FormState;
 }
 

@@ -5,6 +5,7 @@ import {
 } from '../openapi/schema.ts';
 import { PATHS } from '../paths.ts';
 import { ACCESS_TOKEN, DELIVERY, WEBHOOK } from './integration-schemas.ts';
+import { PUSH_KEY, PUSH_SUBSCRIPTION } from './push-schemas.ts';
 import { buildPath } from '../router/compile-pattern.ts';
 
 const AT = '2026-11-21T09:30:00.000Z';
@@ -322,6 +323,7 @@ export const EXPORT = object({
   reactions: arrayOf(object({ messageId: id(), chatId: id(), emoji: text({ min: 1, max: 32 }), createdAt: timestamp() })),
   sessions: arrayOf(ref('UserSession', USER_SESSION)),
   invites: arrayOf(ref('Invite', INVITE)),
+  pushSubscriptions: describe(arrayOf(ref('PushSubscription', PUSH_SUBSCRIPTION)), 'The browsers that get Web Push (docs/protocol.md §17.2), without their keys'),
 }, { description: 'Everything the server holds about one user: a download (Content-Disposition: attachment).' });
 
 /** Every resource by its component name in the OpenAPI document. */
@@ -352,6 +354,8 @@ export const RESOURCES = {
   AccessToken: { schema: ACCESS_TOKEN, enveloped: true },
   Webhook: { schema: WEBHOOK, enveloped: true },
   Delivery: { schema: DELIVERY, enveloped: true },
+  PushKey: { schema: PUSH_KEY, enveloped: false },
+  PushSubscription: { schema: PUSH_SUBSCRIPTION, enveloped: true },
 } as const satisfies Record<string, ResourceKind>;
 
 export type ResourceName = keyof typeof RESOURCES;

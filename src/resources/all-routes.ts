@@ -20,11 +20,12 @@ import { TYPING_ROUTES } from './typing/routes.ts';
 import { USER_ROUTES } from './users/routes.ts';
 import { ACCOUNT_ROUTES } from './account/routes.ts';
 import { USER_SESSION_ROUTES } from './user-sessions/routes.ts';
+import { MENTION_ROUTES } from './mentions/routes.ts';
+import { NOTIFICATION_ROUTES } from './notifications/routes.ts';
 import { BOT_ROUTES } from './bots/routes.ts';
 import { TOKEN_ROUTES } from './tokens/routes.ts';
 import { WEBHOOK_ROUTES } from './webhooks/routes.ts';
-import { MENTION_ROUTES } from './mentions/routes.ts';
-import { NOTIFICATION_ROUTES } from './notifications/routes.ts';
+import { PUSH_ROUTES } from './push/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
   ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
@@ -35,7 +36,9 @@ export const ALL_ROUTES: readonly Route[] = [
   ...INVITE_ROUTES, ...ADMIN_ROUTES,
   // A user's sessions, export and erasure (docs/protocol.md §3.5-§3.7).
   ...USER_SESSION_ROUTES, ...ACCOUNT_ROUTES,
-  ...TOKEN_ROUTES, ...BOT_ROUTES, ...WEBHOOK_ROUTES,
   ...NOTIFICATION_ROUTES, ...MENTION_ROUTES,
+  ...TOKEN_ROUTES, ...BOT_ROUTES, ...WEBHOOK_ROUTES,
+  // Web Push and its service worker (docs/protocol.md §17).
+  ...PUSH_ROUTES,
   ...TYPING_ROUTES,
 ];

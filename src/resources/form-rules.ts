@@ -84,6 +84,8 @@ export const FORM_RULES = new Map<string, FormRule>([
   [`PUT ${PATHS.reaction}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
   [`DELETE ${PATHS.reaction}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
   // The notification level, chosen on the chat's page (docs/protocol.md §14.3).
+  // Send me a test notification (docs/html.md): back to your page.
+  [`POST ${PATHS.pushTest}`, { shape: BARE, next: (ctx, _reply, back) => back ?? ownUserPage(ctx), page: (ctx, back) => back ?? ownUserPage(ctx) }],
   [`PUT ${PATHS.notifications}`, { shape: ENVELOPED, next: (ctx, _reply, back) => back ?? ctx.href(PATHS.chat, chatParams(ctx)), page: (ctx, back) => back ?? ctx.href(PATHS.chat, chatParams(ctx)) }],
   // Mark read or unread: `lastReadId` empty marks the whole chat unread.
   [`PUT ${PATHS.read}`, { shape: { envelope: true, nullable: ['lastReadId'] }, next: (ctx, _reply, back) => back ?? messagesPage(ctx), page: (ctx, back) => back ?? messagesPage(ctx) }],

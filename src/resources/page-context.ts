@@ -119,6 +119,7 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
   };
   if (ctx.caller && (await isAdmin(ctx))) page.admin = true;
   if (ctx.caller) page.mayInvite = page.admin === true || ctx.services.config.membersInvite;
+  if (ctx.caller) page.pushSending = ctx.services.config.pushSubject !== '';
   if (rep.type === 'chat' && rep.kind === 'single' && chat && ctx.caller) {
     const member = await storage.chats.findMember(String(chat['id']), ctx.caller.userId);
     if (member) page.notificationLevel = effectiveLevel(chat['kind'] === 'direct' ? 'direct' : 'group', member.notificationLevel);

@@ -13,6 +13,7 @@ import type {
 import type { InviteRepository } from './invite-repository.ts';
 import type { OutboundRepository } from './outbound-repository.ts';
 import type { IntegrationRepository } from './integration-repository.ts';
+import type { PushRepository } from './push-repository.ts';
 import type { KeptReads } from './kept-reads.ts';
 
 export type * from './rows.ts';
@@ -20,6 +21,7 @@ export type { KeptReads, KeptValueKind } from './kept-reads.ts';
 export type { InviteRepository } from './invite-repository.ts';
 export type * from './outbound-repository.ts';
 export type * from './integration-repository.ts';
+export type * from './push-repository.ts';
 export { NO_ATTACHMENTS, NO_CHAT, NO_MENTIONS, NO_REACTIONS } from './rows.ts';
 
 /** The database cannot be opened as configured (a path, permission, schema or connection problem): a configuration error. */
@@ -359,6 +361,7 @@ export interface Repositories {
   readonly audit: AuditRepository;
   readonly outbound: OutboundRepository;
   readonly integrations: IntegrationRepository;
+  readonly push: PushRepository;
   readonly attachments: AttachmentRepository;
 }
 

@@ -59,6 +59,7 @@ test('the export holds the profile, avatars as links, memberships, messages with
     reactions: [{ messageId: adminSays.id, chatId: chat.id, emoji: '👍', createdAt: at() }],
     sessions,
     invites: [{ ...invited, code: null, url: null }],
+    pushSubscriptions: [],
   });
   assert.ok(!res.text.includes(bob.token), 'no token');
   assert.ok(!res.text.includes(invited.code), 'an invite\'s code is shown once, when made');

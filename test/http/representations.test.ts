@@ -148,7 +148,7 @@ async function created(res: Promise<TestResponse>, what: string): Promise<any> {
 /** Three of everything the route table can create, so every collection has a previous and a next page. */
 async function buildFixture(): Promise<Fixture> {
   // Outgoing webhooks may target a closed loopback port: their deliveries fail, which is all the fixture needs.
-  const server = await startTestServer({ webhookAllowPrivate: true });
+  const server = await startTestServer({ webhookAllowPrivate: true, pushAllowInsecure: true });
   const owner = await registerAndLogIn(server);
   const others = [await registerAndLogIn(server), await registerAndLogIn(server)];
   const params: Record<string, string> = { userId: owner.userId };
@@ -225,6 +225,13 @@ async function buildFixture(): Promise<Fixture> {
     const sessions = await call(server, 'GET', `/users/${owner.userId}/sessions`, { token: owner.token });
     params['sessionId'] = sessions.body.data[1].id;
   }
+  if (hasRoute('POST', '/push-subscriptions')) {
+    // Three browsers' subscriptions (no --push-subject: nothing is ever sent to them).
+    const keys = { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 9)]).toString('base64url'), auth: Buffer.alloc(16, 3).toString('base64url') };
+    const made = [];
+    for (const n of [1, 2, 3]) made.push(await created(post('/push-subscriptions', { endpoint: `http://127.0.0.1:9/push/${n}?q=${encodeURIComponent(HOSTILE)}`, keys }), 'push subscription'));
+    params['subscriptionId'] = made[0].id;
+  }
   if (hasRoute('POST', '/users/:userId/tokens')) {
     // Three tokens, one of them named in markup.
     const tokens = [];
@@ -262,7 +269,7 @@ function pathOf(route: Route, params: Record<string, string>, extraQuery = ''): 
 
 /** Collections answer {data, meta} and page; the others are single resources with an ETag. */
 function isCollection(pattern: string): boolean {
-  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session', '/chats/:chatId/read', '/admin', '/users/:userId/export', '/chats/:chatId/notifications'].includes(pattern);
+  return !/:[a-zA-Z]+$/.test(pattern) && !['/', '/health', '/session', '/chats/:chatId/read', '/admin', '/users/:userId/export', '/chats/:chatId/notifications', '/push/key'].includes(pattern);
 }
 
 /** Pages by limit and offset: every collection but the event log, which goes on by `after` (its own tests). */

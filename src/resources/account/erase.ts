@@ -10,6 +10,7 @@ import { findOwnAccount } from './access.ts';
 import { leaveEveryChat } from './leave-chats.ts';
 import { recordAudit } from '../audit/record.ts';
 import { appendSessionsEnded } from '../session/sessions-ended.ts';
+import { forgetPushSubscriptionsOfUser } from '../push/forget-subscriptions.ts';
 import { sessionCookie } from '../session/handlers.ts';
 import { PASSWORD_RULE } from '../users/validate.ts';
 
@@ -88,6 +89,8 @@ export async function eraseUser(ctx: RequestContext): Promise<Reply> {
     const messages = await removeWhatTheyWrote(tx, user.id, keepMessages, now, ctx.services.config.basePath);
     // Their streams end on every process, as a deactivation ends them (docs/protocol.md §9.7).
     await appendSessionsEnded(tx, user.id, [...await tx.sessions.deleteUserSessions(user.id), ...await tx.integrations.deleteAccessTokensOf(user.id)], now);
+    // Left by a session that expired: none stays (docs/protocol.md §17.2).
+    await forgetPushSubscriptionsOfUser(tx, user.id);
     if (keepMessages) await tx.accounts.eraseUserKeepingRow(user.id, now);
     else await tx.accounts.deleteUser(user.id);
     // The audit keeps the id, never the login: the login is free again, and may soon be someone else's.

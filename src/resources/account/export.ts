@@ -1,4 +1,5 @@
 // GET /users/{id}/export: everything the server holds about one user, as one document (docs/protocol.md §3.6).
+import { publicPushSubscription } from '../../representations/push-schemas.ts';
 import type { Reply, RequestContext } from '../context.ts';
 import {
   isoTime, publicAvatar, publicInvite, publicMessage, publicReadMarker, publicRevision, publicUser, publicUserSession,
@@ -50,6 +51,7 @@ async function buildExport(ctx: RequestContext, tx: Tx, user: UserRow): Promise<
     sessions: (await accounts.findSessionsOfUser(user.id)).map((session) => publicUserSession(session, ctx.caller!.sessionId)),
     // As GET /invites answers them: never their code, which is shown once, when made.
     invites: (await accounts.findInvitesOfUser(user.id)).map((invite) => publicInvite(invite)),
+    pushSubscriptions: (await tx.push.listPushSubscriptionsOfUser(user.id)).map(publicPushSubscription),
   };
 }
 

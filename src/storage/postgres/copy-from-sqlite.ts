@@ -102,6 +102,17 @@ const TABLES: readonly TableCopy[] = [
     select: 'SELECT id, kind, target_id, event_id, payload, state, attempts, next_attempt_at, lease_owner, lease_until, created_at, last_attempt_at,'
       + ' last_status, last_error, last_duration_ms FROM outbound_deliveries ORDER BY id',
   },
+  {
+    // Web Push (docs/protocol.md §17): the VAPID key (browsers' subscriptions were made with it) and the subscriptions.
+    table: 'push_keys',
+    columns: [['id', 'integer'], ['public_key', 'text'], ['private_key', 'text'], ['created_at', 'bigint']],
+    select: 'SELECT id, public_key, private_key, created_at FROM push_keys',
+  },
+  {
+    table: 'push_subscriptions',
+    columns: [['id', 'text'], ['user_id', 'text'], ['session_id', 'text'], ['endpoint', 'text'], ['p256dh', 'text'], ['auth', 'text'], ['page_hidden', 'integer'], ['created_at', 'bigint']],
+    select: 'SELECT id, user_id, session_id, endpoint, p256dh, auth, page_hidden, created_at FROM push_subscriptions ORDER BY id',
+  },
 ];
 
 /** The triggers that keep counts, markers and summaries: the copy brings those values along, so they stay off. */

@@ -11,6 +11,7 @@ import { createClient, createPool, describeConnectFailure, isUnavailable, mapErr
 import { EPHEMERAL_CHANNEL, EventListener } from './event-listener.ts';
 import { PgInvites } from './invites.ts';
 import { PgOutbound } from './outbound.ts';
+import { PgPush } from './push.ts';
 import { PgIntegrations } from './integrations.ts';
 import { PgEventLog, PgRateCounters, type TxEvents } from './event-log.ts';
 import { checkServerVersion, migratePostgres } from './migrate.ts';
@@ -77,6 +78,7 @@ function pgRepositories(sql: Sql, tx: TxEvents | undefined, store: PostgresStore
     audit: new PgAudit(sql),
     outbound: new PgOutbound(sql),
     integrations: new PgIntegrations(sql),
+    push: new PgPush(sql),
     attachments: new PgAttachments(sql),
   };
 }
@@ -110,6 +112,7 @@ export class PostgresStore implements Store {
   readonly audit;
   readonly outbound;
   readonly integrations;
+  readonly push;
   readonly attachments;
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
@@ -136,6 +139,7 @@ export class PostgresStore implements Store {
     this.invites = base.invites;
     this.outbound = base.outbound;
     this.integrations = base.integrations;
+    this.push = base.push;
     this.rateCounters = new PgRateCounters(sql);
     this.kept = new ReadThrough(this, undefined);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits, onBroadcast: options.onBroadcast });

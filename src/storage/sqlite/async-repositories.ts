@@ -11,6 +11,7 @@ import type { EventStore } from './event-store.ts';
 import type { InviteStore } from './invite-store.ts';
 import type { OutboundStore } from './outbound-store.ts';
 import type { IntegrationStore } from './integration-store.ts';
+import type { PushStore } from './push-store.ts';
 import type { MessageStore } from './message-store.ts';
 import type { ReactionStore } from './reaction-store.ts';
 import type { ReadMarkerStore } from './read-marker-store.ts';
@@ -36,6 +37,7 @@ export interface SyncRepositories {
   audit: AuditStore;
   outbound: OutboundStore;
   integrations: IntegrationStore;
+  push: PushStore;
   attachments: AttachmentStore;
 }
 
@@ -92,6 +94,7 @@ export function asRepositories(views: { [K in keyof SyncRepositories]: Async<Syn
     audit: views.audit,
     outbound: views.outbound,
     integrations: views.integrations,
+    push: views.push,
     attachments: views.attachments,
   };
 }

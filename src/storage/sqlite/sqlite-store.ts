@@ -20,6 +20,7 @@ import { InviteStore } from './invite-store.ts';
 import { MessageStore } from './message-store.ts';
 import { OutboundStore } from './outbound-store.ts';
 import { IntegrationStore } from './integration-store.ts';
+import { PushStore } from './push-store.ts';
 import { SqliteRateCounters } from './rate-counter-store.ts';
 import { ReactionStore } from './reaction-store.ts';
 import { ReadMarkerStore } from './read-marker-store.ts';
@@ -60,6 +61,7 @@ export class SqliteStore implements Store {
   readonly audit: Repositories['audit'];
   readonly outbound: Repositories['outbound'];
   readonly integrations: Repositories['integrations'];
+  readonly push: Repositories['push'];
   readonly attachments: Repositories['attachments'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
@@ -116,6 +118,7 @@ export class SqliteStore implements Store {
       audit: new AuditStore(this.db),
       outbound: new OutboundStore(this.db),
       integrations: new IntegrationStore(this.db),
+      push: new PushStore(this.db),
       attachments: new AttachmentStore(this.db),
     };
     // Outside a transaction: at once when the connection is free, else queued behind the open transaction.
@@ -137,6 +140,7 @@ export class SqliteStore implements Store {
     this.audit = gated.audit;
     this.outbound = gated.outbound;
     this.integrations = gated.integrations;
+    this.push = gated.push;
     this.attachments = gated.attachments;
     this.tx = asRepositories(asyncRepositories(stores, (method, store, args) => {
       // A Tx kept past its transaction would write outside any transaction and around the gate.

@@ -1,0 +1,74 @@
+// The 'push' kind of outbound delivery (docs/protocol.md §17.3-§17.5): the notification as JSON, encrypted for the
+// subscription (RFC 8291), with RFC 8030's headers and a VAPID Authorization (RFC 8292). A 404 or 410 says the
+// subscription is gone: it is removed. Sent only while the session is not attended (no open stream here, or hidden).
+import type { AppServices } from '../context.ts';
+import { judgeByStatus, type OutboundKind, type PreparedPost, type Verdict } from '../../outbound/outbound-kind.ts';
+import type { PostReply } from '../../outbound/post-once.ts';
+import type { VapidSigner } from '../../outbound/vapid.ts';
+import { encryptPushPayload } from '../../outbound/web-push-encryption.ts';
+import type { OutboundDeliveryRow, PushSubscriptionRow } from '../../storage/store.ts';
+import { PUSH_KIND, type QueuedPush } from './queue-pushes.ts';
+import { describePush, type PushNotice } from './push-notice.ts';
+
+/** RFC 8030 §5.2: a notification older than a day is no longer worth showing. */
+export const PUSH_TTL_SECONDS = 86_400;
+
+type Services = Pick<AppServices, 'storage' | 'clock' | 'config' | 'events' | 'publicOrigin'>;
+
+/** The session still signs in (a login session or a token); an ended one's subscription goes (docs/protocol.md §17.2). */
+async function isSessionLive(services: Services, subscription: PushSubscriptionRow, now: number): Promise<boolean> {
+  const ids = [subscription.sessionId];
+  const [sessions, tokens] = await Promise.all([services.storage.sessions.findLiveSessionIds(ids, now), services.storage.integrations.findLiveAccessTokenIds(ids, now)]);
+  return sessions.size + tokens.size > 0;
+}
+
+/** docs/protocol.md §17.3: a session with an open stream in this process whose page is not hidden reads it there. */
+function isAttended(services: Services, subscription: PushSubscriptionRow): boolean {
+  return !subscription.pageHidden && services.events.hasStreamOfSession(subscription.userId, subscription.sessionId);
+}
+
+export function judgePushReply(reply: PostReply): Verdict {
+  // RFC 8030 §7.3: 404 and 410 mean the subscription expired or was removed.
+  if (reply.error === null && (reply.status === 404 || reply.status === 410)) return { outcome: 'give-up' };
+  return judgeByStatus(reply);
+}
+
+export function createPushKind(services: Services, signer: VapidSigner): OutboundKind {
+  const { storage, config } = services;
+  return {
+    kind: PUSH_KIND,
+    async prepare(delivery: OutboundDeliveryRow, now: number): Promise<PreparedPost | null> {
+      if (config.pushSubject === '') return null;
+      const subscription = await storage.push.findPushSubscription(delivery.targetId);
+      if (!subscription) return null;
+      if (!(await isSessionLive(services, subscription, now))) {
+        await storage.push.deletePushSubscription(subscription.id);
+        return null;
+      }
+      const queued = JSON.parse(delivery.payload) as QueuedPush;
+      if (queued.type === 'message' && isAttended(services, subscription)) return null;
+      const notice: PushNotice | undefined = await describePush(services, queued, now);
+      if (!notice) return null;
+      const body = encryptPushPayload(Buffer.from(JSON.stringify(notice)), { p256dh: Buffer.from(subscription.p256dh, 'base64url'), auth: Buffer.from(subscription.auth, 'base64url') });
+      const headers: Record<string, string> = {
+        'content-type': 'application/octet-stream',
+        'content-encoding': 'aes128gcm',
+        ttl: String(PUSH_TTL_SECONDS),
+        // RFC 8030 §5.3: a mention or a direct message is high; a message under "all" is normal.
+        urgency: queued.type === 'message' && queued.reason === 'all' ? 'normal' : 'high',
+        authorization: signer.authorization(subscription.endpoint, config.pushSubject, Math.floor(now / 1000)),
+      };
+      // RFC 8030 §5.4: one topic per chat, so a newer notification of the chat replaces an older one not yet delivered.
+      if (queued.type === 'message') headers['topic'] = queued.chatId;
+      return { url: subscription.endpoint, headers, body };
+    },
+    judge: judgePushReply,
+    async gaveUp(delivery: OutboundDeliveryRow, reply: PostReply): Promise<void> {
+      if (reply.status !== 404 && reply.status !== 410) return;
+      await storage.transaction(async (tx) => {
+        await tx.push.deletePushSubscription(delivery.targetId);
+        await tx.outbound.dropPendingDeliveries(PUSH_KIND, delivery.targetId);
+      });
+    },
+  };
+}
