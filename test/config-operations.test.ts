@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { DEFAULT_CONFIG, formatHelp, OPTIONS, parseConfig } from '../src/config.ts';
+import { DEFAULT_CONFIG, OPTIONS, parseConfig } from '../src/config.ts';
+import { formatHelp } from '../src/help.ts';
 
 test('metrics, CORS, trace and log format are off or plain by default and set by flag or environment', () => {
   assert.equal(DEFAULT_CONFIG.metricsPort, null);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { ConfigError, DEFAULT_CONFIG, formatHelp, OPTIONS, parseConfig } from '../src/config.ts';
+import { ConfigError, DEFAULT_CONFIG, OPTIONS, parseConfig } from '../src/config.ts';
+import { formatHelp } from '../src/help.ts';
 
 test('defaults match the contract', () => {
   assert.deepEqual(parseConfig([], {}), DEFAULT_CONFIG);

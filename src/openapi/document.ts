@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 document, generated from the route table and the resource schemas, so it cannot drift.
 import { PATHS } from '../paths.ts';
 import type { Route } from '../resources/context.ts';
-import { PAGE_META, PROBLEM_FIELD, RESOURCES, SEARCH_RESULT } from '../representations/schemas.ts';
+import { PAGE_META, PROBLEM_FIELD, SEARCH_RESULT } from '../representations/schemas.ts';
+import { RESOURCES } from '../representations/resource-kinds.ts';
 import { operation, tagOf, toOpenApiPath, type Components } from './operation.ts';
 import { PROBLEM, problemResponses, problemStatuses } from './problems.ts';
 import type { JsonSchema } from './schema.ts';

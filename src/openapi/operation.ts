@@ -1,6 +1,6 @@
 // One operation of the OpenAPI document, from one route: parameters, request body, answers by status.
 import type { Route } from '../resources/context.ts';
-import { RESOURCES, type ResourceName } from '../representations/schemas.ts';
+import { RESOURCES, type ResourceName } from '../representations/resource-kinds.ts';
 import { responseHeaders, withHeaders } from './headers.ts';
 import { problemStatuses } from './problems.ts';
 import { queryParameters, toOpenApiParameters } from './query-parameters.ts';

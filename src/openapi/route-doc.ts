@@ -1,7 +1,7 @@
 // What a route says about itself for the OpenAPI document: its answers by status, its query and body.
 // Routes declare these next to their handler; openapi/document.ts turns them into the document.
 import type { CollectionSpec } from '../parsers/query.ts';
-import type { ResourceName } from '../representations/schemas.ts';
+import type { ResourceName } from '../representations/resource-kinds.ts';
 import type { JsonSchema } from './schema.ts';
 
 /** Response header fields the document names (components.headers). */
