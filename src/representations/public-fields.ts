@@ -1,6 +1,7 @@
 // Row -> public fields: the one place that picks what a client sees of each stored row. The return types
 // come from the schemas of the OpenAPI document (schemas.ts): a field added to one and not the other fails tsc.
-import type { AttachmentRow, AuditRow, AvatarRow, ChatRow, InviteRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
+import type { AttachmentRow, AvatarRow, ChatRow, MemberRow, MessageRow, ReactionRow, ReadMarkerRow, RevisionRow, SessionRow, UserRow } from '../storage/rows.ts';
+import type { AuditRow, InviteRow } from '../storage/account-rows.ts';
 import { isoTime } from './iso-time.ts';
 import { PATHS } from '../paths.ts';
 import { buildPath } from '../router/compile-pattern.ts';

@@ -1,5 +1,5 @@
 // An audit entry as every backend stores it: its detail a JSON text, read back into an object.
-import type { AuditRow } from './rows.ts';
+import type { AuditRow } from './account-rows.ts';
 
 export type AuditRecord = Omit<AuditRow, 'detail'> & { detail: string | null };
 

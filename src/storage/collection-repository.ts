@@ -1,6 +1,7 @@
 // One page of each collection for the parsed query (docs/protocol.md §6), and what history paging bounds.
 import type { ParsedQuery } from '../parsers/query.ts';
-import type { AvatarRow, ChatForCallerRow, MemberRow, MessageRow, Page, ReactionRow, RevisionRow, SearchHit, UserRow, AuditRow } from './rows.ts';
+import type { AvatarRow, ChatForCallerRow, MemberRow, MessageRow, Page, ReactionRow, RevisionRow, SearchHit, UserRow } from './rows.ts';
+import type { AuditRow } from './account-rows.ts';
 
 /** A computed item (a message's actions) paged with the same query rules as a stored collection. */
 export interface ActionItem {

@@ -1,6 +1,7 @@
 // The invites of the Store (docs/protocol.md §13.5), beside store.ts: each backend implements it on its own table.
 import type { ParsedQuery } from '../parsers/query.ts';
-import type { InviteRow, Page } from './rows.ts';
+import type { Page } from './rows.ts';
+import type { InviteRow } from './account-rows.ts';
 
 /** Invites (docs/protocol.md §13.5): sign-up codes, kept as their SHA-256 only. */
 export interface InviteRepository {

@@ -1,6 +1,7 @@
 // The repositories of people: users, their sessions and avatars, the audit log, and a user's records whole (export, erasure).
 import type { ParsedQuery } from '../parsers/query.ts';
-import type { AvatarBytes, AvatarRow, MessageRow, Page, SessionRow, UserRow, AuditRow, NewUserRow, MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow } from './rows.ts';
+import type { AvatarBytes, AvatarRow, MessageRow, Page, SessionRow, UserRow, NewUserRow } from './rows.ts';
+import type { AuditRow, MembershipRow, ReactionOfUserRow, RevisionOfMessageRow, InviteRow } from './account-rows.ts';
 
 export interface UserRepository {
   /** Rejects with a unique StoreConstraintError when the login is taken in any letter case. */

@@ -16,6 +16,7 @@ import type { EventRepository, RateCounterRepository } from './event-repository.
 import type { AttachmentRepository } from './attachment-repository.ts';
 
 export type * from './rows.ts';
+export type * from './account-rows.ts';
 export type * from './people-repository.ts';
 export type * from './conversation-repository.ts';
 export type * from './collection-repository.ts';

@@ -1,6 +1,7 @@
 // One user's records read whole, and the writes of their erasure: docs/protocol.md §3.5-§3.7.
 import type { ParsedQuery } from '../../parsers/query.ts';
-import type { AvatarRow, InviteRow, MembershipRow, MessageRow, Page, ReactionOfUserRow, RevisionOfMessageRow, SessionRow } from '../rows.ts';
+import type { AvatarRow, MessageRow, Page, SessionRow } from '../rows.ts';
+import type { InviteRow, MembershipRow, ReactionOfUserRow, RevisionOfMessageRow } from '../account-rows.ts';
 import { AVATAR_COLUMNS } from './avatar-store.ts';
 import { INVITE_SELECT } from './invite-store.ts';
 import type { Db } from './database.ts';

@@ -1,5 +1,5 @@
 // The audit log (docs/protocol.md §13): appended in the transaction of the change it records.
-import type { AuditRow } from '../rows.ts';
+import type { AuditRow } from '../account-rows.ts';
 import { detailText } from '../audit-record.ts';
 import type { Db } from './database.ts';
 import { prepareStatements, type Statements } from './statements.ts';

@@ -1,6 +1,7 @@
 // Every collection as SQLite reads it: its SELECT, its caller's scope and how its API fields are spelled in SQL.
 import type { ParsedQuery } from '../../parsers/query.ts';
-import type { AuditRow, AvatarRow, ChatForCallerRow, MemberRow, MessageRow, Page, ReactionRow, RevisionRow, SearchHit, UserRow } from '../rows.ts';
+import type { AvatarRow, ChatForCallerRow, MemberRow, MessageRow, Page, ReactionRow, RevisionRow, SearchHit, UserRow } from '../rows.ts';
+import type { AuditRow } from '../account-rows.ts';
 import type { ActionItem, MessageBounds } from '../store.ts';
 import { AVATAR_IS_CURRENT, AVATAR_LIST_SELECT } from './avatar-store.ts';
 import { CHAT_FOR_CALLER_SELECT, chatFromRecord, MEMBER_SELECT, type ChatRecord } from './chat-store.ts';

@@ -1,6 +1,7 @@
 // The invites table: a row per invite, found by the SHA-256 of its code; a use is one conditional UPDATE.
 import type { ParsedQuery } from '../../parsers/query.ts';
-import type { InviteRow, Page } from '../rows.ts';
+import type { Page } from '../rows.ts';
+import type { InviteRow } from '../account-rows.ts';
 import type { Db } from './database.ts';
 import { PageRunner } from './list-page.ts';
 import type { SqlColumns } from './query-sql.ts';
