@@ -41,7 +41,7 @@ test('presence is in every answer about users: GET /users/{id} exactly, GET /use
   const { clock, server, alice, bob } = await setUp(t, 3_600_000);
   const at = new Date(clock.time).toISOString();
   const res = await call(server, 'GET', `/users/${bob.userId}`, { token: alice.token });
-  assert.deepEqual(res.body, { id: bob.userId, login: bob.login, avatar: null, role: 'member', active: true, presence: 'offline', createdAt: at, updatedAt: at }, 'bob has made no request with his session yet');
+  assert.deepEqual(res.body, { id: bob.userId, login: bob.login, avatar: null, role: 'member', active: true, kind: 'user', ownerId: null, presence: 'offline', createdAt: at, updatedAt: at }, 'bob has made no request with his session yet');
   const list = await call(server, 'GET', `/users?filter[id]=${alice.userId}`, { token: bob.token });
   assert.deepEqual(list.body.data.map((user: any) => user.presence), ['online']);
   const patched = await call(server, 'PATCH', '/users', { token: alice.token, json: { login: `${alice.login}2` } });
