@@ -63,6 +63,10 @@ test('presence across servers: a stream on B makes the user online on A; closed,
   const bobStream = await openReady(b, { token: bob.token });
   await annStream.until((s) => s.ephemeralEvents.some((event) => event.type === 'presence.changed' && event.json.data.userId === bob.userId), 'bob online', 1000);
   assert.deepEqual(annStream.ephemeralEvents.find((event) => event.type === 'presence.changed')!.json.data, { userId: bob.userId, presence: 'online' });
+  // B's announcement of its stream and its presence.changed are two messages on the bus: A may deliver the event a
+  // moment before it records the holder. Wait for A to know, a few milliseconds at a time (bounded).
+  const heard = Date.now();
+  while (await presence(a) !== 'online' && Date.now() - heard < 2000) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.equal(await presence(a), 'online', 'A knows of the stream B holds');
   bobStream.close();
   const gone = async (): Promise<boolean> => b.app.services.events.streamCount(bob.userId) === 0;
