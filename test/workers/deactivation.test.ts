@@ -3,32 +3,10 @@
 // 15-second session check). Connections are handed to the workers in turn (node:cluster's round-robin), so of
 // streams opened one after another on fresh connections, some are held by the worker that does not answer the PATCH.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import { call } from '../http/client.ts';
 import { openReady, type EventStream } from '../http/event-stream.ts';
-import { spawnServer, type ServerProcess } from '../fault/server-child.ts';
-
-async function startWorkers(t: TestContext): Promise<ServerProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'chat-workers-'));
-  const server = await spawnServer(['--db', join(dir, 'chat.db'), '--workers', '2', '--scrypt-n', '1024', '--quiet']);
-  t.after(async () => {
-    await server.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return server;
-}
-
-async function register(url: string, login: string): Promise<{ token: string; userId: string }> {
-  const password = 'a long enough password';
-  const user = await call(url, 'POST', '/users', { json: { login, password } });
-  assert.equal(user.status, 201, user.text);
-  const session = await call(url, 'POST', '/session', { json: { login, password } });
-  assert.equal(session.status, 201, session.text);
-  return { token: session.body.token, userId: user.body.id };
-}
+import { register, startWorkers } from './workers-server.ts';
 
 /** When the stream ended (performance.now()). */
 async function endTime(stream: EventStream): Promise<number> {

@@ -8,15 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { call } from '../http/client.ts';
 import { spawnServer } from '../fault/server-child.ts';
-
-async function register(url: string, login: string): Promise<{ token: string; userId: string }> {
-  const password = 'a long enough password';
-  const user = await call(url, 'POST', '/users', { json: { login, password } });
-  assert.equal(user.status, 201, user.text);
-  const session = await call(url, 'POST', '/session', { json: { login, password } });
-  assert.equal(session.status, 201, session.text);
-  return { token: session.body.token, userId: user.body.id };
-}
+import { register } from './workers-server.ts';
 
 test('--workers 2: 40 concurrent requests to open the DM of alice and bob create one chat', { timeout: 60_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'chat-dm-race-'));

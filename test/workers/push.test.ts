@@ -8,18 +8,10 @@ import { test } from 'node:test';
 import { call } from '../http/client.ts';
 import { startPushService } from '../http/push-service.ts';
 import { spawnServer } from '../fault/server-child.ts';
+import { register } from './workers-server.ts';
 
 const SUBJECT = 'mailto:ops@chat.example';
 const MESSAGES = 40;
-
-async function register(url: string, login: string): Promise<{ token: string; userId: string }> {
-  const password = 'a long enough password';
-  const user = await call(url, 'POST', '/users', { json: { login, password } });
-  assert.equal(user.status, 201, user.text);
-  const session = await call(url, 'POST', '/session', { json: { login, password } });
-  assert.equal(session.status, 201, session.text);
-  return { token: session.body.token, userId: user.body.id };
-}
 
 test(`--workers 2: ${MESSAGES} direct messages to two subscriptions are each pushed once`, { timeout: 60_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'chat-workers-push-'));

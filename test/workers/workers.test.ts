@@ -2,35 +2,14 @@
 // across them. Each request below opens its own connection, which the cluster hands to the workers in turn.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { call } from '../http/client.ts';
 import { openReady, type EventStream } from '../http/event-stream.ts';
-import { spawnServer, type ServerProcess } from '../fault/server-child.ts';
+import { register, startWorkers } from './workers-server.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-
-async function startWorkers(t: TestContext, extra: string[] = []): Promise<ServerProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'chat-workers-'));
-  const server = await spawnServer(['--db', join(dir, 'chat.db'), '--workers', '2', '--scrypt-n', '1024', '--quiet', ...extra]);
-  t.after(async () => {
-    await server.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return server;
-}
-
-async function register(url: string, login: string): Promise<{ token: string; userId: string; password: string }> {
-  const password = 'a long enough password';
-  const user = await call(url, 'POST', '/users', { json: { login, password } });
-  assert.equal(user.status, 201, user.text);
-  const session = await call(url, 'POST', '/session', { json: { login, password } });
-  assert.equal(session.status, 201, session.text);
-  return { token: session.body.token, userId: user.body.id, password };
-}
 
 /** The worker processes of a primary: its children running the server (tsx also starts an esbuild child). */
 function workerPids(primary: number): number[] {
