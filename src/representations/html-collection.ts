@@ -24,7 +24,7 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
     const avatarsOf = AVATARS.regex.exec(selfPath!);
     const sessionsOf = SESSIONS.regex.exec(selfPath!);
     const query = new URLSearchParams(selfQuery ?? '').get('q') ?? '';
-    const shown = rep.type === 'message' && page.chat ? renderMessagesPage(rep, page, liveAttributes(rep.live))
+    const shown = rep.type === 'message' && page.chat ? renderMessagesPage(rep, page, liveAttributes(rep.live, page.chat?.['lastReadId']))
       : rep.type === 'chat' ? renderChatList(rep, page)
         : rep.type === 'member' && page.chat ? renderMembersPage(rep, page)
           : rep.type === 'user' ? renderUserList(rep, page)
@@ -46,11 +46,15 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
   return renderPage(`${labelOf(rep.type)} list`, summary + links + items + links, options.basePath, page);
 }
 
-/** The data-* attributes the page's script follows the event stream with (docs/protocol.md §9.9); none off the newest page. */
-function liveAttributes(live: CollectionRepresentation['live']): string {
+/**
+ * The data-* attributes the page's script follows the event stream with (docs/protocol.md §9.9); none off the newest
+ * page. With the reader's marker (`lastReadId`): data-live-read and data-last-read, for client/read-marker.ts.
+ */
+function liveAttributes(live: CollectionRepresentation['live'], lastReadId?: unknown): string {
   if (live === undefined) return '';
-  return ' data-live' + [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users]]
-    .map(([name, value]) => ` data-live-${name}="${escapeHtml(value!)}"`).join('');
+  const marker = live.read === undefined ? '' : ` data-last-read="${typeof lastReadId === 'string' ? escapeHtml(lastReadId) : ''}"`;
+  return ' data-live' + [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users], ['read', live.read]]
+    .filter(([, value]) => value !== undefined).map(([name, value]) => ` data-live-${name}="${escapeHtml(value!)}"`).join('') + marker;
 }
 
 function summaryOf(rep: CollectionRepresentation): string {

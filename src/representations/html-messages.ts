@@ -107,7 +107,7 @@ export function renderMessagesPage(rep: CollectionRepresentation, page: PageCont
     // A <div>, not a <p>: a <form> inside a <p> would close the paragraph (HTML §13.2.6.4.7).
     const actions = `<div class="actions"><a href="${escapeHtml(messagePath(page, message))}">Reply, react or edit</a> ${markUnread}</div>`;
     const unread = isUnread(page, message);
-    return `<li id="message-${escapeHtml(String(message['id']))}"${unread ? ' class="unread"' : ''}>${renderMessage(page, message, shown, unread)}${actions}</li>`;
+    return `<li id="message-${escapeHtml(String(message['id']))}" data-message-id="${escapeHtml(String(message['id']))}"${unread ? ' class="unread"' : ''}>${renderMessage(page, message, shown, unread)}${actions}</li>`;
   });
   const unreadCount = Number(chat['unreadCount'] ?? 0);
   const newest = rep.data.at(-1);

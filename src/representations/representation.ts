@@ -47,7 +47,7 @@ export interface CollectionRepresentation {
    * Set on the newest page of a chat's history: the HTML page follows the event stream at `events` and
    * shows the chat's new, edited and deleted messages as they happen (docs/protocol.md §9.9).
    */
-  live?: { events: string; chatId: string; messages: string; users: string };
+  live?: { events: string; chatId: string; messages: string; users: string; read?: string };
   page?: PageContext;
   /**
    * The same object answers many requests (a kept page or chat, resources/kept-reply.ts): never changed once

@@ -1,43 +1,11 @@
-// The page script's live chat (docs/protocol.md §9.9, §14.5, §14.6): the newest page of a chat follows the event
-// stream, with who is typing and who is online.
+// The page script's live chat (docs/protocol.md §14.5, §14.6): who is typing and who is online. The messages
+// themselves follow the stream in the chat screen part (client/chat-screen.ts).
 
-/**
- * Live updates fetch this same page again and take its message list: the server renders every message, escaped,
- * with logins, avatars, replies and reaction buttons, so the script builds no markup from data itself.
- */
+/** Presence dots move with presence.changed; "alice is typing…" follows typing events; typing is told to the server. */
 export const LIVE_CHAT = `
-  const list = document.querySelector('ol[data-live-chat]');
-  if (!list || !window.fetch || !window.DOMParser) return;
-  const chat = list.dataset.liveChat;
-  let pending = false;
-  let again = false;
-  const refresh = async () => {
-    if (pending) { again = true; return; }
-    pending = true;
-    try {
-      const response = await fetch(location.pathname + location.search, { headers: { accept: 'text/html' }, credentials: 'same-origin' });
-      if (response.ok) {
-        const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
-        // The list and the line above it (the unread count): the composer, and what is typed in it, stay.
-        for (const selector of ['ol[data-live-chat]', '.chat-nav']) {
-          const from = fresh.querySelector(selector);
-          const into = document.querySelector(selector);
-          if (from && into) {
-            into.replaceChildren(...from.childNodes);
-            document.dispatchEvent(new CustomEvent('chat:updated', { detail: into }));
-          }
-        }
-      }
-    } finally {
-      pending = false;
-      if (again) { again = false; refresh(); }
-    }
-  };
+  const list = document.querySelector('[data-live]');
+  const chat = list ? list.dataset.liveChat : undefined;
   const onEvent = (listener) => document.addEventListener('chat:event', ({ detail }) => listener(detail.type, detail.event));
-  const types = ['message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'reaction.added', 'reaction.removed', 'read.updated'];
-  onEvent((type, event) => {
-    if (types.includes(type) && event.chatId === chat) refresh();
-  });
   onEvent((type, event) => {
     if (type !== 'presence.changed') return;
     const { userId, presence } = event.data;
@@ -49,7 +17,7 @@ export const LIVE_CHAT = `
     }
   });
   const typing = document.querySelector('p[data-typing]');
-  if (!typing) return;
+  if (!typing || !list) return;
   const logins = JSON.parse(typing.dataset.logins || '{}');
   const typists = new Map();
   let timer;
@@ -68,14 +36,12 @@ export const LIVE_CHAT = `
     typists.set(event.data.userId, Date.now() + Date.parse(event.data.until) - Date.parse(event.createdAt));
     show();
   });
-  const text = document.querySelector('textarea#compose-text');
+  // Delegated: the composer is swapped in anew after a send or a reply (client/screen-regions.ts).
   let told = 0;
-  if (text) {
-    text.addEventListener('input', () => {
-      const now = Date.now();
-      if (text.value === '' || now - told < 3000) return;
-      told = now;
-      fetch(typing.dataset.typing, { method: 'POST', credentials: 'same-origin' }).catch(() => {});
-    });
-  }
+  document.addEventListener('input', ({ target }) => {
+    const now = Date.now();
+    if (!target.matches('textarea#compose-text') || target.value === '' || now - told < 3000) return;
+    told = now;
+    fetch(typing.dataset.typing, { method: 'POST', credentials: 'same-origin' }).catch(() => {});
+  });
 `;

@@ -132,6 +132,8 @@ async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Re
         chatId: access.id,
         messages: ctx.href(PATHS.messages, { chatId: access.id }),
         users: ctx.href(PATHS.users),
+        // Where the page's script moves the reader's marker as they read (client/read-marker.ts).
+        read: ctx.href(PATHS.read, { chatId: access.id }),
       },
     },
   };

@@ -1,0 +1,75 @@
+// The chat screen follows the one event stream ('chat:event', client/event-stream.ts) and loads older messages
+// above as the reader scrolls up (keyset pages, docs/protocol.md §6.6), without moving what is in view.
+
+/** Follows SCREEN_REGIONS in the same scope: one page fetch at a time; events while it runs ask for one more. */
+export const SCREEN_LIVE = `
+  const chat = list ? list.dataset.liveChat : undefined;
+  let pending = false;
+  let again = false;
+  const refresh = async () => {
+    if (pending) { again = true; return; }
+    pending = true;
+    try {
+      const { response, doc } = await load(location.pathname + location.search);
+      if (response.ok && doc) applyAnswer(doc, {});
+    } catch (error) {
+      // The next event tries again.
+    } finally {
+      pending = false;
+      if (again) { again = false; refresh(); }
+    }
+  };
+  // A message above the newest page (loaded by scrolling up) changed: fetch it alone, right after the one before it.
+  const refreshOne = async (id) => {
+    const old = list.querySelector('[data-message-id="' + CSS.escape(id) + '"]');
+    if (!old) return;
+    const all = messagesIn(list);
+    const at = all.indexOf(old);
+    const around = at > 0 ? 'after=' + idOf(all[at - 1]) : 'before=' + idOf(all[at + 1]);
+    const { response, doc } = await load(list.dataset.liveMessages + '?' + around + '&limit=1');
+    const fresh = response.ok && doc ? freshListOf(doc) : null;
+    if (!fresh) return;
+    const element = fresh.querySelector('[data-message-id="' + CSS.escape(id) + '"]');
+    keepPlace(() => { if (element) { known.set(element, element.outerHTML); old.replaceWith(element); } else old.remove(); }, false);
+    if (element) announce(element);
+  };
+  const forList = ['message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'reaction.added', 'reaction.removed', 'read.updated'];
+  const forSidebar = ['message.created', 'message.deleted', 'messages.cleared', 'read.updated', 'chat.created', 'chat.updated', 'chat.deleted', 'member.added', 'member.removed'];
+  document.addEventListener('chat:event', ({ detail }) => {
+    const { type, event } = detail;
+    const here = chat !== undefined && event.chatId === chat && forList.includes(type);
+    if (!here && !(sidebar && forSidebar.includes(type))) return;
+    const id = type.startsWith('reaction.') ? event.data.messageId : event.data.id;
+    if (here && type !== 'message.created' && typeof id === 'string' && cutoff !== '' && id < cutoff) refreshOne(id).catch(() => {});
+    else refresh();
+  });
+  // Older messages: the keyset link above the list loads its page in place when it comes near the view, or when used.
+  const older = list && document.querySelector('main a[rel=prev]');
+  if (!older || !window.IntersectionObserver) return;
+  let loading = false;
+  const loadOlder = async () => {
+    if (loading || !older.isConnected) return;
+    loading = true;
+    try {
+      const { response, doc } = await load(older.href);
+      const fresh = response.ok && doc ? freshListOf(doc) : null;
+      if (!fresh) return;
+      remember(fresh);
+      keepPlace(() => list.prepend(...fresh.childNodes), false);
+      const next = doc.querySelector('main a[rel=prev]');
+      if (next) older.href = next.href;
+      else (older.closest('p') || older).remove();
+      announce(list);
+    } finally {
+      loading = false;
+    }
+    // Still in view (a short page): the observer says so again.
+    watcher.unobserve(older);
+    if (older.isConnected) watcher.observe(older);
+  };
+  const watcher = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) loadOlder().catch(() => {});
+  }, { rootMargin: '600px 0px 0px 0px' });
+  watcher.observe(older);
+  older.addEventListener('click', (event) => { event.preventDefault(); loadOlder().catch(() => {}); });
+`;
