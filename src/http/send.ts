@@ -12,6 +12,7 @@ import { toProblem } from './problem.ts';
 import { openEventStream } from './sse.ts';
 import { streamBody } from './stream-body.ts';
 import { formatErrorLine, type LogFormat } from './access-log.ts';
+import { acceptsGzip, gzipEtag, gzipPage } from './compress-html.ts';
 
 export interface SendOptions {
   mediaType: string;
@@ -215,6 +216,17 @@ function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, sou
     // A page for people writes dates in the reader's language (RFC 9110 §12.5.5: say what the answer varied on).
     if (options.mediaType === 'text/html' && rep !== undefined && rep.kind !== 'problem' && rep.page !== undefined) vary = `${vary}, Accept-Language`;
   }
+  // A page for people, gzipped when the browser takes it (its own tag: other bytes); every HTML answer varies on it.
+  let encoding: string | undefined;
+  if (options.mediaType === 'text/html' && rep !== undefined && body !== undefined) {
+    vary = vary === undefined ? 'Accept-Encoding' : `${vary}, Accept-Encoding`;
+    const zipped = acceptsGzip(req.headers) ? gzipPage(body) : undefined;
+    if (zipped !== undefined) {
+      body = zipped;
+      encoding = 'gzip';
+      if (typeof etag === 'string') etag = gzipEtag(etag);
+    }
+  }
   const safe = req.method === 'GET' || req.method === 'HEAD';
   if (safe && status === 200 && typeof etag === 'string' && isNotModified(req.headers, etag)) {
     // RFC 9110 §15.4.5: a 304 carries the validators and no body.
@@ -224,6 +236,7 @@ function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, sou
   // RFC 9110 §6.4.1: 204 and 304 have no content; HEAD gets the GET's length without the bytes.
   if (status === 204 || status === 304) body = undefined;
   if (contentType !== undefined) flat.push('Content-Type', contentType);
+  if (encoding !== undefined && status !== 304) flat.push('Content-Encoding', encoding);
   if (policy !== undefined) flat.push('Content-Security-Policy', policy);
   if (link !== undefined) flat.push('Link', link);
   if (etag !== undefined) flat.push('ETag', etag);
