@@ -90,3 +90,22 @@ export async function assertNoHorizontalOverflow(page: Page, what: string): Prom
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(OUTPUT, name), fullPage: true });
 }
+
+/** Logs in through the login form (the account made beforehand, e.g. by the API); ends on the chat list. */
+export async function logIn(person: Person, url: string, login: string, password: string): Promise<void> {
+  const { page } = person;
+  await page.goto(`${url}/session`);
+  await page.fill('input[name="login"]', login);
+  await page.fill('input[name="password"]', password);
+  await follow(page, page.getByRole('button', { name: 'Log in' }));
+  assert.equal(new URL(page.url()).pathname, '/chats');
+}
+
+/** Marks the page's window: still marked later means nothing reloaded it in between. */
+export async function markWindow(page: Page): Promise<void> {
+  await page.evaluate(() => { (globalThis as unknown as { stayed: boolean }).stayed = true; });
+}
+
+export async function assertNotReloaded(page: Page, what: string): Promise<void> {
+  assert.equal(await page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed), true, `${what}: the page reloaded`);
+}

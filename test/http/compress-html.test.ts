@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { call, registerAndLogIn, withServer, type RunningServer } from './client.ts';
+import type { RunningServer } from '../../src/index.ts';
+import { call, registerAndLogIn, withServer } from './client.ts';
 
 interface Raw { status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }
 
