@@ -65,13 +65,15 @@ export const SCREEN_ACTIONS = `
       form.removeAttribute('aria-busy');
     }
   });
-  // Reply, edit and cancel are links to this same page with ?replyTo= or ?edit= (they work without scripts too).
+  // Reply, edit and cancel are links to this same page with the screen's own query, ?reply= or ?edit= (they work
+  // without scripts too): fetched, and the composer and the messages swapped in.
   document.addEventListener('click', async (event) => {
     const link = event.target.closest ? event.target.closest('main a[href]') : null;
     if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const url = new URL(link.href);
     if (url.origin !== location.origin || url.pathname !== location.pathname || url.search === location.search) return;
-    if ([...url.searchParams.keys()].some((key) => key !== 'replyTo' && key !== 'edit')) return;
+    // Keyset pages (before=, after=) are other pages of the history: those load as pages.
+    if (url.searchParams.has('before') || url.searchParams.has('after')) return;
     event.preventDefault();
     try {
       const { response, doc } = await load(url.pathname + url.search);
