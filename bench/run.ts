@@ -244,6 +244,8 @@ try {
   sections.push(await section(PUSH_BENCH_TITLE, async () => formatPushBench(await runPushBench())));
   sections.push(await section('Typing and presence: 1,000 streams, 200 users typing', () => optional<typeof import('./typing-presence.bench.ts')>('./typing-presence.bench.ts', async ({ runTypingPresenceBench, formatTypingPresenceBench }) =>
     formatTypingPresenceBench(await runTypingPresenceBench()))));
+  sections.push(await section('The chat screen in Chromium: INP of sending, CLS of scrolling 200 messages', () => optional<typeof import('./screen.bench.ts')>('./screen.bench.ts', async ({ runScreenBench, formatScreenBench }) =>
+    formatScreenBench(await runScreenBench()))));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });

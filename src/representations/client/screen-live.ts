@@ -6,17 +6,22 @@ export const SCREEN_LIVE = `
   const chat = list ? list.dataset.liveChat : undefined;
   let pending = false;
   let again = false;
-  const refresh = async () => {
+  let withList = false;
+  // withList false: only the sidebar and the summary line (a read marker moved: the new-messages line stays put).
+  const refresh = async (taken) => {
+    withList = withList || taken;
     if (pending) { again = true; return; }
     pending = true;
+    const taking = withList;
+    withList = false;
     try {
       const { response, doc } = await load(location.pathname + location.search);
-      if (response.ok && doc) applyAnswer(doc, {});
+      if (response.ok && doc) applyAnswer(doc, { list: taking });
     } catch (error) {
       // The next event tries again.
     } finally {
       pending = false;
-      if (again) { again = false; refresh(); }
+      if (again) { again = false; refresh(false); }
     }
   };
   // A message above the newest page (loaded by scrolling up) changed: fetch it alone, right after the one before it.
@@ -40,32 +45,45 @@ export const SCREEN_LIVE = `
     const here = chat !== undefined && event.chatId === chat && forList.includes(type);
     if (!here && !(sidebar && forSidebar.includes(type))) return;
     const id = type.startsWith('reaction.') ? event.data.messageId : event.data.id;
+    // The reader's own message is in already (its form's answer showed it): only the sidebar may change.
+    const shown = here && type === 'message.created' && list.querySelector('[data-message-id="' + CSS.escape(String(id)) + '"]') !== null;
     if (here && type !== 'message.created' && typeof id === 'string' && cutoff !== '' && id < cutoff) refreshOne(id).catch(() => {});
-    else refresh();
+    else if (here && !shown && type !== 'read.updated') refresh(true);
+    else if (sidebar || here) refresh(false);
   });
   // Older messages: the keyset link above the list loads its page in place when it comes near the view, or when used.
   const older = list && document.querySelector('main a[rel=prev]');
   if (!older || !window.IntersectionObserver) return;
   let loading = false;
+  // The oldest page is in: the link's line stays, saying so (taking it out would move the list by a line).
+  const finish = () => {
+    older.removeAttribute('href');
+    older.removeAttribute('rel');
+    older.textContent = 'The start of the chat';
+  };
   const loadOlder = async () => {
-    if (loading || !older.isConnected) return;
+    if (loading || !older.hasAttribute('href')) return;
     loading = true;
     try {
       const { response, doc } = await load(older.href);
       const fresh = response.ok && doc ? freshListOf(doc) : null;
       if (!fresh) return;
       remember(fresh);
-      keepPlace(() => list.prepend(...fresh.childNodes), false);
+      // Times localised before the page goes in, and the link changed in the same step: nothing moves after.
+      announce(fresh);
       const next = doc.querySelector('main a[rel=prev]');
-      if (next) older.href = next.href;
-      else (older.closest('p') || older).remove();
+      keepPlace(() => {
+        list.prepend(...fresh.childNodes);
+        if (next) older.href = next.href;
+        else finish();
+      }, false);
       announce(list);
     } finally {
       loading = false;
     }
     // Still in view (a short page): the observer says so again.
     watcher.unobserve(older);
-    if (older.isConnected) watcher.observe(older);
+    if (older.hasAttribute('href')) watcher.observe(older);
   };
   const watcher = new IntersectionObserver((entries) => {
     if (entries.some((entry) => entry.isIntersecting)) loadOlder().catch(() => {});

@@ -55,8 +55,11 @@ export const SCREEN_REGIONS = `
     if (incoming.length === 0) { list.replaceChildren(...fresh.childNodes); return; }
     cutoff = incoming.map(idOf).reduce((low, id) => (id < low ? id : low));
     const current = new Map(messagesIn(list).map((element) => [idOf(element), element]));
+    const served = new Map(incoming.map((element) => [element, element.outerHTML]));
+    // Times localised while the page is still apart from the document: nothing moves once it is in.
+    announce(fresh);
     for (const element of incoming) {
-      const html = element.outerHTML;
+      const html = served.get(element);
       const old = current.get(idOf(element));
       if (old && known.get(old) === html) element.replaceWith(old); else known.set(element, html);
     }
@@ -98,10 +101,10 @@ export const SCREEN_REGIONS = `
   // A page answered: the list, the other regions, and the composer when asked for; the reader's place kept.
   const applyAnswer = (doc, options) => {
     keepPlace(() => {
-      mergeList(freshListOf(doc));
+      if (options.list !== false) mergeList(freshListOf(doc));
       if (options.composer) swapComposer(doc, options.keepText);
     }, options.follow);
     swapRegions(doc);
-    if (list) announce(list);
+    if (list && options.list !== false) announce(list);
   };
 `;
