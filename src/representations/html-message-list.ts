@@ -80,7 +80,7 @@ export function renderMessageItems(page: PageContext, messages: readonly Resourc
     if (placed.firstNew) items.push('<li class="new-line" id="new-messages"><span>New messages</span></li>');
     const previous = index === 0 ? before : String(messages[index - 1]!['id']);
     const classes = ['message', placed.opensGroup ? 'first' : 'more', ...(placed.unread ? ['unread'] : [])].join(' ');
-    const body = renderMessage(page, message, shown, placed.unread, placed.opensGroup);
+    const body = renderMessage(page, message, shown, false, placed.opensGroup, renderClock);
     items.push(`<li id="m-${id}" data-message-id="${id}" class="${classes}">${body}${renderMessageMenu(page, message, previous)}</li>`);
   }
   return items;
