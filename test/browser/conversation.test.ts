@@ -59,7 +59,7 @@ async function conversation(scripts: boolean): Promise<(t: import('node:test').T
     assert.match(await textOf(alice.page.locator('ul.people').first()), /bob/);
     await follow(alice.page, alice.page.getByRole('link', { name: 'Back to the messages' }));
     await send(alice.page, 'Shall we go hiking on Saturday?', scripts);
-    if (!scripts) assert.match(new URL(alice.page.url()).hash, /^#message-/);
+    if (!scripts) assert.match(new URL(alice.page.url()).hash, /^#m-/);
     await check(alice.page, 'a chat with one message');
 
     // Bob sees the chat with one unread message, opens it on its newest messages, and replies from the message's page.

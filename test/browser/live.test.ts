@@ -65,9 +65,9 @@ test('a message posted in one browser appears in the other\'s open chat page, th
   await alicePage.screenshot({ path: join(OUTPUT, 'live-message.png'), fullPage: true });
 
   assert.equal(await writeFromPage(bobPage, 'PATCH', `/chats/${chatId}/messages/${id}`, { data: { text: 'Edited by Bob' } }), 200);
-  await alicePage.locator(`#message-${id} p.text`, { hasText: 'Edited by Bob' }).waitFor();
+  await alicePage.locator(`#m-${id} p.text`, { hasText: 'Edited by Bob' }).waitFor();
   assert.equal(await writeFromPage(bobPage, 'DELETE', `/chats/${chatId}/messages/${id}`), 204);
-  await alicePage.locator(`#message-${id}`).waitFor({ state: 'detached' });
+  await alicePage.locator(`#m-${id}`).waitFor({ state: 'detached' });
   assert.equal(await alicePage.locator('ol.messages > li').count(), 1, 'only the first message is left');
   assert.deepEqual(errors, []);
 });

@@ -29,8 +29,8 @@ export const REACTION_PICKER = `
   const offer = (form) => {
     const field = form.querySelector('input[name=emoji]:not([type=hidden])');
     if (!field) return;
-    const old = form.querySelector('[data-recent-emoji]');
-    if (old) old.remove();
+    const menu = form.closest('details') || form.parentElement;
+    for (const old of menu.querySelectorAll('[data-recent-emoji]')) old.remove();
     const chosen = recent();
     if (chosen.length === 0) return;
     const row = document.createElement('p');
@@ -46,7 +46,9 @@ export const REACTION_PICKER = `
       button.addEventListener('click', () => { field.value = emoji; form.requestSubmit(); });
       row.append(button);
     }
-    form.prepend(row);
+    // Before the first form of the menu that reacts to the same message (the common eight): recent ones first.
+    const first = [...(form.closest('details') || form.parentElement).querySelectorAll('form')].find((other) => other.action === form.action) || form;
+    first.before(row);
   };
   document.addEventListener('toggle', (event) => {
     const menu = event.target;

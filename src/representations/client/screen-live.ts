@@ -87,7 +87,7 @@ export const SCREEN_LIVE = `
   };
   const watcher = new IntersectionObserver((entries) => {
     if (entries.some((entry) => entry.isIntersecting)) loadOlder().catch(() => {});
-  }, { rootMargin: '600px 0px 0px 0px' });
+  }, { root: scroller() === document.scrollingElement ? null : scroller(), rootMargin: '600px 0px 0px 0px' });
   watcher.observe(older);
   older.addEventListener('click', (event) => { event.preventDefault(); loadOlder().catch(() => {}); });
 `;

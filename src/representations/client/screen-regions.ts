@@ -33,7 +33,10 @@ export const SCREEN_REGIONS = `
     }
     return document.scrollingElement || document.documentElement;
   };
-  const atBottom = (box) => box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+  // A column-reverse scroller (the chat screen's, which opens at its end without a script) counts from its end:
+  // scrollTop 0 is the bottom, negative above it.
+  const reversed = (box) => box !== document.scrollingElement && getComputedStyle(box).flexDirection === 'column-reverse';
+  const atBottom = (box) => (reversed(box) ? -box.scrollTop : box.scrollHeight - box.scrollTop - box.clientHeight) < 48;
   // Changes the list without moving what the reader looks at (no layout shift): the first message in view stays
   // where it was; a reader at the bottom stays at the bottom.
   const keepPlace = (change, follow) => {
@@ -43,7 +46,7 @@ export const SCREEN_REGIONS = `
     const anchor = list ? messagesIn(list).find((element) => element.getBoundingClientRect().bottom > top) : null;
     const before = anchor ? anchor.getBoundingClientRect().top : 0;
     change();
-    if ((bottom && follow !== false) || follow === true) box.scrollTop = box.scrollHeight;
+    if ((bottom && follow !== false) || follow === true) box.scrollTop = reversed(box) ? 0 : box.scrollHeight;
     else if (anchor && anchor.isConnected) box.scrollTop += anchor.getBoundingClientRect().top - before;
   };
   // The newest page merged in: unchanged messages keep their elements, changed ones are replaced, gone ones leave;

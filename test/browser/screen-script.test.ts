@@ -1,0 +1,130 @@
+// The chat screen's script (docs/html.md, "What the script does"), two people in one Chromium: forms in place, the
+// list live, older messages above, the read marker as one reads. The same forms without scripts: conversation.test.ts.
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import type { Page, Request } from 'playwright-core';
+import type { RunningServer } from '../../src/index.ts';
+import { call, registerAndLogIn, withServer, type LoggedIn } from '../http/client.ts';
+import { assertNotReloaded, launch, logIn, markWindow, openPerson, type Person } from './people.ts';
+
+interface Scene { server: RunningServer; alice: LoggedIn; bob: LoggedIn; chatId: string; path: string }
+
+/** Alice's chat with Bob, with `count` messages of hers in it. */
+async function makeScene(t: TestContext, count: number): Promise<Scene> {
+  const server = await withServer(t, { host: '127.0.0.1', port: 0 });
+  const alice = await registerAndLogIn(server, 'alice', 'alice password');
+  const bob = await registerAndLogIn(server, 'bob', 'bob password');
+  const chat = await call(server, 'POST', '/chats', { token: alice.token, json: { data: { title: 'Screen', members: [bob.userId] } } });
+  const chatId: string = chat.body.data.id;
+  const path = `/chats/${chatId}/messages`;
+  for (let i = 1; i <= count; i++) await call(server, 'POST', path, { token: alice.token, json: { data: { text: `Message ${i} from Alice` } } });
+  return { server, alice, bob, chatId, path };
+}
+
+/** Both people on the chat, each page's stream open at the server. */
+async function openBoth(t: TestContext, scene: Scene, height = 800): Promise<{ alice: Person; bob: Person }> {
+  const browser = await launch();
+  t.after(() => browser.close());
+  const alice = await openPerson(browser, true);
+  const bob = await openPerson(browser, true);
+  await bob.page.setViewportSize({ width: 1100, height });
+  await logIn(alice, scene.server.url, 'alice', 'alice password');
+  await logIn(bob, scene.server.url, 'bob', 'bob password');
+  for (const person of [alice, bob]) await person.page.goto(`${scene.server.url}${scene.path}`);
+  const events = scene.server.app.services.events;
+  for (let tries = 0; tries < 2000 && events.streamCount() < 2; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.equal(events.streamCount(), 2, 'both pages opened their event stream');
+  for (const person of [alice, bob]) await markWindow(person.page);
+  return { alice, bob };
+}
+
+const item = (page: Page, text: string) => page.locator('[data-message-id]', { hasText: text });
+const composer = (page: Page) => page.locator('textarea#compose-text');
+
+test('sending, reacting and marking unread happen in place, keep what is typed, and reach the other person live', { timeout: 90_000 }, async (t) => {
+  const scene = await makeScene(t, 3);
+  await call(scene.server, 'PUT', `${scene.path}/${(await call(scene.server, 'GET', scene.path, { token: scene.alice.token })).body.data[0].id}/reactions/${encodeURIComponent('👍')}`, { token: scene.alice.token });
+  const { alice, bob } = await openBoth(t, scene);
+  await composer(bob.page).fill('Half a thought of Bob');
+
+  await composer(alice.page).fill('Hello Bob, <b>not bold</b>');
+  await alice.page.getByRole('button', { name: 'Send', exact: true }).click();
+  await item(alice.page, 'Hello Bob').waitFor();
+  assert.equal(await composer(alice.page).inputValue(), '', 'the composer is emptied once sent');
+  await item(bob.page, 'Hello Bob').waitFor();
+  assert.equal(await bob.page.locator('[data-live] b').count(), 0, 'the text stays text');
+  assert.equal(await composer(bob.page).inputValue(), 'Half a thought of Bob', 'what Bob typed stays while messages arrive');
+
+  // Bob adds his thumbs up to Alice's first message; Alice sees two.
+  await item(bob.page, 'Message 1 from Alice').getByRole('button', { name: /^👍/ }).click();
+  await item(bob.page, 'Message 1 from Alice').locator('button[aria-pressed="true"]', { hasText: '👍 2' }).waitFor();
+  await item(alice.page, 'Message 1 from Alice').locator('button', { hasText: '👍 2' }).waitFor();
+  assert.equal(await composer(bob.page).inputValue(), 'Half a thought of Bob', 'reacting keeps the draft');
+
+  // A form the server refuses comes back with its error, in place: an empty message.
+  await composer(alice.page).fill('');
+  await alice.page.getByRole('button', { name: 'Send', exact: true }).click();
+  await alice.page.locator('form [role=alert], form .error').first().waitFor();
+
+  // Bob sends his draft; Alice sees it.
+  await bob.page.getByRole('button', { name: 'Send', exact: true }).click();
+  await item(alice.page, 'Half a thought of Bob').waitFor();
+  assert.equal(await composer(bob.page).inputValue(), '');
+
+  for (const person of [alice, bob]) {
+    await assertNotReloaded(person.page, 'sending and reacting');
+    assert.deepEqual(person.problems, []);
+  }
+});
+
+test('older messages load above as the reader scrolls up, in order, and the message in view does not move', { timeout: 90_000 }, async (t) => {
+  const scene = await makeScene(t, 45);
+  const browser = await launch();
+  t.after(() => browser.close());
+  const bob = await openPerson(browser, true);
+  await logIn(bob, scene.server.url, 'bob', 'bob password');
+  // The older page waits until the position of the first message shown is measured.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await bob.page.route((url) => url.searchParams.has('before'), async (route) => { await held; await route.continue(); });
+  await bob.page.goto(`${scene.server.url}${scene.path}`);
+  const first = item(bob.page, 'Message 26 from Alice');
+  const top = async () => (await first.boundingBox())!.y;
+  const before = await top();
+  release();
+  await item(bob.page, 'Message 6 from Alice').waitFor({ state: 'attached' });
+  assert.ok(Math.abs((await top()) - before) <= 1, `the message in view moved from ${before} to ${await top()}`);
+  // Scrolling up to the top loads the oldest page.
+  await bob.page.mouse.wheel(0, -100_000);
+  await item(bob.page, 'Message 1 from Alice').waitFor({ state: 'attached' });
+  const texts = await bob.page.locator('[data-message-id] p.text').allInnerTexts();
+  assert.deepEqual(texts, Array.from({ length: 45 }, (_, index) => `Message ${index + 1} from Alice`));
+  assert.equal(await bob.page.locator('main a[rel=prev]').count(), 0, 'no older page left');
+  assert.deepEqual(bob.problems, []);
+});
+
+test('the read marker follows what the reader sees, only forwards', { timeout: 90_000 }, async (t) => {
+  const scene = await makeScene(t, 20);
+  const { alice, bob } = await openBoth(t, scene, 500);
+  const sent: string[] = [];
+  bob.page.on('request', (request: Request) => {
+    if (request.method() === 'PUT' && request.url().endsWith('/read')) sent.push(JSON.parse(request.postData() ?? '{}').data.lastReadId);
+  });
+  const marker = async () => (await call(scene.server, 'GET', `/chats/${scene.chatId}/read`, { token: scene.bob.token })).body.data;
+  const ids = await bob.page.locator('[data-message-id]').evaluateAll((elements) => elements.map((element) => (element as unknown as { dataset: { messageId: string } }).dataset.messageId));
+  // What is in view counts; the newest, below the fold of a 500 px window, not yet.
+  for (let tries = 0; tries < 400 && (await marker()).lastReadId === null; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+  const firstRead = (await marker()).lastReadId as string;
+  assert.ok(ids.includes(firstRead) && firstRead < ids.at(-1)!, `marker ${firstRead} of ${ids.join(',')}`);
+  await item(bob.page, 'Message 20 from Alice').scrollIntoViewIfNeeded();
+  for (let tries = 0; tries < 400 && (await marker()).lastReadId !== ids.at(-1); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+  assert.deepEqual(await marker(), { chatId: scene.chatId, lastReadId: ids.at(-1), unreadCount: 0, mentionCount: 0 });
+  // A new message in view is read too.
+  await call(scene.server, 'POST', scene.path, { token: scene.alice.token, json: { data: { text: 'One more from Alice' } } });
+  await item(bob.page, 'One more from Alice').waitFor();
+  for (let tries = 0; tries < 400 && (await marker()).unreadCount !== 0; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+  assert.equal((await marker()).unreadCount, 0);
+  assert.deepEqual(sent, [...sent].sort(), 'every PUT moved the marker forwards');
+  assert.equal(new Set(sent).size, sent.length, 'never the same marker twice');
+  assert.deepEqual([...alice.problems, ...bob.problems], []);
+});
