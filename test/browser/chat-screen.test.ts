@@ -8,7 +8,7 @@ import { test, type TestContext } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import type { RunningServer } from '../../src/index.ts';
 import { call, registerAndLogIn, withServer } from '../http/client.ts';
-import { assertAccessible, assertNoHorizontalOverflow, follow, launch, OUTPUT, type Person } from './people.ts';
+import { assertAccessible, assertNoHorizontalOverflow, assertNotReloaded, follow, launch, markWindow, OUTPUT, type Person } from './people.ts';
 
 /** `UPDATE_SCREENSHOTS=1` also copies the screenshots into docs/screenshots/ (the ones the documentation shows). */
 const DOCS_SCREENSHOTS = resolve('docs/screenshots');
@@ -78,6 +78,13 @@ async function menuOf(page: Page, messageId: string): Promise<Locator> {
   return item.locator('.menu-items');
 }
 
+/** Without scripts a form or link loads a page; with scripts it changes the screen in place (client/chat-screen.ts), until `done`. */
+async function act(page: Page, target: Locator, scripts: boolean, done: () => Promise<unknown>): Promise<void> {
+  if (scripts) await target.click();
+  else await follow(page, target);
+  await done();
+}
+
 function screen(scripts: boolean) {
   return async (t: TestContext) => {
     const server = await withServer(t, { host: '127.0.0.1', port: 0 });
@@ -107,33 +114,35 @@ function screen(scripts: boolean) {
     await shoot(page, `chat-1280${suffix}.png`);
 
     // Reply from the menu: the quote shows above the composer; the reply lands at the bottom, quoting.
-    await follow(page, (await menuOf(page, last.id)).getByRole('link', { name: 'Reply' }));
+    if (scripts) await markWindow(page);
+    await act(page, (await menuOf(page, last.id)).getByRole('link', { name: 'Reply' }), scripts, () => page.locator('.composer .replying').waitFor());
     assert.equal(new URL(page.url()).searchParams.get('reply'), last.id);
     assert.match(await page.locator('.composer .replying').innerText(), /Replying to\s+alice.*Shall we go hiking/s);
     await page.locator('#compose-text').fill('Or a bike ride?');
-    await follow(page, page.locator('section.composer').getByRole('button', { name: 'Send' }));
+    await act(page, page.locator('section.composer').getByRole('button', { name: 'Send' }), scripts, () => page.locator('ol.messages > li.message', { hasText: 'Or a bike ride?' }).waitFor());
     const reply = page.locator('ol.messages > li.message').last();
     assert.match(await reply.innerText(), /In reply to\s+alice\s*:\s+Shall we go hiking on Saturday\?\s+Or a bike ride\?/);
     const replyId = (await reply.getAttribute('data-message-id'))!;
-    assert.equal(new URL(page.url()).hash, `#m-${replyId}`);
+    if (!scripts) assert.equal(new URL(page.url()).hash, `#m-${replyId}`);
     await assertChatLayout(page, replyId, 'the chat after a reply');
 
     // React with any emoji typed into the menu's field, then with one of the eight.
     const menu = await menuOf(page, last.id);
     await menu.getByLabel('Any emoji').fill('🦄');
-    await follow(page, menu.getByRole('button', { name: 'React', exact: true }));
+    await act(page, menu.getByRole('button', { name: 'React', exact: true }), scripts, () => page.locator(`#m-${last.id} ul.reactions button`, { hasText: '🦄' }).waitFor());
     await (await menuOf(page, last.id)).getByRole('button', { name: '🎉' }).click();
     await page.locator(`#m-${last.id} ul.reactions button`, { hasText: '🎉' }).waitFor();
     assert.match(await page.locator(`#m-${last.id} ul.reactions`).innerText(), /🦄 1\s+🎉 1/);
 
     // Edit in place, then mark unread from Bob's message, then delete the reply.
-    await follow(page, (await menuOf(page, last.id)).getByRole('link', { name: 'Edit' }));
+    await act(page, (await menuOf(page, last.id)).getByRole('link', { name: 'Edit' }), scripts, () => page.getByLabel('Edit the message').waitFor());
     await page.getByLabel('Edit the message').fill('Shall we go hiking on Sunday?');
-    await follow(page, page.locator(`#m-${last.id}`).getByRole('button', { name: 'Save' }));
+    await act(page, page.locator(`#m-${last.id}`).getByRole('button', { name: 'Save' }), scripts, () => page.locator(`#m-${last.id} p.text`, { hasText: 'Sunday?' }).waitFor());
     assert.match(await page.locator(`#m-${last.id}`).innerText(), /Sunday\?/);
     assert.equal(new URL(page.url()).search, '');
-    await follow(page, (await menuOf(page, replyId)).getByRole('button', { name: 'Delete' }));
+    await act(page, (await menuOf(page, replyId)).getByRole('button', { name: 'Delete' }), scripts, () => page.locator(`#m-${replyId}`).waitFor({ state: 'detached' }));
     assert.equal(await page.locator(`#m-${replyId}`).count(), 0);
+    if (scripts) await assertNotReloaded(page, 'reply, react, edit and delete');
 
     // A phone: the chat alone, with a link back to the chats, which are a screen of their own.
     const phone = await open(browser, server.url, 'alice', scripts, 360, 740, scripts ? 'dark' : 'light');

@@ -34,6 +34,7 @@ export const SCREEN_ACTIONS = `
     const buttons = [...form.querySelectorAll('button')];
     for (const button of buttons) button.disabled = true;
     form.setAttribute('aria-busy', 'true');
+    busy.count += 1;
     try {
       const body = form.enctype === 'multipart/form-data' ? data : new URLSearchParams(data);
       const { response, doc } = await load(target.href, { method: 'POST', body });
@@ -63,6 +64,7 @@ export const SCREEN_ACTIONS = `
     } finally {
       for (const button of buttons) button.disabled = false;
       form.removeAttribute('aria-busy');
+      settle();
     }
   });
   // Reply, edit and cancel are links to this same page with the screen's own query, ?reply= or ?edit= (they work
@@ -75,6 +77,7 @@ export const SCREEN_ACTIONS = `
     // Keyset pages (before=, after=) are other pages of the history: those load as pages.
     if (url.searchParams.has('before') || url.searchParams.has('after')) return;
     event.preventDefault();
+    busy.count += 1;
     try {
       const { response, doc } = await load(url.pathname + url.search);
       if (!response.ok || !doc) return location.assign(url.href);
@@ -86,6 +89,8 @@ export const SCREEN_ACTIONS = `
       if (field) field.focus();
     } catch (error) {
       location.assign(url.href);
+    } finally {
+      settle();
     }
   });
 `;

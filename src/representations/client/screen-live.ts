@@ -10,13 +10,17 @@ export const SCREEN_LIVE = `
   // withList false: only the sidebar and the summary line (a read marker moved: the new-messages line stays put).
   const refresh = async (taken) => {
     withList = withList || taken;
+    if (busy.count > 0) { busy.missed = true; return; }
     if (pending) { again = true; return; }
     pending = true;
     const taking = withList;
     withList = false;
+    const view = location.pathname + location.search;
     try {
-      const { response, doc } = await load(location.pathname + location.search);
-      if (response.ok && doc) applyAnswer(doc, { list: taking });
+      const { response, doc } = await load(view);
+      // The view changed meanwhile (a reply begun, an edit saved): that page is fetched instead.
+      if (view !== location.pathname + location.search || busy.count > 0) { withList = withList || taking; again = true; }
+      else if (response.ok && doc) applyAnswer(doc, { list: taking });
     } catch (error) {
       // The next event tries again.
     } finally {
@@ -38,6 +42,7 @@ export const SCREEN_LIVE = `
     keepPlace(() => { if (element) { known.set(element, element.outerHTML); old.replaceWith(element); } else old.remove(); }, false);
     if (element) announce(element);
   };
+  busy.idle = () => refresh(true);
   const forList = ['message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'reaction.added', 'reaction.removed', 'read.updated'];
   const forSidebar = ['message.created', 'message.deleted', 'messages.cleared', 'read.updated', 'chat.created', 'chat.updated', 'chat.deleted', 'member.added', 'member.removed'];
   document.addEventListener('chat:event', ({ detail }) => {
@@ -74,6 +79,7 @@ export const SCREEN_LIVE = `
       const next = doc.querySelector('main a[rel=prev]');
       keepPlace(() => {
         list.prepend(...fresh.childNodes);
+        dropRepeatedLines();
         if (next) older.href = next.href;
         else finish();
       }, false);

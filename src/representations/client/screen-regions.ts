@@ -14,6 +14,13 @@ export const SCREEN_REGIONS = `
   const freshListOf = (doc) => doc.querySelector('[data-live]') || (listSelector ? doc.querySelector(listSelector) : null);
   const idOf = (element) => element.dataset.messageId;
   const messagesIn = (root) => [...root.querySelectorAll('[data-message-id]')];
+  // Forms and view links in flight: an event meanwhile waits for their answer (which may change the view, e.g. end an
+  // edit), then the page is fetched once more: a page fetched for the old view never lands on the new one.
+  const busy = { count: 0, missed: false, idle: () => {} };
+  const settle = () => {
+    busy.count -= 1;
+    if (busy.count === 0 && busy.missed) { busy.missed = false; busy.idle(); }
+  };
   const announce = (root) => document.dispatchEvent(new CustomEvent('chat:updated', { detail: root }));
   // The server's markup of each message as it arrived, before times were localised or a menu opened: a message the
   // server renders the same again keeps its element, with what the reader typed or opened in it.
@@ -73,6 +80,17 @@ export const SCREEN_REGIONS = `
     while (last >= 0 && !tops[last].matches('[data-message-id]') && !tops[last].querySelector('[data-message-id]')) last -= 1;
     for (const top of tops.slice(last + 1)) top.remove();
     list.append(...fresh.childNodes);
+    dropRepeatedLines();
+  };
+  // Two pages joined may both open the same day: of two separators (no message, the same class and time), the later goes.
+  const dropRepeatedLines = () => {
+    const seen = new Set();
+    for (const top of [...list.children]) {
+      const time = top.querySelector('time[datetime]');
+      if (!time || top.matches('[data-message-id]') || top.querySelector('[data-message-id]')) continue;
+      const key = top.className + ' ' + time.getAttribute('datetime');
+      if (seen.has(key)) top.remove(); else seen.add(key);
+    }
   };
   // Regions other than the list, swapped whole: the sidebar (keeping its own scroll) and the chat's summary line.
   const swapRegions = (doc) => {
