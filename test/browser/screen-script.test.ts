@@ -77,29 +77,44 @@ test('sending, reacting and marking unread happen in place, keep what is typed, 
   }
 });
 
+/** The mouse over the conversation's scroll box, for the wheel. */
+async function pointAtMessages(page: Page): Promise<void> {
+  const box = (await page.locator('.scroller').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+}
+
 test('older messages load above as the reader scrolls up, in order, and the message in view does not move', { timeout: 90_000 }, async (t) => {
   const scene = await makeScene(t, 45);
   const browser = await launch();
   t.after(() => browser.close());
   const bob = await openPerson(browser, true);
   await logIn(bob, scene.server.url, 'bob', 'bob password');
-  // The older page waits until the position of the first message shown is measured.
+  // The older page waits until the position of a message in view is measured.
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => { release = resolve; });
   await bob.page.route((url) => url.searchParams.has('before'), async (route) => { await held; await route.continue(); });
+  // Asked for as soon as the link comes near the view: on open already, or once scrolled up.
+  const asked = bob.page.waitForRequest((request) => new URL(request.url()).searchParams.has('before'));
   await bob.page.goto(`${scene.server.url}${scene.path}`);
-  const first = item(bob.page, 'Message 26 from Alice');
-  const top = async () => (await first.boundingBox())!.y;
+  await markWindow(bob.page);
+  await pointAtMessages(bob.page);
+  await bob.page.mouse.wheel(0, -5000);
+  await asked;
+  const first = item(bob.page, 'Message 27 from Alice');
+  // Measured in the scroll box (the line above it may change height as the unread count goes).
+  const top = async () => (await first.boundingBox())!.y - (await bob.page.locator('.scroller').boundingBox())!.y;
   const before = await top();
   release();
   await item(bob.page, 'Message 6 from Alice').waitFor({ state: 'attached' });
   assert.ok(Math.abs((await top()) - before) <= 1, `the message in view moved from ${before} to ${await top()}`);
   // Scrolling up to the top loads the oldest page.
-  await bob.page.mouse.wheel(0, -100_000);
+  for (let tries = 0; tries < 50 && (await item(bob.page, 'Message 1 from Alice').count()) === 0; tries++) await bob.page.mouse.wheel(0, -5000);
   await item(bob.page, 'Message 1 from Alice').waitFor({ state: 'attached' });
   const texts = await bob.page.locator('[data-message-id] p.text').allInnerTexts();
   assert.deepEqual(texts, Array.from({ length: 45 }, (_, index) => `Message ${index + 1} from Alice`));
   assert.equal(await bob.page.locator('main a[rel=prev]').count(), 0, 'no older page left');
+  assert.equal(await bob.page.locator('ol.messages > li.day').count(), 1, 'one day, one separator, where pages joined too');
+  await assertNotReloaded(bob.page, 'loading older messages');
   assert.deepEqual(bob.problems, []);
 });
 
@@ -111,20 +126,52 @@ test('the read marker follows what the reader sees, only forwards', { timeout: 9
     if (request.method() === 'PUT' && request.url().endsWith('/read')) sent.push(JSON.parse(request.postData() ?? '{}').data.lastReadId);
   });
   const marker = async () => (await call(scene.server, 'GET', `/chats/${scene.chatId}/read`, { token: scene.bob.token })).body.data;
+  const until = async (holds: (data: { lastReadId: string | null; unreadCount: number }) => boolean) => {
+    for (let tries = 0; tries < 400 && !holds(await marker()); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+    return marker();
+  };
   const ids = await bob.page.locator('[data-message-id]').evaluateAll((elements) => elements.map((element) => (element as unknown as { dataset: { messageId: string } }).dataset.messageId));
-  // What is in view counts; the newest, below the fold of a 500 px window, not yet.
-  for (let tries = 0; tries < 400 && (await marker()).lastReadId === null; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
-  const firstRead = (await marker()).lastReadId as string;
-  assert.ok(ids.includes(firstRead) && firstRead < ids.at(-1)!, `marker ${firstRead} of ${ids.join(',')}`);
-  await item(bob.page, 'Message 20 from Alice').scrollIntoViewIfNeeded();
-  for (let tries = 0; tries < 400 && (await marker()).lastReadId !== ids.at(-1); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
-  assert.deepEqual(await marker(), { chatId: scene.chatId, lastReadId: ids.at(-1), unreadCount: 0, mentionCount: 0 });
-  // A new message in view is read too.
+  // The chat opens at its newest message: what is in view is read, up to the newest.
+  assert.deepEqual(await until((data) => data.lastReadId === ids.at(-1)), { chatId: scene.chatId, lastReadId: ids.at(-1), unreadCount: 0, mentionCount: 0 });
+  // Scrolled up, out of sight of the end: a new message arrives below the view and stays unread...
+  await pointAtMessages(bob.page);
+  await bob.page.mouse.wheel(0, -2000);
   await call(scene.server, 'POST', scene.path, { token: scene.alice.token, json: { data: { text: 'One more from Alice' } } });
-  await item(bob.page, 'One more from Alice').waitFor();
-  for (let tries = 0; tries < 400 && (await marker()).unreadCount !== 0; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
-  assert.equal((await marker()).unreadCount, 0);
+  await item(bob.page, 'One more from Alice').waitFor({ state: 'attached' });
+  assert.equal((await marker()).unreadCount, 1);
+  // ...until the reader scrolls down to it.
+  await bob.page.mouse.wheel(0, 5000);
+  assert.equal((await until((data) => data.unreadCount === 0)).unreadCount, 0);
   assert.deepEqual(sent, [...sent].sort(), 'every PUT moved the marker forwards');
   assert.equal(new Set(sent).size, sent.length, 'never the same marker twice');
   assert.deepEqual([...alice.problems, ...bob.problems], []);
+});
+
+test('the sidebar follows the stream: another chat\'s message moves it to the top with its badge; recent reactions come first', { timeout: 90_000 }, async (t) => {
+  const scene = await makeScene(t, 2);
+  const other = (await call(scene.server, 'POST', '/chats', { token: scene.bob.token, json: { data: { title: 'Elsewhere', members: [scene.alice.userId] } } })).body.data.id as string;
+  // Screen active last (a message after Elsewhere was made): it leads the sidebar.
+  await call(scene.server, 'POST', scene.path, { token: scene.alice.token, json: { data: { text: 'Latest in Screen' } } });
+  const { alice, bob } = await openBoth(t, scene);
+  const order = () => alice.page.locator('[data-live-sidebar] [data-chat-id]').evaluateAll((items) => items.map((entry) => (entry as unknown as { dataset: { chatId: string } }).dataset.chatId));
+  assert.deepEqual(await order(), [scene.chatId, other]);
+  await call(scene.server, 'POST', `/chats/${other}/messages`, { token: scene.bob.token, json: { data: { text: 'Over here, Alice' } } });
+  await alice.page.locator(`[data-live-sidebar] [data-chat-id="${other}"]`, { hasText: '1 unread' }).waitFor();
+  assert.deepEqual(await order(), [other, scene.chatId]);
+
+  // Alice reacts with a typed emoji from one message's menu; the next menu offers it first, and one click sends it.
+  const [first, second] = await alice.page.locator('[data-message-id]').evaluateAll((elements) => elements.map((element) => (element as unknown as { dataset: { messageId: string } }).dataset.messageId));
+  await alice.page.locator(`#m-${first} details.menu > summary`).click();
+  await alice.page.locator(`#m-${first}`).getByLabel('Any emoji').fill('🦄');
+  await alice.page.locator(`#m-${first}`).getByRole('button', { name: 'React', exact: true }).click();
+  await bob.page.locator(`#m-${first} ul.reactions button`, { hasText: '🦄 1' }).waitFor();
+  await alice.page.locator(`#m-${second} details.menu > summary`).click();
+  const recent = alice.page.locator(`#m-${second} [data-recent-emoji] button`);
+  assert.deepEqual(await recent.allInnerTexts(), ['🦄']);
+  await recent.first().click();
+  await bob.page.locator(`#m-${second} ul.reactions button`, { hasText: '🦄 1' }).waitFor();
+  for (const person of [alice, bob]) {
+    await assertNotReloaded(person.page, 'the sidebar and reactions');
+    assert.deepEqual(person.problems, []);
+  }
 });
