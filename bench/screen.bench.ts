@@ -1,4 +1,4 @@
-// The chat screen in Chromium (issue #34; docs/performance.md, "The chat screen"): interaction to next paint of
+// The chat screen in Chromium (issue #34; docs/performance.md, "The chat screen in the browser"): interaction to next paint of
 // sending a message (budget 100 ms) and the layout shift of scrolling through a page of 200 messages (CLS budget
 // 0.05), each beside a baseline measured in the same run: a click that runs no script, and the scroll with scripts off.
 import { mkdtempSync, rmSync } from 'node:fs';

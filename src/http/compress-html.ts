@@ -1,5 +1,5 @@
 // Pages for people go out gzipped when the browser takes gzip (RFC 9110 §8.4, §12.5.3): a chat screen is mostly
-// repeated markup, a fifth of its size compressed (docs/performance.md, "The chat screen's bytes").
+// repeated markup, a fifth of its size compressed (docs/performance.md, "The chat screen in the browser").
 import type { IncomingHttpHeaders } from 'node:http';
 import { constants, gzipSync } from 'node:zlib';
 

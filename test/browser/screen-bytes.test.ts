@@ -1,4 +1,4 @@
-// The chat screen's byte budget (issue #34; docs/performance.md, "The chat screen's bytes"): the first screen of a
+// The chat screen's byte budget (issue #34; docs/performance.md, "The chat screen in the browser"): the first screen of a
 // chat, HTML with its CSS and JS, is at most 50 KB over the wire, as Chromium counts it. Bytes, not time: a test.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

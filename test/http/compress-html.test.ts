@@ -1,4 +1,4 @@
-// Pages for people go out gzipped when the browser takes gzip (docs/performance.md, "The chat screen's bytes").
+// Pages for people go out gzipped when the browser takes gzip (docs/performance.md, "The chat screen in the browser").
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { test } from 'node:test';

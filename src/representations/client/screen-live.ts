@@ -6,26 +6,27 @@ export const SCREEN_LIVE = `
   const chat = list ? list.dataset.liveChat : undefined;
   let pending = false;
   let again = false;
-  let withList = false;
-  // withList false: only the sidebar and the summary line (a read marker moved: the new-messages line stays put).
-  const refresh = async (taken) => {
-    withList = withList || taken;
+  // What the next fetch must bring: 0 the sidebar alone (from its own page, data-live-sidebar: lighter than a chat's),
+  // 1 this page's regions but the list (a read marker moved: the new-messages line stays put), 2 the list too.
+  let wanted = -1;
+  const refresh = async (level) => {
+    wanted = Math.max(wanted, level);
     if (busy.count > 0) { busy.missed = true; return; }
     if (pending) { again = true; return; }
     pending = true;
-    const taking = withList;
-    withList = false;
-    const view = location.pathname + location.search;
+    const taking = wanted;
+    wanted = -1;
+    const view = taking === 0 && sidebar && sidebar.dataset.liveSidebar ? sidebar.dataset.liveSidebar : location.pathname + location.search;
     try {
       const { response, doc } = await load(view);
       // The view changed meanwhile (a reply begun, an edit saved): that page is fetched instead.
-      if (view !== location.pathname + location.search || busy.count > 0) { withList = withList || taking; again = true; }
-      else if (response.ok && doc) applyAnswer(doc, { list: taking });
+      if (taking > 0 && (view !== location.pathname + location.search || busy.count > 0)) { wanted = Math.max(wanted, taking); again = true; }
+      else if (response.ok && doc) applyAnswer(doc, { list: taking === 2 });
     } catch (error) {
       // The next event tries again.
     } finally {
       pending = false;
-      if (again) { again = false; refresh(false); }
+      if (again) { again = false; refresh(-1); }
     }
   };
   // A message above the newest page (loaded by scrolling up) changed: fetch it alone, right after the one before it.
@@ -42,7 +43,7 @@ export const SCREEN_LIVE = `
     keepPlace(() => { if (element) { known.set(element, element.outerHTML); old.replaceWith(element); } else old.remove(); }, false);
     if (element) announce(element);
   };
-  busy.idle = () => refresh(true);
+  busy.idle = () => refresh(2);
   const forList = ['message.created', 'message.updated', 'message.deleted', 'messages.cleared', 'reaction.added', 'reaction.removed', 'read.updated'];
   const forSidebar = ['message.created', 'message.deleted', 'messages.cleared', 'read.updated', 'chat.created', 'chat.updated', 'chat.deleted', 'member.added', 'member.removed'];
   document.addEventListener('chat:event', ({ detail }) => {
@@ -53,8 +54,8 @@ export const SCREEN_LIVE = `
     // The reader's own message is in already (its form's answer showed it): only the sidebar may change.
     const shown = here && type === 'message.created' && list.querySelector('[data-message-id="' + CSS.escape(String(id)) + '"]') !== null;
     if (here && type !== 'message.created' && typeof id === 'string' && cutoff !== '' && id < cutoff) refreshOne(id).catch(() => {});
-    else if (here && !shown && type !== 'read.updated') refresh(true);
-    else if (sidebar || here) refresh(false);
+    else if (here && !shown && type !== 'read.updated') refresh(2);
+    else refresh(here ? 1 : 0);
   });
   // Older messages: the keyset link above the list loads its page in place when it comes near the view, or when used.
   const older = list && document.querySelector('main a[rel=prev]');
