@@ -25,7 +25,7 @@ const INSTALL_OBSERVERS = `(() => {
   window.benchEvents = []; window.benchShift = { sum: 0, largest: 0 };
   new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (entry.interactionId) window.benchEvents.push(entry.duration); })
     .observe({ type: 'event', durationThreshold: 16 });
-  new PerformanceObserver((list) => { for (const entry of list.getEntries()) { window.benchShift.sum += entry.value; window.benchShift.largest = Math.max(window.benchShift.largest, entry.value); (window.benchShifts = window.benchShifts || []).push({ value: entry.value, at: performance.now(), sources: (entry.sources || []).map((s) => ({ node: s.node ? (s.node.outerHTML || s.node.textContent || "").slice(0, 80) : null, from: [s.previousRect.y, s.previousRect.height], to: [s.currentRect.y, s.currentRect.height] })) }); } })
+  new PerformanceObserver((list) => { for (const entry of list.getEntries()) { window.benchShift.sum += entry.value; window.benchShift.largest = Math.max(window.benchShift.largest, entry.value); (window.benchShifts = window.benchShifts || []).push({ value: entry.value, at: performance.now(), state: [document.querySelector(".scroller") && document.querySelector(".scroller").scrollTop, document.querySelectorAll("[data-message-id]").length, document.querySelectorAll("li.day").length, document.querySelectorAll("li.new-line").length], sources: (entry.sources || []).map((s) => ({ node: s.node ? (s.node.outerHTML || s.node.textContent || "").slice(0, 80) : null, from: [s.previousRect.y, s.previousRect.height], to: [s.currentRect.y, s.currentRect.height] })) }); } })
     .observe({ type: 'layout-shift' });
 })()`;
 

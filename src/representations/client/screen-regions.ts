@@ -82,13 +82,14 @@ export const SCREEN_REGIONS = `
     list.append(...fresh.childNodes);
     dropRepeatedLines();
   };
-  // Two pages joined may both open the same day: of two separators (no message, the same class and time), the later goes.
+  // Two pages joined may both open the same day, or both show a new-messages line: of two lines without a message
+  // and with the same class and time (or text), the later goes.
   const dropRepeatedLines = () => {
     const seen = new Set();
     for (const top of [...list.children]) {
+      if (top.matches('[data-message-id]') || top.querySelector('[data-message-id]')) continue;
       const time = top.querySelector('time[datetime]');
-      if (!time || top.matches('[data-message-id]') || top.querySelector('[data-message-id]')) continue;
-      const key = top.className + ' ' + time.getAttribute('datetime');
+      const key = top.className + ' ' + (time ? time.getAttribute('datetime') : top.textContent);
       if (seen.has(key)) top.remove(); else seen.add(key);
     }
   };
