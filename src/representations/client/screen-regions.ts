@@ -52,9 +52,14 @@ export const SCREEN_REGIONS = `
     const top = box === document.scrollingElement ? 0 : box.getBoundingClientRect().top;
     const anchor = list ? messagesIn(list).find((element) => element.getBoundingClientRect().bottom > top) : null;
     const before = anchor ? anchor.getBoundingClientRect().top : 0;
+    const height = box.scrollHeight;
     change();
-    if ((bottom && follow !== false) || follow === true) box.scrollTop = reversed(box) ? 0 : box.scrollHeight;
-    else if (anchor && anchor.isConnected) box.scrollTop += anchor.getBoundingClientRect().top - before;
+    // Only a list that changed moves the scroll: a scroll set for nothing would fight the reader's own.
+    if (follow === true || (bottom && follow !== false && box.scrollHeight !== height)) box.scrollTop = reversed(box) ? 0 : box.scrollHeight;
+    else if (anchor && anchor.isConnected) {
+      const moved = anchor.getBoundingClientRect().top - before;
+      if (Math.abs(moved) >= 1) box.scrollTop += moved;
+    }
   };
   // The newest page merged in: unchanged messages keep their elements, changed ones are replaced, gone ones leave;
   // messages older than the page (loaded above as the reader scrolled) stay as they are.
@@ -122,10 +127,12 @@ export const SCREEN_REGIONS = `
   };
   // A page answered: the list, the other regions, and the composer when asked for; the reader's place kept.
   const applyAnswer = (doc, options) => {
-    keepPlace(() => {
-      if (options.list !== false) mergeList(freshListOf(doc));
-      if (options.composer) swapComposer(doc, options.keepText);
-    }, options.follow);
+    if (options.list !== false || options.composer) {
+      keepPlace(() => {
+        if (options.list !== false) mergeList(freshListOf(doc));
+        if (options.composer) swapComposer(doc, options.keepText);
+      }, options.follow);
+    }
     swapRegions(doc);
     if (list && options.list !== false) announce(list);
   };
