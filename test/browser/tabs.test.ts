@@ -2,8 +2,8 @@
 // and every tab is live; the leader's tab closes during another person's burst and every other tab still gets every
 // message once, in order (the next leader resumes with ?after=, the tabs drop what they already have by id).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import type { Page } from 'playwright-core';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
 import { call, registerAndLogIn, withServer } from '../http/client.ts';
 import { launch, logIn, openPerson } from './people.ts';
 
@@ -13,6 +13,11 @@ const BURST = 20;
 /** Runs in every tab before its own script: keeps what the stream part dispatched, in order. */
 const RECORD_EVENTS = `window.chatEvents = [];
 document.addEventListener('chat:event', ({ detail }) => window.chatEvents.push(detail));`;
+
+// One Chromium for the file's tests, each with its own browser context (its own locks, channels and cookies).
+let browser: Browser;
+before(async () => { browser = await launch(); });
+after(() => browser.close());
 
 interface Recorded { type: string; event: { chatId: string | null; data: { id?: string } } }
 
@@ -36,9 +41,8 @@ test('ten tabs share one event stream; the leader\'s tab closes during a burst a
   const alice = await registerAndLogIn(server, 'alice', 'alice password');
   const bob = await registerAndLogIn(server, 'bob', 'bob password');
   const chatId: string = (await call(server, 'POST', '/chats', { token: bob.token, json: { data: { title: 'Tabs', members: [alice.userId] } } })).body.data.id;
-  const browser = await launch();
-  t.after(() => browser.close());
   const person = await openPerson(browser);
+  t.after(() => person.context.close());
   await logIn(person, server.url, 'alice', 'alice password');
   await person.context.addInitScript(RECORD_EVENTS);
   // Half the tabs on the chat, half on pages with nothing live: every signed-in page joins the one stream.
@@ -98,4 +102,44 @@ test('ten tabs share one event stream; the leader\'s tab closes during a burst a
   assert.match(resumed[0]!, /^\?after=[0-9]+$/, 'and resumed after the newest id it had');
   assert.deepEqual((await roles()).sort(), [...Array<string>(TABS - 2).fill('follower'), 'leader']);
   assert.deepEqual(errors, []);
+});
+
+test('without Web Locks each tab with something live opens a stream of its own, and a page with nothing live none', { timeout: 60_000 }, async (t) => {
+  const server = await withServer(t, { host: '127.0.0.1', port: 0 });
+  const alice = await registerAndLogIn(server, 'alice', 'alice password');
+  const chatId: string = (await call(server, 'POST', '/chats', { token: alice.token, json: { data: { title: 'Alone' } } })).body.data.id;
+  const person = await openPerson(browser);
+  t.after(() => person.context.close());
+  await logIn(person, server.url, 'alice', 'alice password');
+  // A browser without the Web Locks API, as on a plain-HTTP origin other than localhost (not a secure context).
+  await person.context.addInitScript(`Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined }); ${RECORD_EVENTS}`);
+  const tabs = [person.page, await person.context.newPage(), await person.context.newPage()];
+  for (const [index, page] of tabs.entries()) await page.goto(`${server.url}${index < 2 ? `/chats/${chatId}/messages` : '/chats'}`);
+  const events = server.app.services.events;
+  await waitFor('both chat tabs to open their own stream', () => events.streamCount(alice.userId) === 2);
+  assert.deepEqual(await Promise.all(tabs.map((page) => page.evaluate('document.body.dataset.eventStream'))), ['own', 'own', undefined]);
+  await call(server, 'POST', `/chats/${chatId}/messages`, { token: alice.token, json: { data: { text: 'Seen twice, once in each tab' } } });
+  await waitFor('each chat tab to get the message once', async () => (await Promise.all(tabs.slice(0, 2).map((page) => readCreated(page, chatId)))).every((ids) => ids.length === 1));
+  assert.deepEqual(person.problems, []);
+});
+
+test('a leader whose stream is refused lets the lock go, and the next tab takes the stream over', { timeout: 60_000 }, async (t) => {
+  const server = await withServer(t, { host: '127.0.0.1', port: 0 });
+  const alice = await registerAndLogIn(server, 'alice', 'alice password');
+  const chatId: string = (await call(server, 'POST', '/chats', { token: alice.token, json: { data: { title: 'Refused' } } })).body.data.id;
+  const person = await openPerson(browser);
+  t.after(() => person.context.close());
+  await logIn(person, server.url, 'alice', 'alice password');
+  await person.context.addInitScript(RECORD_EVENTS);
+  // The first stream asked for is refused as a session that ended would be; the next goes through.
+  let refusals = 0;
+  await person.context.route(/\/events(\?|$)/, (route) => refusals++ === 0 ? route.fulfill({ status: 401 }) : route.continue());
+  const tabs = [person.page, await person.context.newPage()];
+  for (const page of tabs) await page.goto(`${server.url}/chats/${chatId}/messages`);
+  const events = server.app.services.events;
+  await waitFor('the second tab to hold the stream', () => events.streamCount(alice.userId) === 1);
+  await call(server, 'POST', `/chats/${chatId}/messages`, { token: alice.token, json: { data: { text: 'Through the next leader' } } });
+  await waitFor('both tabs to get the message', async () => (await Promise.all(tabs.map((page) => readCreated(page, chatId)))).every((ids) => ids.length === 1));
+  assert.equal(refusals, 2, 'one refused stream, one that went through');
+  assert.deepEqual(person.problems, []);
 });

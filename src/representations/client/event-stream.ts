@@ -16,7 +16,8 @@ const STREAM_TYPES = [...EVENT_TYPES, 'typing', 'presence.changed'];
  * it already has: ids are decimal strings, §9.1) and where a stream of its own would resume (`resume`: that, or the
  * leader's `ready` id); when the leader's tab goes, the next leader resumes with `?after=` (§9.3), so nothing is lost
  * and the dedupe by id keeps anything from coming twice. Ephemeral events carry no id (§14.5) and pass as they come.
- * Without Web Locks (an insecure origin) or BroadcastChannel, a tab with something live (`[data-live]`) opens its own.
+ * A leader whose stream is refused for good lets the lock go. Without Web Locks (an insecure origin) or
+ * BroadcastChannel, a tab with something live (`[data-live]`) opens its own.
  */
 export const EVENT_STREAM = `
   const url = document.body.dataset.events;
@@ -39,7 +40,7 @@ export const EVENT_STREAM = `
     return true;
   };
   const say = (role) => { document.body.dataset.eventStream = role; };
-  const open = (relay) => {
+  const open = (relay, refused) => {
     const address = new URL(url, location.href);
     if (resume !== '') address.searchParams.set('after', resume);
     const source = new EventSource(address.href);
@@ -53,10 +54,12 @@ export const EVENT_STREAM = `
       hint(frame.lastEventId);
       relay({ resume });
     });
+    // Refused for good (401, 429, 503: EventSource does not try again by itself).
+    source.addEventListener('error', () => { if (source.readyState === EventSource.CLOSED) refused(); });
   };
   if (!shared) {
     say('own');
-    return open(() => {});
+    return open(() => {}, () => {});
   }
   const name = 'chat-events:' + reader;
   const channel = new BroadcastChannel(name);
@@ -68,11 +71,17 @@ export const EVENT_STREAM = `
   };
   say('follower');
   channel.postMessage({ hello: true });
-  navigator.locks.request(name, () => {
+  // The lock is held until this page goes, or its stream is refused: then the next tab in line takes the stream over
+  // (a tab of a newer session, when this page's session ended), and this one queues again 15 s later (§9.7).
+  const lead = () => navigator.locks.request(name, () => new Promise((release) => {
     leading = true;
     say('leader');
-    open((message) => channel.postMessage(message));
-    // Held until this page goes: then the next tab in line takes the lock and the stream over.
-    return new Promise(() => {});
-  });
+    open((message) => channel.postMessage(message), () => {
+      leading = false;
+      say('follower');
+      release();
+      setTimeout(lead, 15000);
+    });
+  }));
+  lead();
 `;
