@@ -2,10 +2,11 @@
 // and every tab is live; the leader's tab closes during another person's burst and every other tab still gets every
 // message once, in order (the next leader resumes with ?after=, the tabs drop what they already have by id).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import type { RunningServer } from '../../src/index.ts';
 import { call, registerAndLogIn, withServer } from '../http/client.ts';
-import { launch, logIn, openPerson } from './people.ts';
+import { launch, logIn, openPerson, type Person } from './people.ts';
 
 const TABS = 10;
 const BURST = 20;
@@ -34,6 +35,18 @@ async function waitFor(what: string, check: () => Promise<boolean> | boolean): P
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   assert.fail(`waited 15 s for ${what}`);
+}
+
+/** A server, alice signed in to it in a browser context of her own (`script` run first on each page), and her chat. */
+async function openAlone(t: TestContext, script: string): Promise<{ server: RunningServer; alice: Awaited<ReturnType<typeof registerAndLogIn>>; chatId: string; person: Person }> {
+  const server = await withServer(t, { host: '127.0.0.1', port: 0 });
+  const alice = await registerAndLogIn(server, 'alice', 'alice password');
+  const chatId: string = (await call(server, 'POST', '/chats', { token: alice.token, json: { data: { title: 'Alone' } } })).body.data.id;
+  const person = await openPerson(browser);
+  t.after(() => person.context.close());
+  await logIn(person, server.url, 'alice', 'alice password');
+  await person.context.addInitScript(script);
+  return { server, alice, chatId, person };
 }
 
 test('ten tabs share one event stream; the leader\'s tab closes during a burst and no tab loses or repeats a message', { timeout: 120_000 }, async (t) => {
@@ -105,14 +118,8 @@ test('ten tabs share one event stream; the leader\'s tab closes during a burst a
 });
 
 test('without Web Locks each tab with something live opens a stream of its own, and a page with nothing live none', { timeout: 60_000 }, async (t) => {
-  const server = await withServer(t, { host: '127.0.0.1', port: 0 });
-  const alice = await registerAndLogIn(server, 'alice', 'alice password');
-  const chatId: string = (await call(server, 'POST', '/chats', { token: alice.token, json: { data: { title: 'Alone' } } })).body.data.id;
-  const person = await openPerson(browser);
-  t.after(() => person.context.close());
-  await logIn(person, server.url, 'alice', 'alice password');
   // A browser without the Web Locks API, as on a plain-HTTP origin other than localhost (not a secure context).
-  await person.context.addInitScript(`Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined }); ${RECORD_EVENTS}`);
+  const { server, alice, chatId, person } = await openAlone(t, `Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined }); ${RECORD_EVENTS}`);
   const tabs = [person.page, await person.context.newPage(), await person.context.newPage()];
   for (const [index, page] of tabs.entries()) await page.goto(`${server.url}${index < 2 ? `/chats/${chatId}/messages` : '/chats'}`);
   const events = server.app.services.events;
@@ -124,13 +131,7 @@ test('without Web Locks each tab with something live opens a stream of its own, 
 });
 
 test('a leader whose stream is refused lets the lock go, and the next tab takes the stream over', { timeout: 60_000 }, async (t) => {
-  const server = await withServer(t, { host: '127.0.0.1', port: 0 });
-  const alice = await registerAndLogIn(server, 'alice', 'alice password');
-  const chatId: string = (await call(server, 'POST', '/chats', { token: alice.token, json: { data: { title: 'Refused' } } })).body.data.id;
-  const person = await openPerson(browser);
-  t.after(() => person.context.close());
-  await logIn(person, server.url, 'alice', 'alice password');
-  await person.context.addInitScript(RECORD_EVENTS);
+  const { server, alice, chatId, person } = await openAlone(t, RECORD_EVENTS);
   // The first stream asked for is refused as a session that ended would be; the next goes through.
   let refusals = 0;
   await person.context.route(/\/events(\?|$)/, (route) => refusals++ === 0 ? route.fulfill({ status: 401 }) : route.continue());
