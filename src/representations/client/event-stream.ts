@@ -16,8 +16,11 @@ const STREAM_TYPES = [...EVENT_TYPES, 'typing', 'presence.changed'];
  * it already has: ids are decimal strings, §9.1) and where a stream of its own would resume (`resume`: that, or the
  * leader's `ready` id); when the leader's tab goes, the next leader resumes with `?after=` (§9.3), so nothing is lost
  * and the dedupe by id keeps anything from coming twice. Ephemeral events carry no id (§14.5) and pass as they come.
- * A leader whose stream is refused for good lets the lock go. Without Web Locks (an insecure origin) or
- * BroadcastChannel, a tab with something live (`[data-live]`) opens its own.
+ * The leader holds the lock until its page goes, or until its stream is refused for good (401 once its session
+ * ended, 429, 503: EventSource does not try again by itself): then the next tab in line, say one of a newer session,
+ * takes the stream over, and this one queues again 15 s later (§9.7). Without Web Locks (an insecure origin, or a
+ * document they are refused to) or BroadcastChannel, a tab with something live (`[data-live]`) opens its own.
+ * (No comments inside the script: its text goes over the wire with every page.)
  */
 export const EVENT_STREAM = `
   const url = document.body.dataset.events;
@@ -54,7 +57,6 @@ export const EVENT_STREAM = `
       hint(frame.lastEventId);
       relay({ resume });
     });
-    // Refused for good (401, 429, 503: EventSource does not try again by itself).
     source.addEventListener('error', () => { if (source.readyState === EventSource.CLOSED) refused(); });
   };
   if (!shared) {
@@ -71,8 +73,6 @@ export const EVENT_STREAM = `
   };
   say('follower');
   channel.postMessage({ hello: true });
-  // The lock is held until this page goes, or its stream is refused: then the next tab in line takes the stream over
-  // (a tab of a newer session, when this page's session ended), and this one queues again 15 s later (§9.7).
   const lead = () => navigator.locks.request(name, () => new Promise((release) => {
     leading = true;
     say('leader');
@@ -83,7 +83,6 @@ export const EVENT_STREAM = `
       setTimeout(lead, 15000);
     });
   })).catch(() => {
-    // Locks refused to this document (an opaque origin): a stream of its own, as without them.
     if (!leading && document.querySelector('[data-live]')) { say('own'); open(() => {}, () => {}); }
   });
   lead();
