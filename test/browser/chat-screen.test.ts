@@ -6,7 +6,8 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { call, registerAndLogIn, withServer, type RunningServer } from '../http/client.ts';
+import type { RunningServer } from '../../src/index.ts';
+import { call, registerAndLogIn, withServer } from '../http/client.ts';
 import { assertAccessible, assertNoHorizontalOverflow, follow, launch, OUTPUT, type Person } from './people.ts';
 
 /** `UPDATE_SCREENSHOTS=1` also copies the screenshots into docs/screenshots/ (the ones the documentation shows). */
