@@ -69,7 +69,8 @@ for (const backend of backends) {
     t.after(() => server.close());
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const kinds = new OutboundKinds();
-    kinds.register({ kind: 'test', prepare: async (row) => (row.payload === 'drop' ? null : { url, headers: {}, body: Buffer.from(row.payload) }) });
+    let resumed = 0;
+    kinds.register({ kind: 'test', prepare: async (row) => (row.payload === 'drop' ? null : { url, headers: {}, body: Buffer.from(row.payload) }), resume: async () => { resumed += 1; } });
     const loop = new DeliveryLoop({
       queue: store.outbound, kinds, clock: { now: () => Date.now() }, allowPrivate: () => true, logError: (error) => { throw error; },
       pollMs: 20, retry: { firstDelayMs: 10, maxDelayMs: 50, windowMs: 60_000 },
@@ -78,6 +79,7 @@ for (const backend of backends) {
     loop.start();
     while (received.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.deepEqual(received, ['x1', 'x2', 'x3'], 'x3 waited for x2\'s retry');
+    assert.equal(resumed, 1, 'the kind finished what a crash cut short, once, at the start');
     loop.stop();
     await loop.idle();
     const rows = (await store.outbound.listDeliveries('test', 't', { filters: [], sort: [], limit: 10, offset: 0 } as never)).rows;
