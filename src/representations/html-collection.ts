@@ -51,7 +51,7 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
 /** The data-* attributes the page's script follows the event stream with (docs/protocol.md §9.9); none off the newest page. */
 function liveAttributes(live: CollectionRepresentation['live']): string {
   if (live === undefined) return '';
-  return [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users]]
+  return ' data-live' + [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users]]
     .map(([name, value]) => ` data-live-${name}="${escapeHtml(value!)}"`).join('');
 }
 
