@@ -148,6 +148,8 @@ test('outgoing: a failing receiver is retried and shown in deliveries; failing 2
   const given = (await call(server, 'GET', `${path}/${first.id}`, { token: reader })).body.data;
   assert.deepEqual(given.attemptLog.map((attempt: { attempt: number; status: number; error: string }) => [attempt.attempt, attempt.status, attempt.error]), [[1, 500, 'HTTP 500'], [2, 500, 'HTTP 500']]);
   assert.equal(given.attemptLog[1].at, given.lastAttemptAt);
+  const xml = (await call(server, 'GET', `${path}/${first.id}`, { token: reader, headers: { accept: 'application/xml' } })).text;
+  assert.match(xml, /<attemptLog>\s*<item>\s*<attempt>1<\/attempt>\s*<at>[^<]+<\/at>\s*<status>500<\/status>\s*<durationMs>\d+<\/durationMs>\s*<error>HTTP 500<\/error>\s*<\/item>\s*<item>\s*<attempt>2<\/attempt>/);
   // The HTML pages tell its maker too: the webhooks page says it was disabled, the deliveries page shows each attempt.
   const html = { accept: 'text/html' };
   assert.match((await call(server, 'GET', `/chats/${chat.id}/webhooks`, { token: reader, headers: html })).text, /<strong>Disabled <time[^>]*>[^<]*<\/time><\/strong> after 24 h of failing deliveries\./);
