@@ -45,7 +45,10 @@ export function createWebhookKind(services: Pick<AppServices, 'storage' | 'clock
     },
     /** A crash between a delivery's giving up and the disabling leaves a failed delivery of an enabled webhook. */
     async resume(): Promise<void> {
-      for (const hookId of await storage.outbound.listTargetsWithFailures('webhook')) await disableFailingWebhook(services, hookId);
+      for (const hookId of await storage.outbound.listTargetsWithFailures('webhook')) {
+        // Most are disabled already (each disabled webhook keeps its failed delivery): a read, not a write, for those.
+        if ((await storage.integrations.findWebhook(hookId))?.disabledAt === null) await disableFailingWebhook(services, hookId);
+      }
     },
   };
 }
