@@ -1,9 +1,9 @@
-// The reader's chats with their unread counts, one chat's settings, and its members: pages with their forms.
+// One chat's settings and its members: pages with their forms (the list of chats is the chat screen's sidebar, html-chat-screen.ts).
 import { escapeHtml } from './escape.ts';
 import { renderForm } from './html-forms.ts';
 import { anchor, pathOf, renderPerson, renderTime, renderUser } from './html-parts.ts';
 import { chatNameOf } from './html-mentions.ts';
-import type { CollectionRepresentation, PageContext, SingleRepresentation } from './representation.ts';
+import type { CollectionRepresentation, PageContext, Resource, SingleRepresentation } from './representation.ts';
 
 /** Its owner and administrators manage a group chat's webhooks (docs/protocol.md §16.3). */
 function renderWebhooksLink(page: PageContext, chat: Resource): string {
