@@ -122,6 +122,8 @@ function screen(scripts: boolean) {
 
     // React with any emoji typed into the menu's field, then with one of the eight.
     const menu = await menuOf(page, last.id);
+    if (scripts) await assertAccessible(page, 'the chat with a message menu open');
+    await shoot(page, `chat-menu-1280${suffix}.png`);
     await menu.getByLabel('Any emoji').fill('🦄');
     await follow(page, menu.getByRole('button', { name: 'React', exact: true }));
     await (await menuOf(page, last.id)).getByRole('button', { name: '🎉' }).click();
