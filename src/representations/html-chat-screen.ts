@@ -65,7 +65,7 @@ function renderComposer(page: PageContext, shown: ReadonlyMap<string, Resource>,
     action: pathOf(page, 'messages', { chatId }), method: 'POST', button: 'Send', id: 'compose', multipart: true,
     fields: [
       ...(replying === '' ? [] : [{ name: 'replyTo', type: 'hidden' as const, value: replyTo }]),
-      { name: 'text', label: 'Message', type: 'textarea', attributes: `maxlength="4000" rows="2"${replying === '' ? '' : ' autofocus'}` },
+      { name: 'text', label: 'Message', type: 'textarea', attributes: `maxlength="4000" rows="2" placeholder="Write a message"${replying === '' ? '' : ' autofocus'}` },
       { name: 'file', label: 'Files', type: 'file', attributes: 'multiple' },
     ],
   }, page);

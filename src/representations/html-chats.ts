@@ -1,18 +1,25 @@
-// The reader's chats with their unread counts, one chat's settings, and its members: pages with their forms.
+// One chat's settings and its members: pages with their forms (the list of chats is the chat screen's sidebar, html-chat-screen.ts).
 import { escapeHtml } from './escape.ts';
 import { renderForm } from './html-forms.ts';
 import { anchor, pathOf, renderPerson, renderTime, renderUser } from './html-parts.ts';
 import { chatNameOf } from './html-mentions.ts';
-import type { CollectionRepresentation, PageContext, SingleRepresentation } from './representation.ts';
+import type { CollectionRepresentation, PageContext, Resource, SingleRepresentation } from './representation.ts';
+
+/** Its owner and administrators manage a group chat's webhooks (docs/protocol.md §16.3). */
+function renderWebhooksLink(page: PageContext, chat: Resource): string {
+  const manages = page.me !== undefined && (chat['ownerId'] === page.me.id || page.admin === true) && chat['kind'] !== 'direct';
+  return manages ? ` · ${anchor(pathOf(page, 'webhooks', { chatId: String(chat['id']) }), 'Webhooks')}` : '';
+}
 
 /** GET /chats/{id}: title, owner, members; the owner renames, clears or deletes it, a member leaves it. */
+
 export function renderChatPage(rep: SingleRepresentation, page: PageContext): { heading: string; main: string } {
   const chat = rep.data;
   const chatId = String(chat['id']);
   const isOwner = page.me !== undefined && chat['ownerId'] === page.me.id;
   const members = (Array.isArray(chat['members']) ? chat['members'] : []).map((id) => `<li>${renderUser(page, id, 24)}</li>`);
   const parts = [
-    `<p>${anchor(pathOf(page, 'messages', { chatId }), 'Messages')} · ${anchor(pathOf(page, 'members', { chatId }), 'Members')} · ${Number(chat['unreadCount'] ?? 0)} unread</p>`,
+    `<p>${anchor(pathOf(page, 'messages', { chatId }), 'Messages')} · ${anchor(pathOf(page, 'members', { chatId }), 'Members')}${renderWebhooksLink(page, chat)} · ${Number(chat['unreadCount'] ?? 0)} unread</p>`,
     `<dl><dt>Owner</dt><dd>${renderUser(page, chat['ownerId'], 24)}</dd><dt>Created</dt><dd>${renderTime(page, chat['createdAt'])}</dd><dt>Updated</dt><dd>${renderTime(page, chat['updatedAt'])}</dd></dl>`,
     `<h2>Members</h2><ul class="people">${members.join('')}</ul>`,
   ];

@@ -5,6 +5,7 @@ import { escapeHtml } from './escape.ts';
 import { renderMembersPage } from './html-chats.ts';
 import { renderChatList, renderMessagesPage } from './html-chat-screen.ts';
 import { DISPLAY_FIELDS, labelOf, renderField, renderLinks, renderRaw, renderValue } from './html-fields.ts';
+import { renderDeliveryList } from './html-deliveries.ts';
 import { renderInviteList } from './html-invites.ts';
 import { renderTokenList, renderWebhookList } from './html-integrations.ts';
 import { renderPage, type HtmlOptions } from './html-page.ts';
@@ -35,7 +36,8 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
                 : rep.type === 'result' ? renderSearchResults(rep, page, query)
                   : rep.type === 'invite' ? renderInviteList(rep, page)
                     : rep.type === 'token' ? renderTokenList(rep, page)
-                      : rep.type === 'webhook' ? renderWebhookList(rep, page) : undefined;
+                      : rep.type === 'webhook' ? renderWebhookList(rep, page)
+                        : rep.type === 'delivery' ? renderDeliveryList(rep, page) : undefined;
     if (shown) {
       // Keyset pages of messages carry their own Older/Newer links; other lists get Previous/Next page.
       const paging = rep.type === 'message' ? '' : renderLinks(rep.links?.filter((link) => link.rel === 'prev' || link.rel === 'next'));

@@ -22,7 +22,7 @@ function renderEntry(page: PageContext, chat: Resource, current: string | undefi
 
 function renderGroup(page: PageContext, chats: readonly Resource[], current: string | undefined, id: string, title: string): string {
   if (chats.length === 0) return '';
-  return `<h2 id="${id}">${title}</h2><ul class="chats" aria-labelledby="${id}">${chats.map((chat) => renderEntry(page, chat, current)).join('')}</ul>`;
+  return `<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2><ul class="chats">${chats.map((chat) => renderEntry(page, chat, current)).join('')}</ul></section>`;
 }
 
 /**

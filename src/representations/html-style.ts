@@ -93,7 +93,7 @@ export const STYLESHEET = [
   'ol.messages>li.message.first{margin-top:.5rem}',
   'ol.messages>li.message:target{outline:2px solid var(--accent)}',
   'li.message.first .byline svg.avatar{position:absolute;left:0;top:.2rem}',
-  'li.message.more .byline{position:absolute;left:0;top:.1rem;font-size:.75rem}',
+  'li.message.more .byline:not(:has(.edited)){position:absolute;left:0;top:.1rem;font-size:.75rem}li.message.more .byline{font-size:.75rem}',
   'li.message.more .when:not(:focus){position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}',
   'li.message.more:hover .when{position:static;width:auto;height:auto;clip-path:none}',
   'li.message .byline time{font-size:.85rem}',

@@ -24,8 +24,8 @@ async function seed(server: RunningServer) {
   await post(bob.token, direct.id, 'Hi Alice, a word about Saturday');
   for (let index = 1; index <= 24; index++) await post(index % 3 === 0 ? bob.token : alice.token, plans.id, `Plan number ${index}: ${'a walk by the river '.repeat(index % 4)}`);
   const last = await post(alice.token, plans.id, 'Shall we go hiking on Saturday?');
-  await post(bob.token, plans.id, 'Yes! @alice bring the map');
-  return { alice, bob, plans, direct, older, last };
+  const answer = await post(bob.token, plans.id, 'Yes! @alice bring the map');
+  return { alice, bob, plans, direct, older, last, answer };
 }
 
 async function open(browser: Awaited<ReturnType<typeof launch>>, url: string, login: string, scripts: boolean, width = 1280, height = 800, scheme: 'light' | 'dark' = 'light'): Promise<Person> {
@@ -88,10 +88,11 @@ async function act(page: Page, target: Locator, scripts: boolean, done: () => Pr
 function screen(scripts: boolean) {
   return async (t: TestContext) => {
     const server = await withServer(t, { host: '127.0.0.1', port: 0 });
-    const { bob, plans, direct, older, last } = await seed(server);
+    const { bob, plans, direct, older, last, answer } = await seed(server);
     const browser = await launch();
     t.after(() => browser.close());
-    const alice = await open(browser, server.url, 'alice', scripts);
+    // Light with scripts and dark without here; the phone below the other way round.
+    const alice = await open(browser, server.url, 'alice', scripts, 1280, 800, scripts ? 'light' : 'dark');
     const { page } = alice;
     const suffix = scripts ? '' : '-static';
 
@@ -101,6 +102,7 @@ function screen(scripts: boolean) {
     assert.match(await page.locator(`nav.sidebar li[data-chat-id="${plans.id}"]`).innerText(), /Weekend plans\s+1 unread\s+1 mention/);
     assert.equal(await page.locator(`nav.sidebar li[data-chat-id="${direct.id}"] [data-presence-of="${bob.userId}"]`).count(), 1);
     await assertNoHorizontalOverflow(page, 'the chats at 1280 px');
+    if (scripts) await assertAccessible(page, 'the chats at 1280 px');
 
     // The chat opens at its newest message, the composer at the bottom of the viewport; a "New messages" line at the marker.
     await follow(page, page.locator('nav.sidebar').getByRole('link', { name: 'Weekend plans' }));
@@ -128,6 +130,8 @@ function screen(scripts: boolean) {
 
     // React with any emoji typed into the menu's field, then with one of the eight.
     const menu = await menuOf(page, last.id);
+    if (scripts) await assertAccessible(page, 'the chat with a message menu open');
+    await shoot(page, `chat-menu-1280${suffix}.png`);
     await menu.getByLabel('Any emoji').fill('🦄');
     await act(page, menu.getByRole('button', { name: 'React', exact: true }), scripts, () => page.locator(`#m-${last.id} ul.reactions button`, { hasText: '🦄' }).waitFor());
     await (await menuOf(page, last.id)).getByRole('button', { name: '🎉' }).click();
@@ -143,6 +147,11 @@ function screen(scripts: boolean) {
     await act(page, (await menuOf(page, replyId)).getByRole('button', { name: 'Delete' }), scripts, () => page.locator(`#m-${replyId}`).waitFor({ state: 'detached' }));
     assert.equal(await page.locator(`#m-${replyId}`).count(), 0);
     if (scripts) await assertNotReloaded(page, 'reply, react, edit and delete');
+    assert.equal(await page.locator('li.new-line').count(), 0, 'her reply moved her marker past everything');
+    await act(page, (await menuOf(page, answer.id)).getByRole('button', { name: 'Mark unread from here' }), scripts, () => page.locator(`li.new-line + li#m-${answer.id}`).waitFor({ state: 'attached' }));
+    if (!scripts) assert.equal(new URL(page.url()).hash, `#m-${answer.id}`);
+    assert.equal(await page.locator(`li.new-line + li#m-${answer.id}`).count(), 1, 'the New messages line moved up to it');
+    assert.match(await page.locator('.chat-nav').innerText(), /1 unread/);
 
     // A phone: the chat alone, with a link back to the chats, which are a screen of their own.
     const phone = await open(browser, server.url, 'alice', scripts, 360, 740, scripts ? 'dark' : 'light');

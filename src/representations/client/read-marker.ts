@@ -60,6 +60,16 @@ export const READ_MARKER = `
   document.addEventListener('visibilitychange', read);
   const resume = () => { if (!held) return; held = false; read(); };
   for (const type of ['wheel', 'touchmove', 'keydown']) document.addEventListener(type, resume, { passive: true });
+  // Mark unread from here (a form to the marker's own path): hold at once, before its read.updated comes back.
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    const field = form.querySelector('input[name=lastReadId]');
+    if (!field || new URL(form.action, location.href).pathname !== new URL(list.dataset.liveRead, location.href).pathname) return;
+    if (field.value >= sent) return;
+    held = true;
+    clearTimeout(timer);
+    timer = 0;
+  }, true);
   document.addEventListener('chat:event', ({ detail }) => {
     if (detail.type !== 'read.updated' || detail.event.chatId !== list.dataset.liveChat) return;
     const marker = detail.event.data.lastReadId || '';
