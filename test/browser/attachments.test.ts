@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { paintedPng } from '../http/avatar-fixtures.ts';
 import { call, registerAndLogIn, withServer } from '../http/client.ts';
-import { assertAccessible, assertNoHorizontalOverflow, CHROMIUM, follow, launch, openPerson, screenshot } from './people.ts';
+import { assertAccessible, assertNoHorizontalOverflow, CHROMIUM, follow, launch, openPerson, screenshot, submit } from './people.ts';
 
 // A one-page PDF as a PDF viewer would accept it; the server stores it as bytes to save.
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n'
@@ -46,11 +46,9 @@ for (const javaScriptEnabled of [false, true]) {
     } else {
       await page.setInputFiles('#compose-file', [screen, report]);
     }
-    await follow(page, page.getByRole('button', { name: 'Send' }));
-    assert.equal(new URL(page.url()).pathname, `/chats/${chat.id}/messages`);
-
     const image = page.locator('ol.messages ul.attachments img');
-    await image.waitFor();
+    await submit(page, page.getByRole('button', { name: 'Send' }), javaScriptEnabled, () => image.waitFor());
+    assert.equal(new URL(page.url()).pathname, `/chats/${chat.id}/messages`);
     assert.equal(await image.getAttribute('alt'), 'screen.png');
     assert.deepEqual([await image.getAttribute('width'), await image.getAttribute('height')], ['640', '360']);
     // Loaded (under the page's CSP) and scaled down to fit the 480 px window, keeping its shape.

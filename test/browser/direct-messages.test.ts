@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { withServer } from '../http/client.ts';
-import { assertAccessible, CHROMIUM, follow, launch, openPerson, screenshot, signUpAndLogIn } from './people.ts';
+import { assertAccessible, CHROMIUM, follow, launch, openPerson, screenshot, signUpAndLogIn, submit } from './people.ts';
 
 async function textOf(locator: Locator): Promise<string> {
   return (await locator.textContent() ?? '').replace(/\s+/g, ' ').trim();
@@ -31,7 +31,7 @@ function directMessages(scripts: boolean): (t: TestContext) => Promise<void> {
     assert.match(new URL(alice.page.url()).pathname, /^\/chats\/[^/]+\/messages$/);
     assert.equal(await textOf(alice.page.locator('h1')), 'bob');
     await alice.page.getByLabel('Message', { exact: true }).fill('Lunch today, @bob?');
-    await follow(alice.page, alice.page.getByRole('button', { name: 'Send', exact: true }));
+    await submit(alice.page, alice.page.getByRole('button', { name: 'Send', exact: true }), scripts, () => alice.page.locator('p.text', { hasText: 'Lunch today' }).waitFor());
     // Pressing Message again opens the same chat.
     await alice.page.goto(`${server.url}/users`);
     await follow(alice.page, alice.page.getByRole('link', { name: /(^| )bob$/ }));
@@ -52,7 +52,7 @@ function directMessages(scripts: boolean): (t: TestContext) => Promise<void> {
 
     // Bob answers; Alice sees his mention of her (live with scripts, on reload without), highlighted for her.
     await bob.page.getByLabel('Message', { exact: true }).fill('Sure, @alice. Noon?');
-    await follow(bob.page, bob.page.getByRole('button', { name: 'Send', exact: true }));
+    await submit(bob.page, bob.page.getByRole('button', { name: 'Send', exact: true }), scripts, () => bob.page.locator('p.text', { hasText: 'Noon?' }).waitFor());
     assert.equal(await textOf(bob.page.locator('p.text mark.mention').last()), '@alice', 'others\' mentions are marked too');
     const herMention = alice.page.locator('p.text', { hasText: 'Noon?' }).locator('mark.mention.mine');
     if (scripts) await herMention.waitFor();

@@ -106,3 +106,10 @@ export async function markWindow(page: Page): Promise<void> {
 export async function assertNotReloaded(page: Page, what: string): Promise<void> {
   assert.equal(await page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed), true, `${what}: the page reloaded`);
 }
+
+/** Without scripts a form loads the page its 303 names; with scripts the chat screen posts it in place, until `done`. */
+export async function submit(page: Page, target: Locator, scripts: boolean, done: () => Promise<unknown>): Promise<void> {
+  if (scripts) await target.click();
+  else await follow(page, target);
+  await done();
+}
