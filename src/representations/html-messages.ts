@@ -1,5 +1,6 @@
 // A chat as a person reads it: the newest messages with their authors, replies, reactions and edits, and the forms to write.
 import { escapeHtml } from './escape.ts';
+import { describeReaction } from './emoji-names.ts';
 import { renderForm } from './html-forms.ts';
 import { renderAttachments } from './html-attachments.ts';
 import { anchor, loginsOf, pathOf, renderTime, renderUser, safeHref } from './html-parts.ts';
@@ -30,7 +31,8 @@ function reactionButton(page: PageContext, message: Resource, emoji: string, cou
     id: `react-${String(message['id'])}`,
     back: page.self,
     inline: true,
-    buttonAttributes: `aria-pressed="${mine}"${who ? ` title="${escapeHtml(who)}"` : ''} aria-label="${escapeHtml(`${emoji} ${count > 0 ? `${count}: ${who}` : ''}${mine ? ' (yours: take back)' : ''}`)}"`,
+    // The label names the emoji in words (emoji-names.ts); who reacted is the title, shown on hover.
+    buttonAttributes: `aria-pressed="${mine}"${who ? ` title="${escapeHtml(who)}"` : ''} aria-label="${escapeHtml(describeReaction(emoji, count, mine))}"`,
   }, page);
 }
 

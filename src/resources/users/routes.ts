@@ -33,7 +33,7 @@ export const USER_ROUTES: Route[] = [
     // 401: closed sign-up, and the token meant to be an admin's is unknown or expired.
     responses: {
       201: created('User', 'Registered: the user (not logged in)'),
-      303: { description: 'The HTML sign-up form (a form-urlencoded body) signs the new user in and goes on to /chats (docs/html.md)', headers: ['Location', 'Set-Cookie'] },
+      303: { description: 'The HTML sign-up form (a form-urlencoded body) signs the new user in and goes on to /chats (docs/html.md); a browser already signed in goes on to the new user\'s page', headers: ['Location'], optionalHeaders: ['Set-Cookie'] },
     },
     problems: [401, 403, 409, 503],
   },
