@@ -87,6 +87,7 @@ export const STYLESHEET = [
   '.lede{font-size:1.15rem;margin:.25rem 0 1rem}',
   '.doors{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,18rem),1fr));gap:1rem 2rem}',
   '.doors>section{border:1px solid var(--line);border-radius:.5rem;padding:0 1rem 1rem}',
+  '.doors label{display:block;margin-bottom:.15rem}.doors input{width:100%}',
   '.button-link{display:inline-block;background:var(--badge-bg);color:var(--badge-fg);border-radius:.4rem;padding:.4rem 1rem;font-weight:600;text-decoration:none}',
   'a.button-link:visited{color:var(--badge-fg)}',
 ].join('\n');
