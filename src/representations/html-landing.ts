@@ -1,7 +1,7 @@
 // The landing page (GET / as HTML) for people: what this is, log in, join; the sign-up and login forms.
 import { PATHS } from '../paths.ts';
 import { escapeHtml } from './escape.ts';
-import type { Resource } from './representation.ts';
+import type { Link, Resource } from './representation.ts';
 import { APP_NAME } from './web-manifest.ts';
 
 interface FieldError {
@@ -87,7 +87,7 @@ function signUpDoor(registration: unknown): { heading: string; note: string } {
  * way to the chats. The developer material is one link away (the API reference, the OpenAPI description): JSON and
  * XML clients of `/` get the index, unchanged. `loginForm` is the HTML login form (renderLoginForm).
  */
-export function renderLanding(data: Resource, basePath: string, loginForm: string): string {
+export function renderLanding(data: Resource, links: readonly Link[], basePath: string, loginForm: string): string {
   const signUp = (data['signUp'] ?? {}) as Resource;
   const lede = `<p class="lede">${escapeHtml(APP_NAME)} is where your team talks: group chats and direct messages, replies, reactions and ` +
     'files, live in the browser, on a phone or a desktop.</p>\n';
@@ -99,9 +99,14 @@ export function renderLanding(data: Resource, basePath: string, loginForm: strin
       `<section aria-labelledby="signup-heading">\n<h2 id="signup-heading">${door.heading}</h2>\n${door.note}` +
       `${renderSignUpForm(signUp, basePath, { ask: data['registration'] === 'invite' })}\n</section>\n</div>\n`;
   const version = typeof data['version'] === 'string' ? ` This server runs version ${escapeHtml(data['version'])}.` : '';
+  // Folded, as every page keeps the resource's own fields: the index's entry points, for whoever wants the API's view.
+  const items = links
+    .filter((link) => link.href.startsWith('/') && !link.href.startsWith('//'))
+    .map((link) => `<li><a rel="${escapeHtml(link.rel)}" href="${escapeHtml(link.href)}">${escapeHtml(link.title ?? link.rel)}</a> <code>${escapeHtml(link.href)}</code></li>`);
   const developers = '<section aria-labelledby="developers-heading">\n<h2 id="developers-heading">For developers</h2>\n' +
-    `<p>Every page here is also a resource of an HTTP API (JSON, XML and HTML at the same address): read the ` +
+    `<p>Every page here is also a resource of the ${escapeHtml(String(data['name'] ?? 'Chat API'))}, an HTTP API (JSON, XML and HTML at the same address): read the ` +
     `<a href="${escapeHtml(`${basePath}${PATHS.docs}`)}">API reference</a> or its ` +
-    `<a href="${escapeHtml(`${basePath}${PATHS.openApi}`)}">OpenAPI description</a>.${version}</p>\n</section>`;
+    `<a href="${escapeHtml(`${basePath}${PATHS.openApi}`)}">OpenAPI description</a>.${version}</p>\n` +
+    `<details><summary>The API's entry points</summary><ul>${items.join('')}</ul></details>\n</section>`;
   return `${lede}${account}${developers}`;
 }

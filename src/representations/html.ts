@@ -39,7 +39,7 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
     return renderPage(shown.heading, shown.main, options.basePath, page);
   }
   if (rep.type === 'landing') {
-    return renderPage(APP_NAME, renderLanding(rep.data, options.basePath, renderLoginForm({}, session)), options.basePath, page);
+    return renderPage(APP_NAME, renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath, page);
   }
   if (page !== undefined) {
     const shown = rep.type === 'chat' ? renderChatPage(rep, page)

@@ -65,8 +65,11 @@ test('the landing page speaks to people: log in, join, and the API one link away
   assert.match(res.text, /<form method="post" action="\/api\/users" enctype="application\/x-www-form-urlencoded">/);
   assert.match(res.text, /<input id="signup-login" name="login"/);
   assert.match(res.text, /<input id="signup-password" name="password" type="password" autocomplete="new-password"/);
-  assert.match(res.text, /<h2 id="developers-heading">For developers<\/h2>\n<p>Every page here is also a resource of an HTTP API .*<a href="\/api\/docs">API reference<\/a> or its <a href="\/api\/openapi.json">OpenAPI description<\/a>/);
-  assert.doesNotMatch(res.text, /href="\/api\/health"|href="\/api\/events"/, 'no list of endpoints');
+  assert.match(res.text, /<h2 id="developers-heading">For developers<\/h2>\n<p>Every page here is also a resource of the Chat API, an HTTP API .*<a href="\/api\/docs">API reference<\/a> or its <a href="\/api\/openapi.json">OpenAPI description<\/a>/);
+  // The index's entry points stay on the page, folded: the page is still the resource's representation.
+  const folded = /<details><summary>The API's entry points<\/summary><ul>(.*)<\/ul><\/details>/.exec(res.text);
+  assert.ok(folded !== null);
+  for (const href of Object.values(expectedLinks('/api'))) assert.ok(folded[1]!.includes(`href="${href}"`), href);
   assert.doesNotMatch(res.text, /style=/, 'no inline style attributes: the CSP allows only the hashed stylesheet');
   const json = await call(server, 'GET', '/api/');
   assert.deepEqual(json.body, { name: 'Chat API', version: serverVersion(), links: expectedLinks('/api') });
