@@ -74,11 +74,15 @@ function shapeAt(x: number, y: number): number {
 /** Samples per pixel side at an edge: 4 x 4 samples smooth it. */
 const SAMPLES = 4;
 
+/** Rows drawn between two pauses of drawAppIconInBands. */
+const BAND_ROWS = 32;
+
 /**
- * The icon as size x size RGBA pixels. A pixel whose corners and centre all fall in one shape takes its colour;
- * one on an edge averages its samples (the colour over the covered ones, alpha over all: transparent outside).
+ * The icon as size x size RGBA pixels, pausing (a bare `yield`) after every band of rows so a caller can let other
+ * work run. A pixel whose corners and centre all fall in one shape takes its colour; one on an edge averages its
+ * samples (the colour over the covered ones, alpha over all: transparent outside).
  */
-export function drawAppIcon(size: number): Uint8Array {
+export function* drawAppIconInBands(size: number): Generator<void, Uint8Array> {
   const pixels = new Uint8Array(size * size * 4);
   const scale = UNITS / size;
   // The shape at every pixel corner, once: neighbouring pixels share them.
@@ -106,12 +110,22 @@ export function drawAppIcon(size: number): Uint8Array {
       pixels[at + 2] = Math.round(blue / covered);
       pixels[at + 3] = Math.round((255 * covered) / (samples * samples));
     }
+    if ((py + 1) % BAND_ROWS === 0) yield;
   }
   return pixels;
 }
 
-export function renderAppIconPng(size: number): Buffer {
-  return encodePng(size, size, drawAppIcon(size));
+/** The icon's pixels at once (drawAppIconInBands without pauses). */
+export function drawAppIcon(size: number): Uint8Array {
+  const bands = drawAppIconInBands(size);
+  for (;;) {
+    const step = bands.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+export function renderAppIconPng(size: number, pixels: Uint8Array = drawAppIcon(size)): Buffer {
+  return encodePng(size, size, pixels);
 }
 
 /** A .ico file holding PNG images (allowed since Windows Vista, read by every browser): a directory, then the PNGs. */
