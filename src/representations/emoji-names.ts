@@ -20,7 +20,9 @@ const SKIN_TONES: Record<string, string> = {
   '\u{1F3FE}': 'medium-dark skin tone', '\u{1F3FF}': 'dark skin tone',
 };
 
-/** "thumbs up"; with a skin tone "thumbs up, dark skin tone"; unknown: its code points, "U+1F9D1 U+200D U+1F4BB". */
+const PICTURE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
+
+/** "thumbs up"; with a skin tone "thumbs up, dark skin tone"; another emoji: its code points, "U+1F9D1 U+200D U+1F4BB"; text that is no emoji: itself. */
 export function nameOfEmoji(emoji: string): string {
   // Variation selector 16 asks for the colourful form (❤️): the same emoji.
   const bare = emoji.replace(/\uFE0F/g, '');
@@ -28,6 +30,8 @@ export function nameOfEmoji(emoji: string): string {
   const chars = [...bare];
   const tone = chars.length === 2 ? SKIN_TONES[chars[1]!] : undefined;
   if (tone !== undefined && NAMES[chars[0]!] !== undefined) return `${NAMES[chars[0]!]}, ${tone}`;
+  // A reaction that is no picture (the API takes any short text) reads as itself, as it is shown.
+  if (!PICTURE.test(bare)) return bare;
   return [...emoji].map((char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
 }
 
