@@ -41,9 +41,11 @@ export const HTML_CONTENT_SECURITY_POLICY = [
  * Where the page script finds the reader's event stream and Web Push's routes (docs/html.md): its text never
  * changes, so the paths come from the page.
  */
-function scriptAttributes(basePath: string): string {
+function scriptAttributes(basePath: string, page: PageContext): string {
   const paths = { base: '', events: PATHS.events, pushKey: PATHS.pushKey, pushSubscriptions: PATHS.pushSubscriptions, pushVisibility: PATHS.pushVisibility, serviceWorker: PATHS.serviceWorker };
-  return Object.entries(paths).map(([name, path]) => ` data-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}="${escapeHtml(`${basePath}${path}`)}"`).join('');
+  // The reader's id names the Web Lock and BroadcastChannel their tabs share the one stream by (client/event-stream.ts).
+  const reader = page.me === undefined ? '' : ` data-reader="${escapeHtml(page.me.id)}"`;
+  return Object.entries(paths).map(([name, path]) => ` data-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}="${escapeHtml(`${basePath}${path}`)}"`).join('') + reader;
 }
 
 /** The icons and the manifest (docs/html.md, Icon and manifest), under the mount point. */
@@ -90,7 +92,7 @@ export function renderPage(heading: string, main: string, basePath: string, page
 <title>${escapeHtml(titleOf(heading))}</title>
 ${renderHeadLinks(basePath)}<style>${STYLESHEET}</style>
 </head>
-<body${page === undefined ? '' : scriptAttributes(basePath)}>
+<body${page === undefined ? '' : scriptAttributes(basePath, page)}>
 <a class="skip" href="#main">Skip to the content</a>
 <header><nav aria-label="Site">${nav.join('\n')}</nav></header>
 <main id="main" tabindex="-1">

@@ -57,6 +57,16 @@ export async function signUpAndLogIn(person: Person, url: string, login: string,
   assert.equal(new URL(page.url()).pathname, '/chats');
 }
 
+/** Logs in on the login form (the account exists); ends on the chat list. */
+export async function logIn(person: Person, url: string, login: string, password: string): Promise<void> {
+  const { page } = person;
+  if (new URL(page.url()).pathname !== '/session') await page.goto(`${url}/session`);
+  await page.fill('input[name="login"]', login);
+  await page.fill('input[name="password"]', password);
+  await follow(page, page.getByRole('button', { name: 'Log in' }));
+  assert.equal(new URL(page.url()).pathname, '/chats');
+}
+
 /** axe-core in Chromium: no serious or critical violation on the page as it is now. */
 export async function assertAccessible(page: Page, what: string): Promise<void> {
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
