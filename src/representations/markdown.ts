@@ -19,8 +19,9 @@ export interface RenderedText {
   inline: boolean;
 }
 
-function isBlockStart(line: string): boolean {
-  return FENCE.test(line) || QUOTE.test(line) || BULLET.test(line) || NUMBERED.test(line);
+/** A line that ends a paragraph by starting a block; a numbered list only from 1 (CommonMark's rule: "1984. was"). */
+function interruptsParagraph(line: string): boolean {
+  return FENCE.test(line) || QUOTE.test(line) || BULLET.test(line) || NUMBERED.exec(line)?.[1] === '1';
 }
 
 /** Each block as HTML, from `lines` (the text split at line breaks); `renderPlain` renders plain runs (mentions). */
@@ -59,7 +60,7 @@ function renderBlocks(lines: readonly string[], renderPlain: PlainRenderer, dept
     } else {
       // A paragraph runs to a blank line or the start of another block; its line breaks stay (white-space: pre-wrap).
       const paragraph = [line];
-      for (at += 1; at < lines.length && lines[at]!.trim() !== '' && !isBlockStart(lines[at]!); at += 1) paragraph.push(lines[at]!);
+      for (at += 1; at < lines.length && lines[at]!.trim() !== '' && !interruptsParagraph(lines[at]!); at += 1) paragraph.push(lines[at]!);
       blocks.push(`<p>${renderInline(paragraph.join('\n'), renderPlain)}</p>`);
     }
   }

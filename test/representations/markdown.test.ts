@@ -37,6 +37,7 @@ test('blocks: code, quotes, lists, paragraphs', () => {
   assert.equal(html('- one\n* two\n+ **three**'), '<ul><li>one</li><li>two</li><li><strong>three</strong></li></ul>');
   assert.equal(html('3. c\n4) d'), '<ol start="3"><li>c</li><li>d</li></ol>');
   assert.equal(html('first\n\n\nsecond'), '<p>first</p><p>second</p>');
+  assert.equal(html('Best year:\n1984. Orwell\n1. one'), '<p>Best year:\n1984. Orwell</p><ol><li>one</li></ol>', 'only 1. starts a list inside a paragraph');
   assert.equal(html('~~~\nunclosed'), '<pre><code>unclosed</code></pre>');
   assert.equal(html('>>>>>> deep'), '<blockquote><blockquote><blockquote><blockquote><p>&gt;&gt; deep</p></blockquote></blockquote></blockquote></blockquote>');
 });
