@@ -126,7 +126,7 @@ function screen(scripts: boolean) {
     await shoot(page, `chat-menu-1280${suffix}.png`);
     await menu.getByLabel('Any emoji').fill('🦄');
     await follow(page, menu.getByRole('button', { name: 'React', exact: true }));
-    await (await menuOf(page, last.id)).getByRole('button', { name: '🎉' }).click();
+    await (await menuOf(page, last.id)).getByRole('button', { name: 'React with party popper' }).click();
     await page.locator(`#m-${last.id} ul.reactions button`, { hasText: '🎉' }).waitFor();
     assert.match(await page.locator(`#m-${last.id} ul.reactions`).innerText(), /🦄 1\s+🎉 1/);
 
