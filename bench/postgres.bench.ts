@@ -105,23 +105,37 @@ async function crossServerLatency(db: string): Promise<PostgresBenchResult['late
   }
 }
 
+/** A migrated database whose tables move no change stamp (its triggers off): PostgreSQL as it was before 014. */
+async function turnOffChangeStamp(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query<{ table: string }>("SELECT c.relname AS table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = 'change_stamp'");
+  for (const { table } of rows) await client.query(`ALTER TABLE ${table} DISABLE TRIGGER change_stamp`);
+  await client.end();
+}
+
 export async function runPostgresBench(options: { durationSeconds: number }): Promise<PostgresBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
   const cluster = await startThrowawayPostgres({ durable: true });
   try {
     await prepareTemplate(cluster.url, 'chat_hot');
+    await prepareTemplate(cluster.url, 'chat_unstamped');
     await prepareTemplate(cluster.url, 'chat_latency');
+    await turnOffChangeStamp(urlWithDatabase(cluster.url, 'chat_unstamped'));
     const sqlite = await hotScenarios(join(dir, 'chat.db'), options.durationSeconds);
-    // SQLite answers a page nobody wrote to since from its kept reads; PostgreSQL has no change stamp and reads
-    // every page. The same SQLite server with nothing kept is the like-for-like control.
+    // Both backends keep a page nobody wrote to since (their change stamps). The same servers keeping nothing are the
+    // like-for-like control, and PostgreSQL without its stamp triggers is what they cost a write.
     const uncached = await hotScenarios(join(dir, 'uncached.db'), options.durationSeconds, { keepReads: false });
     const postgres = await hotScenarios(urlWithDatabase(cluster.url, 'chat_hot'), options.durationSeconds);
+    const unstamped = await hotScenarios(urlWithDatabase(cluster.url, 'chat_unstamped'), options.durationSeconds, { keepReads: false });
     const latency = await crossServerLatency(urlWithDatabase(cluster.url, 'chat_latency'));
     return {
       rows: [
-        { scenario: 'GET /chats/{id}/messages?limit=50 (of 1000)', sqlite: sqlite.page, postgres: postgres.page },
-        { scenario: 'the same page, SQLite keeping nothing (reads every page, as PostgreSQL does)', sqlite: uncached.page, postgres: postgres.page },
+        { scenario: 'GET /chats/{id}/messages?limit=50 (of 1000), both keeping reads (goal for PostgreSQL: at least 0.5x)', sqlite: sqlite.page, postgres: postgres.page },
+        { scenario: 'the same page, PostgreSQL without a change stamp (reads every page: before sql/postgres/014)', sqlite: sqlite.page, postgres: unstamped.page },
+        { scenario: 'the same page, both keeping nothing (read every page)', sqlite: uncached.page, postgres: unstamped.page },
         { scenario: 'POST /chats/{id}/messages', sqlite: sqlite.post, postgres: postgres.post },
+        { scenario: 'POST /chats/{id}/messages, PostgreSQL without its stamp triggers', sqlite: sqlite.post, postgres: unstamped.post },
       ],
       latency,
     };
@@ -141,7 +155,7 @@ export function formatPostgresBench(result: PostgresBenchResult): string {
     `Cross-server event latency (POST on server A until the event arrives on a stream of server B, one database, ${result.latency.samples} messages one at a time): `
       + `p50 ${result.latency.p50Ms.toFixed(1)} ms, **p99 ${result.latency.p99Ms.toFixed(1)} ms**, max ${result.latency.maxMs.toFixed(1)} ms (goal: p99 at most 100 ms).`,
     '',
-    `One server process each, ${CONNECTIONS} connections; PostgreSQL: a throwaway PostgreSQL 15 on this machine with its default settings, over loopback TCP, pool of 10. Goal for the page: at least 0.4x of SQLite reading every page (the second row).`,
+    `One server process each, ${CONNECTIONS} connections; PostgreSQL: a throwaway PostgreSQL 15 on this machine with its default settings, over loopback TCP, pool of 10. Goal for the page: at least 0.5x of SQLite keeping reads (the first row; issue #37).`,
   ].join('\n');
 }
 
