@@ -24,7 +24,8 @@ const CALLER_CHATS = 'SELECT cm.chat_id FROM chat_members cm WHERE cm.user_id = 
 
 const HIT_COLUMNS = 's.type AS type, s.id AS id, s.chat_id AS chatId, s.created_at AS createdAt, s.updated_at AS updatedAt';
 
-const MESSAGE_MATCHES = `SELECT 'message' AS type, m.id AS id, m.chat_id AS chat_id, m.created_at AS created_at, m.updated_at AS updated_at
+/** The caller's messages that match, with `more` columns after the common ones. */
+const messageMatches = (more = ''): string => `SELECT 'message' AS type, m.id AS id, m.chat_id AS chat_id, m.created_at AS created_at, m.updated_at AS updated_at${more}
     FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
     WHERE messages_fts MATCH @match AND m.chat_id IN (${CALLER_CHATS})`;
 
@@ -39,14 +40,14 @@ const CHAT_AND_USER_MATCHES = `SELECT 'chat' AS type, c.id AS id, NULL AS chat_i
 // Every branch matches the same @match; the union has the same columns in every branch. The named
 // parameters sit in the FROM clause, before any `?` of the WHERE that PageRunner appends.
 const SEARCH_SELECT = `SELECT ${HIT_COLUMNS} FROM (
-  ${MESSAGE_MATCHES}
+  ${messageMatches()}
   UNION ALL
   ${CHAT_AND_USER_MATCHES}
 ) s`;
 
 /** The message matches by seq, newest first (FTS5 hands them out in rowid order, no sorter), with newest_so_far. */
 const MESSAGES_BY_SEQ = `SELECT ${HIT_COLUMNS}, s.newest_so_far AS newestSoFar FROM (
-  ${MESSAGE_MATCHES.replace('m.updated_at AS updated_at', 'm.updated_at AS updated_at, m.newest_so_far AS newest_so_far, messages_fts.rowid AS seq')}
+  ${messageMatches(', m.newest_so_far AS newest_so_far, messages_fts.rowid AS seq')}
 ) s`;
 
 const CHATS_AND_USERS = `SELECT ${HIT_COLUMNS} FROM (
