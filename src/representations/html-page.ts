@@ -33,10 +33,15 @@ export const HTML_CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
 ].join('; ');
 
-/** Where the page script finds Web Push's routes (docs/html.md): its text never changes, so the paths come from the page. */
-function pushAttributes(basePath: string): string {
-  const paths = { base: '', pushKey: PATHS.pushKey, pushSubscriptions: PATHS.pushSubscriptions, pushVisibility: PATHS.pushVisibility, serviceWorker: PATHS.serviceWorker };
-  return Object.entries(paths).map(([name, path]) => ` data-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}="${escapeHtml(`${basePath}${path}`)}"`).join('');
+/**
+ * Where the page script finds the reader's event stream and Web Push's routes (docs/html.md): its text never
+ * changes, so the paths come from the page.
+ */
+function scriptAttributes(basePath: string, page: PageContext): string {
+  const paths = { base: '', events: PATHS.events, pushKey: PATHS.pushKey, pushSubscriptions: PATHS.pushSubscriptions, pushVisibility: PATHS.pushVisibility, serviceWorker: PATHS.serviceWorker };
+  // The reader's id names the Web Lock and BroadcastChannel their tabs share the one stream by (client/event-stream.ts).
+  const reader = page.me === undefined ? '' : ` data-reader="${escapeHtml(page.me.id)}"`;
+  return Object.entries(paths).map(([name, path]) => ` data-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}="${escapeHtml(`${basePath}${path}`)}"`).join('') + reader;
 }
 
 const NAVIGATION = [
@@ -67,7 +72,7 @@ export function renderPage(heading: string, main: string, basePath: string, page
 <title>${escapeHtml(heading)} · Chat API</title>
 <style>${STYLESHEET}</style>
 </head>
-<body${page === undefined ? '' : pushAttributes(basePath)}>
+<body${page === undefined ? '' : scriptAttributes(basePath, page)}>
 <a class="skip" href="#main">Skip to the content</a>
 <header><nav aria-label="Site">${nav.join('\n')}</nav></header>
 <main id="main" tabindex="-1">

@@ -31,6 +31,7 @@ export function renderUserPage(rep: SingleRepresentation, page: PageContext): { 
     }, page));
   }
   if (page.me?.id === userId) {
+    parts.push(`<p>${anchor(pathOf(page, 'tokens', { userId }), 'Access tokens and bots')}</p>`);
     const self = pathOf(page, 'user', { userId });
     parts.push(`<section aria-labelledby="account-heading"><h2 id="account-heading">Change login or password</h2>${renderForm({
       action: self, method: 'PATCH', button: 'Save changes', id: 'account', back: self,

@@ -2,6 +2,7 @@
 import { PATHS } from '../paths.ts';
 import { escapeHtml } from './escape.ts';
 import { renderChatPage } from './html-chats.ts';
+import { renderDeliveryPage } from './html-deliveries.ts';
 import { renderCollection } from './html-collection.ts';
 import { displayNameOf, labelOf, renderFields, renderLinks, renderRaw } from './html-fields.ts';
 import { renderAdminPage } from './html-admin.ts';
@@ -46,7 +47,8 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
         : rep.type === 'user' ? renderUserPage(rep, page)
           : rep.type === 'invite' ? renderInvitePage(rep, page)
             : rep.type === 'token' ? renderTokenPage(rep, page)
-              : rep.type === 'webhook' ? renderWebhookPage(rep, page) : undefined;
+              : rep.type === 'webhook' ? renderWebhookPage(rep, page)
+                : rep.type === 'delivery' ? renderDeliveryPage(rep, page) : undefined;
     // A page of its own, without the fields below: the administration page is about people, not one resource.
     const own = rep.type === 'admin' ? renderAdminPage(rep, page) : undefined;
     if (own) return renderPage(own.heading, own.main, options.basePath, page);

@@ -52,6 +52,13 @@ export async function signUpAndLogIn(person: Person, url: string, login: string,
   await page.fill('#signup-password', password);
   await follow(page, page.getByRole('button', { name: 'Sign up' }));
   assert.equal(new URL(page.url()).pathname, '/session');
+  await logIn(person, url, login, password);
+}
+
+/** Logs in on the login form (the account exists); ends on the chat list. */
+export async function logIn(person: Person, url: string, login: string, password: string): Promise<void> {
+  const { page } = person;
+  if (new URL(page.url()).pathname !== '/session') await page.goto(`${url}/session`);
   await page.fill('input[name="login"]', login);
   await page.fill('input[name="password"]', password);
   await follow(page, page.getByRole('button', { name: 'Log in' }));
