@@ -2,6 +2,7 @@
 import { PATHS } from '../paths.ts';
 import { compilePattern } from '../router/compile-pattern.ts';
 import { escapeHtml } from './escape.ts';
+import { nameOfEmoji } from './emoji-names.ts';
 import { renderMembersPage } from './html-chats.ts';
 import { renderChatList, renderMessagesPage } from './html-chat-screen.ts';
 import { DISPLAY_FIELDS, labelOf, renderField, renderLinks, renderRaw, renderValue } from './html-fields.ts';
@@ -125,7 +126,8 @@ function renderReactions(reactions: unknown, basePath: string): string {
   if (!Array.isArray(reactions) || reactions.length === 0) return '';
   const items = reactions.map((reaction: Resource) => {
     const users = renderField('message', 'members', reaction['userIds'], 1, basePath);
-    return `<li><span class="emoji">${escapeHtml(String(reaction['emoji']))}</span> ${escapeHtml(String(reaction['count']))} ${users}</li>`;
+    const emoji = String(reaction['emoji']);
+    return `<li><span class="emoji" role="img" aria-label="${escapeHtml(nameOfEmoji(emoji))}">${escapeHtml(emoji)}</span> ${escapeHtml(String(reaction['count']))} ${users}</li>`;
   });
   return `<ul class="reactions" aria-label="Reactions">${items.join('')}</ul>`;
 }

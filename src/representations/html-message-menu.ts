@@ -1,5 +1,6 @@
 // One compact actions menu per message of the chat screen (docs/html.md, "The chat screen"): a <details> whose
 // Reply, React, Edit, Delete and Mark unread from here are links and plain forms that return to the chat at the message.
+import { nameOfEmoji } from './emoji-names.ts';
 import { escapeHtml } from './escape.ts';
 import { renderForm } from './html-forms.ts';
 import { chatIdOf, messagePath, REACTION_PALETTE, returnPath } from './html-messages.ts';
@@ -20,7 +21,7 @@ function screenLink(page: PageContext, name: 'reply' | 'edit', messageId: string
 function renderReactForms(page: PageContext, message: Resource, back: string): string {
   const messageId = String(message['id']);
   const action = pathOf(page, 'reactions', { chatId: chatIdOf(page, message), messageId });
-  const buttons = REACTION_PALETTE.map((emoji) => `<button type="submit" name="emoji" value="${escapeHtml(emoji)}">${escapeHtml(emoji)}</button>`).join('');
+  const buttons = REACTION_PALETTE.map((emoji) => `<button type="submit" name="emoji" value="${escapeHtml(emoji)}" aria-label="${escapeHtml(`React with ${nameOfEmoji(emoji)}`)}">${escapeHtml(emoji)}</button>`).join('');
   const palette = `<form method="post" action="${escapeHtml(action)}" class="palette" aria-label="React"><input type="hidden" name="_back" value="${escapeHtml(back)}">${buttons}</form>`;
   const any = renderForm({
     action, method: 'POST', button: 'React', id: `react-any-${messageId}`, back, inline: true,

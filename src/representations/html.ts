@@ -13,6 +13,7 @@ import { renderLanding, renderLoginForm } from './html-landing.ts';
 import { renderMessagePage } from './html-messages.ts';
 import { renderPage, type HtmlOptions } from './html-page.ts';
 import { anchor } from './html-parts.ts';
+import { APP_NAME } from './web-manifest.ts';
 import { renderUserPage } from './html-users.ts';
 import type { Link, ProblemRepresentation, Representation, SingleRepresentation } from './representation.ts';
 
@@ -39,7 +40,7 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
     return renderPage(shown.heading, shown.main, options.basePath, page);
   }
   if (rep.type === 'landing') {
-    return renderPage('Chat API', renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath, page);
+    return renderPage(APP_NAME, renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath, page);
   }
   if (page !== undefined) {
     const shown = rep.type === 'chat' ? renderChatPage(rep, page)

@@ -112,7 +112,12 @@ function screen(scripts: boolean) {
     assert.ok(await page.locator('ol.messages > li.message.more').count() > 0, 'messages of one author within a minute are grouped');
     assert.equal(await page.locator('ol.messages > li.day').count(), 1, 'one day, one separator');
     assert.equal(await page.locator(`nav.sidebar li[data-chat-id="${plans.id}"] a[aria-current="page"]`).count(), 1);
-    if (scripts) await assertAccessible(page, 'the chat at 1280 px');
+    if (scripts) {
+      await assertAccessible(page, 'the chat at 1280 px');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await assertAccessible(page, 'the chat at 1280 px, dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
     await shoot(page, `chat-1280${suffix}.png`);
 
     // Reply from the menu: the quote shows above the composer; the reply lands at the bottom, quoting.
@@ -134,7 +139,7 @@ function screen(scripts: boolean) {
     await shoot(page, `chat-menu-1280${suffix}.png`);
     await menu.getByLabel('Any emoji').fill('🦄');
     await act(page, menu.getByRole('button', { name: 'React', exact: true }), scripts, () => page.locator(`#m-${last.id} ul.reactions button`, { hasText: '🦄' }).waitFor());
-    await (await menuOf(page, last.id)).getByRole('button', { name: '🎉' }).click();
+    await (await menuOf(page, last.id)).getByRole('button', { name: 'React with party popper' }).click();
     await page.locator(`#m-${last.id} ul.reactions button`, { hasText: '🎉' }).waitFor();
     assert.match(await page.locator(`#m-${last.id} ul.reactions`).innerText(), /🦄 1\s+🎉 1/);
 
@@ -166,6 +171,8 @@ function screen(scripts: boolean) {
     if (scripts) {
       await phone.page.setViewportSize({ width: 320, height: 640 });
       await assertAccessible(phone.page, 'the chat at 320 px, dark');
+      await phone.page.emulateMedia({ colorScheme: 'light' });
+      await assertAccessible(phone.page, 'the chat at 320 px, light');
       await assertChatLayout(phone.page, last.id, 'the chat at 320x640, dark');
     }
 
