@@ -60,7 +60,8 @@ function openStream(ctx: RequestContext, query: EventsQuery): Reply {
   if (hub.streamCount(userId) >= STREAMS_PER_USER) {
     throw new HttpError('ERR_TOO_MANY_STREAMS', `At most ${STREAMS_PER_USER} event streams per user are open at once`, { headers: { 'Retry-After': '15' } });
   }
-  if (hub.streamCount() >= config.maxStreams) {
+  // null: nothing was planned (an app built without startServer, as in unit tests): no server-wide cap.
+  if (hub.streamCount() >= (config.maxStreams ?? Infinity)) {
     throw new HttpError('ERR_SERVER_BUSY', 'The server holds as many event streams as it may; try again later', { headers: { 'Retry-After': '15' } });
   }
   const resumeId = resumeIdOf(ctx, query);
