@@ -2,6 +2,8 @@
 // in teams of 50, each team with its group chats and a history in each, every user with a session whose token
 // the roster keeps. The roster is all the load generator needs; it could as well come from the API.
 import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { hashToken } from '../src/resources/session/tokens.ts';
 import { newId } from '../src/storage/ids.ts';
 import { openForBulkLoad, rebuildMessageIndexes, setAsideInsertTriggers } from './seed-history.ts';
@@ -73,4 +75,13 @@ export function seedCapacity(path: string, shape: CapacityShape, rosterPath?: st
   db.close();
   if (rosterPath) writeFileSync(rosterPath, JSON.stringify(roster));
   return roster;
+}
+
+// `node --import tsx bench/capacity-seed.ts --users N --db chat.db --roster roster.json`: a database and its roster,
+// for running the capacity bench against a server started by hand (bench/capacity.md, Against another server).
+const script = process.argv[1];
+if (script !== undefined && import.meta.url === pathToFileURL(script).href) {
+  const { values } = parseArgs({ options: { users: { type: 'string', default: '15000' }, db: { type: 'string' }, roster: { type: 'string' } } });
+  if (values.db === undefined || values.roster === undefined) throw new Error('usage: capacity-seed.ts --users N --db chat.db --roster roster.json');
+  seedCapacity(values.db, { users: Number(values.users), ...DEFAULT_SHAPE }, values.roster);
 }
