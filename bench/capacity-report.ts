@@ -28,7 +28,8 @@ export interface StepRow {
   lost: number;
   duplicated: number;
   dropped: number;
-  server?: { cpuShare: number; rssBytes: number; rssMaxBytes: number };
+  /** cpuMsPerAction: the server's CPU time over the step per action (fan-out and pings included): what other load barely moves. */
+  server?: { cpuShare: number; cpuMsPerAction: number; rssBytes: number; rssMaxBytes: number };
   generator: { cpuShare: number; loopP99Ms: number; loopMaxMs: number };
   passed: boolean;
   why: string[];
@@ -68,7 +69,10 @@ export function summarizeStep(input: StepInput): StepRow {
     replayed: sum(figures.map((f) => f.replayed)),
     failures, failuresByAction, connectFailures: input.connectFailures, connectSeconds: input.connectSeconds,
     expected: sum(input.checks.map((c) => c.expected)), lost, duplicated, dropped: sum(figures.map((f) => f.dropped)),
-    ...(input.server ? { server: { cpuShare: input.server.cpuMs / (input.seconds * 1000 * CORES), rssBytes: input.server.rssBytes, rssMaxBytes: input.server.rssMaxBytes } } : {}),
+    ...(input.server ? { server: {
+      cpuShare: input.server.cpuMs / (input.seconds * 1000 * CORES), cpuMsPerAction: input.server.cpuMs / Math.max(1, sum(actions.map((a) => a.count))),
+      rssBytes: input.server.rssBytes, rssMaxBytes: input.server.rssMaxBytes,
+    } } : {}),
     generator: {
       cpuShare: sum(figures.map((f) => f.cpuMs)) / (input.seconds * 1000 * CORES),
       loopP99Ms: Math.max(...figures.map((f) => f.loopP99Ms)), loopMaxMs: Math.max(...figures.map((f) => f.loopMaxMs)),
@@ -88,7 +92,7 @@ const ms = (value: number): string => (value >= 10 ? value.toFixed(0) : value.to
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
 
 function stepLine(row: StepRow): string {
-  const server = row.server ? `${(row.server.cpuShare * 100).toFixed(0)}% | ${mib(row.server.rssBytes)} (${mib(row.server.rssMaxBytes)})` : '- | -';
+  const server = row.server ? `${(row.server.cpuShare * 100).toFixed(0)}%, ${row.server.cpuMsPerAction.toFixed(2)} ms an action | ${mib(row.server.rssBytes)} (${mib(row.server.rssMaxBytes)})` : '- | -';
   const verdict = row.passed ? '**pass**' : `**fail**: ${row.why.join(', ')}`;
   return `| ${row.users.toLocaleString('en')} | ${row.actionsPerSecond.toFixed(0)} | ${row.worstP99.name} ${ms(row.worstP99.p99)} | ${ms(row.deliveryP50)} / ${ms(row.deliveryP99)} (${row.deliveries}) | `
     + `${row.failures} / ${row.lost} / ${row.duplicated} | ${row.dropped} | ${server} | ${(row.generator.cpuShare * 100).toFixed(0)}% / ${ms(row.generator.loopP99Ms)} | ${verdict} |`;
@@ -97,7 +101,7 @@ function stepLine(row: StepRow): string {
 /** The table of steps, then (full) each step's actions with their p50 / p99. */
 export function formatCapacity(result: { label: string; rows: StepRow[]; options: { seconds: number; generators: number } }, full: boolean): string {
   const head = [
-    '| users | actions/s | worst action p99 ms | delivery p50 / p99 ms (deliveries) | failed / lost / doubled | streams dropped | server CPU (of 2 cores) | server RSS MiB (max) | generator CPU / loop p99 ms | step |',
+    '| users | actions/s | worst action p99 ms | delivery p50 / p99 ms (deliveries) | failed / lost / doubled | streams dropped | server CPU (of 2 cores), per action | server RSS MiB (max) | generator CPU / loop p99 ms | step |',
     '|---:|---:|---|---:|---:|---:|---:|---:|---:|---|',
   ];
   if (!full) return stepLine(result.rows[0]!);

@@ -1,7 +1,7 @@
 // Capacity: how many simulated people one server holds (bench/capacity.md). Seeds the people, starts the server
 // (src/main.ts, compiled) unless --url names one, forks the load generators, and steps the users up until a step fails.
 //   node --import tsx bench/capacity.bench.ts [--steps 2500,5000,10000] [--seconds 60] [--generators 4]
-//     [--workers 2] [--postgres] [--url http://host:port --roster roster.json [--server-pid PID]]
+//     [--workers 2] [--postgres] [--server-flags '...'] [--node-flags '...'] [--url http://host:port --roster roster.json [--server-pid PID]]
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,8 +26,9 @@ export interface CapacityOptions {
   url?: string;
   roster?: Roster;
   serverPid?: number;
-  /** Further flags for our server (an A/B of a lever). */
+  /** Further flags for our server, and for the node running it (an A/B of a lever, a CPU profile). */
   serverFlags?: string[];
+  nodeFlags?: string[];
 }
 
 export interface CapacityResult { options: CapacityOptions; label: string; rows: StepRow[] }
@@ -53,7 +54,7 @@ function ask<T extends GeneratorAnswer['type']>(child: ChildProcess, request: Ge
 
 async function startOurs(options: CapacityOptions, seedPath: string): Promise<{ server: Running; cleanup: () => Promise<void> }> {
   const flags = ['--max-streams', String(Math.max(...options.steps) + 1000), ...(options.serverFlags ?? [])];
-  if (!options.postgres) return { server: await startMain(seedPath, options.workers, flags), cleanup: async () => {} };
+  if (!options.postgres) return { server: await startMain(seedPath, options.workers, flags, options.nodeFlags), cleanup: async () => {} };
   const { startThrowawayPostgres } = await import('../test/postgres/throwaway-postgres.ts');
   const { urlWithDatabase } = await import('../test/postgres/test-database.ts');
   const { runMigrateCommand } = await import('../src/migrate-command.ts');
@@ -65,7 +66,7 @@ async function startOurs(options: CapacityOptions, seedPath: string): Promise<{ 
   await admin.end();
   const url = urlWithDatabase(cluster.url, 'chat_capacity');
   if (await runMigrateCommand(['--from', seedPath, '--to', url]) !== 0) throw new Error('copying the seeded people into PostgreSQL failed');
-  return { server: await startMain(url, options.workers, flags), cleanup: async () => { cluster.stop(); } };
+  return { server: await startMain(url, options.workers, flags, options.nodeFlags), cleanup: async () => { cluster.stop(); } };
 }
 
 export async function runCapacityBench(options: CapacityOptions): Promise<CapacityResult> {
@@ -168,7 +169,7 @@ export function parseCapacityArgs(argv: string[]): CapacityOptions {
   const { values } = parseArgs({ args: argv, options: {
     steps: { type: 'string', default: '2500,5000,10000,12500,15000,20000,25000' }, seconds: { type: 'string', default: '60' },
     generators: { type: 'string', default: '4' }, workers: { type: 'string', default: '1' }, postgres: { type: 'boolean', default: false },
-    url: { type: 'string' }, roster: { type: 'string' }, 'server-pid': { type: 'string' }, 'server-flags': { type: 'string' },
+    url: { type: 'string' }, roster: { type: 'string' }, 'server-pid': { type: 'string' }, 'server-flags': { type: 'string' }, 'node-flags': { type: 'string' },
   } });
   if (values.url !== undefined && values.roster === undefined) throw new Error('--url needs --roster (the people seeded on that server: bench/capacity.md)');
   return {
@@ -177,6 +178,7 @@ export function parseCapacityArgs(argv: string[]): CapacityOptions {
     ...(values.url ? { url: values.url, roster: JSON.parse(readFileSync(values.roster!, 'utf8')) as Roster } : {}),
     ...(values['server-pid'] ? { serverPid: Number(values['server-pid']) } : {}),
     ...(values['server-flags'] ? { serverFlags: values['server-flags'].split(' ').filter(Boolean) } : {}),
+    ...(values['node-flags'] ? { nodeFlags: values['node-flags'].split(' ').filter(Boolean) } : {}),
   };
 }
 
