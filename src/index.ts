@@ -76,9 +76,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // RFC 9112 §6.3: conflicting framing (Content-Length with Transfer-Encoding) is refused by the parser.
     insecureHTTPParser: false,
   }, (req, res) => {
+    // A connection past the file limit got its 503 already (http/descriptors.ts): its request is read and dropped, never served.
+    if (wasRefused(req.socket)) {
+      req.resume();
+      return;
+    }
     void app.handle(req, res);
   });
   server.keepAliveTimeout = config.keepAliveTimeout * 1000;
+  const wasRefused = guardConnections(server, descriptors.maxConnections, (line) => process.stderr.write(`${line}\n`));
   // What Node's parser refuses (bad request line, conflicting framing, header overflow, timeouts)
   // still gets a problem document; CONNECT asks for a tunnel, which this server does not offer.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => sendSocketProblem(socket, error));
@@ -97,7 +103,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await app.close();
     throw listenFailure(error, config.host, config.port);
   }
-  guardConnections(server, descriptors.maxConnections, (line) => process.stderr.write(`${line}\n`));
   let metricsListener: MetricsListener | undefined;
   if (config.metricsPort !== null && !serveMetrics) app.services.metrics.start();
   if (config.metricsPort !== null && serveMetrics) {

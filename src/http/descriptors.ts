@@ -56,8 +56,10 @@ export function planDescriptors(fileLimit: number | undefined, configuredStreams
  * Counts the server's client connections; one past `maxConnections` gets a 503 with Retry-After and is closed, so
  * the process never reaches its file limit on accept. An accept that fails anyway (EMFILE: descriptors taken
  * elsewhere) drops that one connection (libuv's reserve descriptor) and is logged, never the end of the process.
+ * Answers whether a socket was refused: its request, parsed after the 503 went out, must not be served.
  */
-export function guardConnections(server: Server, maxConnections: number, log: (line: string) => void): void {
+export function guardConnections(server: Server, maxConnections: number, log: (line: string) => void): (socket: Socket) => boolean {
+  const refused = new WeakSet<Socket>();
   let open = 0;
   let lastLogged = 0;
   const note = (line: string): void => {
@@ -71,14 +73,17 @@ export function guardConnections(server: Server, maxConnections: number, log: (l
     socket.once('close', () => { open--; });
     if (open <= maxConnections) return;
     note(`connections: ${open - 1} open, the most the file limit allows; answering 503`);
+    refused.add(socket);
     sendSocketProblem(socket, new HttpError('ERR_SERVER_BUSY', 'The server holds as many connections as its file limit allows; try again later', {
       headers: { 'Retry-After': String(RETRY_SECONDS) },
     }));
   });
-  server.on('error', (error: NodeJS.ErrnoException) => {
+  // Once listening (a failure to listen is the caller's to report): an error of the listening server is logged, not thrown.
+  server.once('listening', () => server.on('error', (error: NodeJS.ErrnoException) => {
     if (isDescriptorExhaustion(error)) note(`accept: ${error.code}: out of file descriptors; a connection was dropped`);
     else log(`server: ${error.stack ?? String(error)}`);
-  });
+  }));
+  return (socket) => refused.has(socket);
 }
 
 /** EMFILE (this process) or ENFILE (the whole system): out of descriptors, a state to wait out, not a bug. */

@@ -67,8 +67,10 @@ test('a connection past what the file limit allows is answered 503 with Retry-Af
     await once(socket, 'connect');
     held.push(socket);
   }
+  // A sign-up: refused at the door, it must not happen behind the 503.
+  const signUp = JSON.stringify({ login: 'refused', password: 'a long enough password' });
   const extra = connect(Number(port), '127.0.0.1');
-  extra.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  extra.write(`POST /users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${signUp.length}\r\n\r\n${signUp}`);
   let answer = '';
   extra.setEncoding('utf8').on('data', (chunk: string) => { answer += chunk; });
   await once(extra, 'close');
@@ -84,5 +86,7 @@ test('a connection past what the file limit allows is answered 503 with Retry-Af
     status = (await fetch(`${server.url}/health`).catch(() => ({ status: 0 }))).status;
   }
   assert.equal(status, 200);
+  const again = await fetch(`${server.url}/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: signUp });
+  assert.equal(again.status, 201, 'the refused sign-up did not happen');
   assert.match(server.stderr(), /connections: \d+ open, the most the file limit allows; answering 503/);
 });
