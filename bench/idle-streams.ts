@@ -1,5 +1,6 @@
 // Memory of idle streams as the capacity bench holds them (bench/capacity.md): N seeded users, one stream each,
-// opened against a compiled server child; its RSS and V8 heap spaces before and after, and RSS per stream.
+// opened against a compiled server child; its RSS and V8 heap spaces before and after, RSS per stream, and the event
+// loop's delay over two ping ticks with them idle.
 //   node --import tsx bench/idle-streams.ts [N] [node flags...]      e.g. 10000 --max-semi-space-size=16
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
@@ -27,6 +28,11 @@ try {
   for (let i = 0; i < users; i += 200) sockets.push(...await Promise.all(roster.users.slice(i, i + 200).map((user) => openStream(server.url, user.token, () => {}))));
   const after = await show(`${users} streams open`);
   console.log(`RSS per stream: ${((after - before) / users / 1024).toFixed(1)} KiB`);
+  // Two ping ticks (every 15 s) with the streams idle: how long the loop was held, pings and session checks included.
+  await server.resetStats();
+  await new Promise((resolve) => setTimeout(resolve, 31_000));
+  const idle = await server.stats();
+  console.log(`event-loop delay over 31 s idle: p99 ${idle.eventLoopP99Ms.toFixed(1)} ms, max ${idle.eventLoopMaxMs.toFixed(1)} ms`);
 } finally {
   for (const socket of sockets) socket.destroy();
   await server.stop();
