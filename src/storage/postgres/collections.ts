@@ -1,7 +1,7 @@
 // Every collection as PostgreSQL reads it: its SELECT, the caller's scope and its API fields' columns; one page runner.
 import type { ParsedQuery } from '../../parsers/query.ts';
 import type {
-  ActionItem, AuditRow, AvatarRow, ChatForCallerRow, CollectionRepository, MemberRow, MessageBounds, MessageRow, Page, ReactionRow,
+  ActionItem, AuditRow, AvatarRow, ChatActivityRow, ChatForCallerRow, CollectionRepository, MemberRow, MessageBounds, MessageRow, Page, ReactionRow,
   RevisionRow, SearchHit, UserRow,
 } from '../store.ts';
 import type { Sql } from './connection.ts';
@@ -12,6 +12,7 @@ import { buildPageSql, type PageSource } from '../page-sql.ts';
 import { historySource, mentionsSource } from '../history-source.ts';
 import { auditFromRecord, type AuditRecord } from '../audit-record.ts';
 import { buildPgQuerySql } from './query-sql.ts';
+import { searchCountLimit } from '../search-count.ts';
 
 const CASELESS_LOGIN: ReadonlySet<string> = new Set(['login']);
 
@@ -28,6 +29,10 @@ const AUDIT_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: { id: 'a.id', at: 'a.at', actorId: 'a.actor_id', action: 'a.action', targetType: 'a.target_type', targetId: 'a.target_id' },
 };
+
+/** The sidebar's chats (docs/html.md): the newest message's time is one index lookup per chat (messages_by_chat_time). */
+const CHATS_BY_ACTIVITY = 'SELECT f.*, coalesce((SELECT max(m.created_at) FROM messages m WHERE m.chat_id = f.id), f."createdAt") AS "lastActivityAt"'
+  + ` FROM (${CHAT_FOR_CALLER_SELECT} WHERE me.user_id = ?) f ORDER BY "lastActivityAt" DESC, f.id DESC LIMIT ?`;
 
 const CHAT_COLUMNS: SqlColumns = {
   idField: 'id',
@@ -108,6 +113,10 @@ export class PgCollections implements CollectionRepository {
     return listPage(this.sql, { select: CHAT_FOR_CALLER_SELECT, scope: 'me.user_id = ?', scopeParams: [userId], columns: CHAT_COLUMNS }, query);
   }
 
+  listChatsByActivity(userId: string, limit: number): Promise<ChatActivityRow[]> {
+    return this.sql.rows<ChatActivityRow>(CHATS_BY_ACTIVITY, [userId, limit]);
+  }
+
   listMembers(chatId: string, query: ParsedQuery): Promise<Page<MemberRow>> {
     return listPage(this.sql, { select: MEMBER_SELECT, scope: 'cm.chat_id = ?', scopeParams: [chatId], columns: MEMBER_COLUMNS }, query);
   }
@@ -134,7 +143,7 @@ export class PgCollections implements CollectionRepository {
   }
 
   search(userId: string, terms: readonly string[], query: ParsedQuery): Promise<Page<SearchHit>> {
-    return listPage(this.sql, { select: SEARCH_SELECT, selectParams: [terms, userId], columns: SEARCH_COLUMNS }, query);
+    return listPage(this.sql, { select: SEARCH_SELECT, selectParams: [terms, userId], columns: SEARCH_COLUMNS, countAtMost: searchCountLimit(query) }, query);
   }
 
   listActions<T extends ActionItem>(items: readonly T[], query: ParsedQuery): Promise<Page<T>> {
