@@ -1,0 +1,56 @@
+// Records the attempts of many targets' batches in one write (docs/protocol.md §16.5): a fan-out of 1,000 pushes, each
+// to its own subscription, would otherwise be 1,000 commits (1,000 WAL syncs under synchronous=FULL, each on the event
+// loop). What finishes within one turn of the event loop, up to MAX_RECORDS, commits together; each batch hears which
+// of its rows were recorded (a lease lost meanwhile is not). A crash before the commit sends those rows again.
+import type { AttemptRecord, OutboundRepository } from '../storage/outbound-repository.ts';
+
+/** Rows recorded in one transaction at most. */
+export const MAX_RECORDS = 256;
+
+interface Waiting {
+  attempts: readonly (AttemptRecord & { id: number })[];
+  released: readonly number[];
+  resolve(recorded: Set<number>): void;
+  reject(error: unknown): void;
+}
+
+export class AttemptRecorder {
+  private waiting: Waiting[] = [];
+  private rows = 0;
+  private scheduled = false;
+  private readonly queue: OutboundRepository;
+  private readonly owner: string;
+
+  constructor(queue: OutboundRepository, owner: string) {
+    this.queue = queue;
+    this.owner = owner;
+  }
+
+  /** Resolves, after the commit that holds them, with the ids of `attempts` that were recorded. */
+  record(attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]): Promise<Set<number>> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ attempts, released, resolve, reject });
+      this.rows += attempts.length + released.length;
+      if (this.rows >= MAX_RECORDS) void this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        // After the I/O of this turn: the replies that arrived together are recorded together.
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const batch = this.waiting;
+    this.waiting = [];
+    this.rows = 0;
+    if (batch.length === 0) return;
+    try {
+      const recorded = new Set(await this.queue.recordAttempts(this.owner, batch.flatMap((item) => item.attempts), batch.flatMap((item) => item.released)));
+      for (const item of batch) item.resolve(recorded);
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
+  }
+}
