@@ -9,7 +9,14 @@ import { PageRunner } from './list-page.ts';
 import { prepareStatements } from './statements.ts';
 
 export class OutboundStore {
+  /**
+   * Rows the queue's own bookkeeping (leases, attempts recorded, rows given back) changed on this connection: the
+   * change stamp of kept reads leaves them out (docs/performance.md, "Kept reads"), since no kept read shows a
+   * delivery's state; otherwise each of a fan-out's commits would retire every kept read of the API.
+   */
+  bookkeepingChanges = 0;
   private readonly statements;
+  private readonly totalChanges: () => number;
   private readonly pages: PageRunner;
   private readonly leaseBatches: (owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => OutboundDeliveryRow[];
   private readonly recordBatch: (owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]) => number[];
@@ -25,6 +32,8 @@ export class OutboundStore {
       followers: LEASE_FOLLOWERS_SQL,
       release: RELEASE_SQL,
     });
+    const totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.totalChanges = () => totalChanges.get() as number;
     this.leaseBatches = db.transaction((owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => {
       const heads = this.statements.lease.all(owner, leaseUntil, now, now, limit) as OutboundDeliveryRow[];
       const rows = [...heads];
@@ -48,15 +57,25 @@ export class OutboundStore {
 
   /** Heads and their batches in one write transaction: one commit for up to limit x perTarget rows. */
   leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number, perTarget = 1): OutboundDeliveryRow[] {
-    return this.leaseBatches(owner, now, leaseUntil, limit, perTarget);
+    return this.countBookkeeping(() => this.leaseBatches(owner, now, leaseUntil, limit, perTarget));
   }
 
   recordAttempts(owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]): number[] {
-    return this.recordBatch(owner, attempts, released);
+    return this.countBookkeeping(() => this.recordBatch(owner, attempts, released));
   }
 
   recordAttempt(id: number, owner: string, attempt: AttemptRecord): boolean {
-    return this.statements.record.run(attempt.state, attempt.nextAttemptAt, attempt.at, attempt.status, attempt.error, attempt.durationMs, id, owner).changes === 1;
+    return this.countBookkeeping(() => this.statements.record.run(attempt.state, attempt.nextAttemptAt, attempt.at, attempt.status, attempt.error, attempt.durationMs, id, owner).changes === 1);
+  }
+
+  /** Runs synchronous bookkeeping (nothing else runs on the connection meanwhile) and counts the rows it changed. */
+  private countBookkeeping<T>(work: () => T): T {
+    const before = this.totalChanges();
+    try {
+      return work();
+    } finally {
+      this.bookkeepingChanges += this.totalChanges() - before;
+    }
   }
 
   findDelivery(id: number): OutboundDeliveryRow | undefined {
