@@ -7,6 +7,7 @@ import type { Clock } from '../clock.ts';
 import type { AttemptRecord, OutboundDeliveryRow, OutboundRepository } from '../storage/outbound-repository.ts';
 import { judgeByStatus, type OutboundKind, type OutboundKinds, type Verdict } from './outbound-kind.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';
+import { KeepAliveAgents } from './keep-alive-agents.ts';
 import { postOnce, TOTAL_TIMEOUT_MS, type PostLimits, type PostReply } from './post-once.ts';
 import { DEFAULT_RETRY_POLICY, scheduleRetry, type RetryPolicy } from './retry-schedule.ts';
 import { resolveSafeTarget, TargetRefusedError, type ResolveHost } from './safe-target.ts';
@@ -50,6 +51,7 @@ export class DeliveryLoop {
   private timer: NodeJS.Timeout | undefined;
   private readonly settledListeners = new Set<() => void>();
   private readonly recorder: AttemptRecorder;
+  private readonly agents = new KeepAliveAgents();
 
   constructor(options: DeliveryLoopOptions) {
     this.options = options;
@@ -66,6 +68,8 @@ export class DeliveryLoop {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
+    // Idle keep-alive connections go once nothing is in flight (they never hold the process open meanwhile).
+    void this.idle().then(() => this.agents.destroy());
   }
 
   /** Something may be due: lease now (or right after the lease under way). */
@@ -168,7 +172,7 @@ export class DeliveryLoop {
     let reply: PostReply;
     try {
       const target = await resolveSafeTarget(prepared.url, { allowPrivate: this.options.allowPrivate(row.kind), resolve: this.options.resolve });
-      reply = await postOnce(target, prepared.headers, prepared.body, this.options.limits);
+      reply = await postOnce(target, prepared.headers, prepared.body, this.options.limits, this.agents.agentFor(target));
     } catch (error) {
       if (!(error instanceof TargetRefusedError)) throw error;
       reply = { ...none, error: `refused: ${error.message}` };
