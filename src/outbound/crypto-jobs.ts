@@ -1,0 +1,31 @@
+// The CPU work of a push (docs/push.md, "What runs where"): RFC 8291's encryption and VAPID's ES256 signature, as
+// jobs a worker thread runs (crypto-worker.ts), or this thread when no worker can (crypto-pool.ts). Plain data in and
+// out, so a job crosses postMessage unchanged.
+import { createPrivateKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { encryptPushPayload } from './web-push-encryption.ts';
+
+export type CryptoJob =
+  /** The aes128gcm body of a push for one subscription's keys. */
+  | { type: 'encrypt'; payload: Uint8Array; p256dh: Uint8Array; auth: Uint8Array }
+  /** RFC 7518 §3.4: an ES256 signature (R || S, 64 bytes) of `input` with the P-256 key `jwk`. */
+  | { type: 'sign'; input: Uint8Array; jwk: JsonWebKey };
+
+/** The few keys a process signs with (one VAPID key), made into KeyObjects once. */
+const keys = new Map<string, KeyObject>();
+
+function keyOf(jwk: JsonWebKey): KeyObject {
+  const id = `${jwk.x} ${jwk.y}`;
+  let key = keys.get(id);
+  if (!key) {
+    if (keys.size > 8) keys.clear();
+    key = createPrivateKey({ format: 'jwk', key: jwk });
+    keys.set(id, key);
+  }
+  return key;
+}
+
+/** Runs one job; throws what the job's inputs deserve (a key of the wrong length). */
+export function runCryptoJob(job: CryptoJob): Uint8Array {
+  if (job.type === 'encrypt') return encryptPushPayload(Buffer.from(job.payload), { p256dh: Buffer.from(job.p256dh), auth: Buffer.from(job.auth) });
+  return sign('sha256', job.input, { key: keyOf(job.jwk), dsaEncoding: 'ieee-p1363' });
+}
