@@ -144,6 +144,7 @@ export class CryptoPool {
     this.deaths = [...this.deaths.filter((at) => now - at < DEATH_WINDOW_MS), now];
     this.logError(new Error(`crypto pool: thread ${thread.id} exited (code ${code}); ${thread.jobs.size} job(s) handed on`));
     if (this.deaths.length > MAX_DEATHS) this.giveUpThreads(new Error(`crypto pool: ${this.deaths.length} threads died within ${DEATH_WINDOW_MS} ms`));
+    else this.startThread();
     for (const pending of thread.jobs.values()) {
       pending.attempts += 1;
       if (pending.attempts >= MAX_ATTEMPTS) pending.reject(new Error(`crypto pool: the job ended ${pending.attempts} threads`));
