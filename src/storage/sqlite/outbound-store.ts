@@ -43,7 +43,7 @@ export class OutboundStore {
       return rows.sort((a, b) => a.id - b.id);
     });
     this.recordBatch = db.transaction((owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]) => {
-      const recorded = attempts.filter((attempt) => this.recordAttempt(attempt.id, owner, attempt)).map((attempt) => attempt.id);
+      const recorded = attempts.filter((attempt) => this.runRecord(attempt.id, owner, attempt)).map((attempt) => attempt.id);
       for (const id of released) this.statements.release.run(id, owner);
       return recorded;
     });
@@ -65,10 +65,17 @@ export class OutboundStore {
   }
 
   recordAttempt(id: number, owner: string, attempt: AttemptRecord): boolean {
-    return this.countBookkeeping(() => this.statements.record.run(attempt.state, attempt.nextAttemptAt, attempt.at, attempt.status, attempt.error, attempt.durationMs, id, owner).changes === 1);
+    return this.countBookkeeping(() => this.runRecord(id, owner, attempt));
   }
 
-  /** Runs synchronous bookkeeping (nothing else runs on the connection meanwhile) and counts the rows it changed. */
+  private runRecord(id: number, owner: string, attempt: AttemptRecord): boolean {
+    return this.statements.record.run(attempt.state, attempt.nextAttemptAt, attempt.at, attempt.status, attempt.error, attempt.durationMs, id, owner).changes === 1;
+  }
+
+  /**
+   * Runs synchronous bookkeeping (nothing else runs on the connection meanwhile) and counts the rows it changed. Never
+   * nested: a row counted twice would move the stamp back, to a value an older kept read may hold.
+   */
   private countBookkeeping<T>(work: () => T): T {
     const before = this.totalChanges();
     try {
