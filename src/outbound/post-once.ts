@@ -81,8 +81,9 @@ export function postOnce(target: SafeTarget, headers: Record<string, string>, bo
     const connecting = setTimeout(() => fail(`no connection within ${connectMs} ms`), connectMs);
     const wholeTimer = setTimeout(() => fail(`no whole reply within ${totalMs} ms`), totalMs);
     req.on('socket', (socket) => {
-      // A kept-alive connection is connected already; a new one says so when it is.
-      if (req.reusedSocket) clearTimeout(connecting);
+      // A kept-alive connection (reused, or handed over by the agent's queue) is connected already; a new one says so
+      // when it is.
+      if (req.reusedSocket || !socket.connecting) clearTimeout(connecting);
       else socket.once(target.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connecting));
     });
     req.on('error', (error) => fail((error as { code?: string }).code ?? error.message));
