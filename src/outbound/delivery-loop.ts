@@ -10,6 +10,7 @@ import { AttemptRecorder } from './attempt-recorder.ts';
 import { KeepAliveAgents } from './keep-alive-agents.ts';
 import { postOnce, TOTAL_TIMEOUT_MS, type PostLimits, type PostReply } from './post-once.ts';
 import { DEFAULT_RETRY_POLICY, scheduleRetry, type RetryPolicy } from './retry-schedule.ts';
+import { SendSlots } from './send-slots.ts';
 import { resolveSafeTarget, TargetRefusedError, type ResolveHost } from './safe-target.ts';
 
 export interface DeliveryLoopOptions {
@@ -52,10 +53,12 @@ export class DeliveryLoop {
   private readonly settledListeners = new Set<() => void>();
   private readonly recorder: AttemptRecorder;
   private readonly agents = new KeepAliveAgents();
+  private readonly slots: SendSlots;
 
   constructor(options: DeliveryLoopOptions) {
     this.options = options;
     this.recorder = new AttemptRecorder(options.queue, this.owner);
+    this.slots = new SendSlots((kind) => options.kinds.find(kind)?.maxInFlight);
   }
 
   start(): void {
@@ -137,8 +140,13 @@ export class DeliveryLoop {
     try {
       const done: Attempted[] = [];
       for (const row of rows) {
-        if (this.stopped || performance.now() - leasedAt > LEASE_MS - TOTAL_TIMEOUT_MS * 1.5) break;
-        const attempted = await this.attempt(row);
+        // A kind's share, one start per turn of the event loop (send-slots.ts); the lease is judged after the wait.
+        const release = await this.slots.acquire(row.kind);
+        if (this.stopped || performance.now() - leasedAt > LEASE_MS - TOTAL_TIMEOUT_MS * 1.5) {
+          release();
+          break;
+        }
+        const attempted = await this.attempt(row).finally(release);
         done.push(attempted);
         if (attempted.record.state === 'pending') break;
       }

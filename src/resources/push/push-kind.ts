@@ -10,6 +10,12 @@ import type { OutboundDeliveryRow, PushSubscriptionRow } from '../../storage/sto
 import { PUSH_KIND, type QueuedPush } from './queue-pushes.ts';
 import { describePush, type PushNotice } from './push-notice.ts';
 
+/**
+ * Pushes sent at once by a process: a quarter of the outbound loop's 64, so a fan-out's replies never crowd the event
+ * loop (docs/push.md, "What runs where"); 16 at 100 ms a push service reply is 160 pushes a second.
+ */
+export const PUSH_IN_FLIGHT = 16;
+
 /** RFC 8030 §5.2: a notification older than a day is no longer worth showing. */
 export const PUSH_TTL_SECONDS = 86_400;
 
@@ -38,6 +44,7 @@ export function createPushKind(services: Services, signer: VapidSigner, pool: Cr
   const { storage, config } = services;
   return {
     kind: PUSH_KIND,
+    maxInFlight: PUSH_IN_FLIGHT,
     async prepare(delivery: OutboundDeliveryRow, now: number): Promise<PreparedPost | null> {
       if (config.pushSubject === '') return null;
       const subscription = await storage.push.findPushSubscription(delivery.targetId);
