@@ -1,19 +1,28 @@
 // The CPU work of a push (docs/push.md, "What runs where"): RFC 8291's encryption and VAPID's ES256 signature, as
 // jobs a worker thread runs (crypto-worker.ts), or this thread when no worker can (crypto-pool.ts). Plain data in and
 // out, so a job crosses postMessage unchanged.
-import { createPrivateKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { encryptPushPayload } from './web-push-encryption.ts';
+
+/** A P-256 private key as a JWK (RFC 7518 §6.2): plain strings, so it crosses postMessage. */
+export type EcPrivateJwk = {
+  kty: 'EC';
+  crv: 'P-256';
+  d: string;
+  x: string;
+  y: string;
+};
 
 export type CryptoJob =
   /** The aes128gcm body of a push for one subscription's keys. */
   | { type: 'encrypt'; payload: Uint8Array; p256dh: Uint8Array; auth: Uint8Array }
   /** RFC 7518 §3.4: an ES256 signature (R || S, 64 bytes) of `input` with the P-256 key `jwk`. */
-  | { type: 'sign'; input: Uint8Array; jwk: JsonWebKey };
+  | { type: 'sign'; input: Uint8Array; jwk: EcPrivateJwk };
 
 /** The few keys a process signs with (one VAPID key), made into KeyObjects once. */
 const keys = new Map<string, KeyObject>();
 
-function keyOf(jwk: JsonWebKey): KeyObject {
+function keyOf(jwk: EcPrivateJwk): KeyObject {
   const id = `${jwk.x} ${jwk.y}`;
   let key = keys.get(id);
   if (!key) {

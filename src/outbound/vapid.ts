@@ -1,6 +1,7 @@
 // Voluntary Application Server Identification (RFC 8292): the server's P-256 key, and the Authorization header a
 // push service checks, `vapid t=<JWT signed ES256>, k=<public key>`.
-import { generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
+import type { EcPrivateJwk } from './crypto-jobs.ts';
 
 export interface VapidKeyPair {
   /** base64url of the uncompressed point (65 bytes): the browser's applicationServerKey. */
@@ -21,18 +22,18 @@ export function generateVapidKeyPair(): VapidKeyPair {
   return { publicKey: point.toString('base64url'), privateKey: jwk.d! };
 }
 
-function toJwk(pair: VapidKeyPair): JsonWebKey {
+function toJwk(pair: VapidKeyPair): EcPrivateJwk {
   const point = Buffer.from(pair.publicKey, 'base64url');
   return { kty: 'EC', crv: 'P-256', d: pair.privateKey, x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33, 65).toString('base64url') };
 }
 
 /** An ES256 signature (R || S) of input with the key: crypto-pool.ts's thread, or crypto-jobs.ts here. */
-export type SignEs256 = (input: Buffer, jwk: JsonWebKey) => Promise<Uint8Array>;
+export type SignEs256 = (input: Buffer, jwk: EcPrivateJwk) => Promise<Uint8Array>;
 
 /** Signs VAPID tokens with one key. */
 export class VapidSigner {
   readonly publicKey: string;
-  private readonly jwk: JsonWebKey;
+  private readonly jwk: EcPrivateJwk;
   private readonly signEs256: SignEs256;
 
   constructor(pair: VapidKeyPair, signEs256: SignEs256) {
