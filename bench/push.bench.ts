@@ -6,6 +6,7 @@
 //
 // A/B of levers: the same seeded database, served in alternating rounds by this tree and by earlier commits:
 //   node --import tsx bench/push.bench.ts [rounds] [commit ...]
+// With PUSH_PROFILE_DIR=<dir>, every server writes a CPU profile there (bench/stalls.ts <file> lists its stalls).
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -56,7 +57,9 @@ async function startPushService(): Promise<PushService> {
 
 async function startMain(tree: string, db: string): Promise<{ url: string; child: ChildProcess }> {
   const main = runnable(join(tree, 'src', 'main.ts'));
-  const child = spawn(process.execPath, [...main.execArgv, main.file, '--db', db, '--port', '0', '--host', '127.0.0.1', '--quiet', '--registration', 'open',
+  // PUSH_PROFILE_DIR=<dir>: the server writes a CPU profile there (bench/stalls.ts reads it).
+  const profile = process.env['PUSH_PROFILE_DIR'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['PUSH_PROFILE_DIR']] : [];
+  const child = spawn(process.execPath, [...profile, ...main.execArgv, main.file, '--db', db, '--port', '0', '--host', '127.0.0.1', '--quiet', '--registration', 'open',
     '--scrypt-n', '1024', '--hash-queue', '1000', '--login-rate', '0', '--write-rate', '0', '--register-rate', '0', '--push-subject', 'mailto:bench@chat.example', '--push-allow-insecure'],
   { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_V8_COVERAGE: '' } });
   const url = await new Promise<string>((resolve, reject) => {
