@@ -134,6 +134,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
   kinds.register(createWebhookKind({ storage, clock, config }));
   // docs/push.md, "What runs where": push encryption and signatures on worker threads, started at the first push.
   const cryptoPool = new CryptoPool({ logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'crypto-pool', error)) });
+  if (config.pushSubject !== '') cryptoPool.start();
   // docs/protocol.md §17.1: the one VAPID key, made by the first process that starts on this database.
   const pushSigner = await loadVapidSigner(storage, clock, cryptoPool);
   const publicOrigin = (): string => config.publicUrl || listenOrigin;

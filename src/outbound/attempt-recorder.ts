@@ -1,11 +1,14 @@
 // Records the attempts of many targets' batches in one write (docs/protocol.md §16.5): a fan-out of 1,000 pushes, each
 // to its own subscription, would otherwise be 1,000 commits (1,000 WAL syncs under synchronous=FULL, each on the event
-// loop). What finishes within one turn of the event loop, up to MAX_RECORDS, commits together; each batch hears which
-// of its rows were recorded (a lease lost meanwhile is not). A crash before the commit sends those rows again.
+// loop, up to 90 ms each on a busy disk). What finishes within RECORD_WINDOW_MS of the first waiting outcome, up to
+// MAX_RECORDS, commits together; each batch hears which of its rows were recorded (a lease lost meanwhile is not). A
+// crash before the commit sends those rows again: at most the loop's in-flight cap, whose batches wait here.
 import type { AttemptRecord, OutboundRepository } from '../storage/outbound-repository.ts';
 
 /** Rows recorded in one transaction at most. */
 export const MAX_RECORDS = 256;
+/** How long the first outcome waits for others to share its commit: 20 commits a second at most, per process. */
+export const RECORD_WINDOW_MS = 50;
 
 interface Waiting {
   attempts: readonly (AttemptRecord & { id: number })[];
@@ -18,6 +21,7 @@ export class AttemptRecorder {
   private waiting: Waiting[] = [];
   private rows = 0;
   private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
   private readonly queue: OutboundRepository;
   private readonly owner: string;
 
@@ -34,14 +38,14 @@ export class AttemptRecorder {
       if (this.rows >= MAX_RECORDS) void this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
-        // After the I/O of this turn: the replies that arrived together are recorded together.
-        setImmediate(() => void this.flush());
+        this.timer = setTimeout(() => void this.flush(), RECORD_WINDOW_MS);
       }
     });
   }
 
   private async flush(): Promise<void> {
     this.scheduled = false;
+    clearTimeout(this.timer);
     const batch = this.waiting;
     this.waiting = [];
     this.rows = 0;
