@@ -188,6 +188,7 @@ test('the outbound queue\'s bookkeeping (a lease, an attempt recorded) keeps wha
   assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), afterQueueing, 'a lease retires nothing');
   assert.deepEqual(await store.outbound.recordAttempts('me', [{ id, state: 'delivered', nextAttemptAt: 3, at: 3, status: 201, error: null, durationMs: 1 }], []), [id]);
   assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), afterQueueing, 'an attempt recorded retires nothing');
+  assert.equal(store.db.pragma('synchronous', { simple: true }), 2, 'the bookkeeping commits at NORMAL, and FULL is back after');
   await store.sessions.insertSession({ ...SESSION, id: 's2', tokenHash: Buffer.alloc(32, 8) });
   assert.notEqual(await store.keptReads(true).findSessionByTokenHash(TOKEN), afterQueueing, 'any other write does');
 });

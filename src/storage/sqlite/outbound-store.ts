@@ -17,6 +17,14 @@ export class OutboundStore {
   bookkeepingChanges = 0;
   private readonly statements;
   private readonly totalChanges: () => number;
+  /**
+   * The queue's bookkeeping commits without waiting for the disk (synchronous=NORMAL for its own transactions; in WAL
+   * mode the next FULL commit syncs them too): a power cut may forget the last leases and outcomes, and those
+   * deliveries are sent again (at least once, as after a SIGKILL). Nothing queued is forgotten: a delivery is queued in
+   * the FULL transaction of what caused it. A commit's WAL sync on the event loop took up to 90 ms (docs/push.md).
+   */
+  private readonly relaxSync: { normal(): void; restore(): void } | undefined;
+  private readonly inTransaction: () => boolean;
   private readonly pages: PageRunner;
   private readonly leaseBatches: (owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => OutboundDeliveryRow[];
   private readonly recordBatch: (owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]) => number[];
@@ -34,6 +42,12 @@ export class OutboundStore {
     });
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
     this.totalChanges = () => totalChanges.get() as number;
+    // The connection's own level (FULL unless a benchmark chose otherwise), restored after each bookkeeping write.
+    const level = db.pragma('synchronous', { simple: true }) as number;
+    const normal = db.prepare('PRAGMA synchronous = NORMAL');
+    const restore = db.prepare(`PRAGMA synchronous = ${level}`);
+    this.relaxSync = level > 1 ? { normal: () => void normal.run(), restore: () => void restore.run() } : undefined;
+    this.inTransaction = () => db.inTransaction;
     this.leaseBatches = db.transaction((owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => {
       const heads = this.statements.lease.all(owner, leaseUntil, now, now, limit) as OutboundDeliveryRow[];
       const rows = [...heads];
@@ -77,11 +91,15 @@ export class OutboundStore {
    * nested: a row counted twice would move the stamp back, to a value an older kept read may hold.
    */
   private countBookkeeping<T>(work: () => T): T {
+    // Only a transaction of its own may change the level (inside another, the other's commit decides).
+    const relax = this.relaxSync !== undefined && !this.inTransaction() ? this.relaxSync : undefined;
+    relax?.normal();
     const before = this.totalChanges();
     try {
       return work();
     } finally {
       this.bookkeepingChanges += this.totalChanges() - before;
+      relax?.restore();
     }
   }
 
