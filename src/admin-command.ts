@@ -1,7 +1,7 @@
 // `chat-server admin promote|demote <login>`: changes a role on the database directly, for recovery (an admin who
 // left, a lost password): no server needs to run, no session is needed. Audited as the server's own act.
 import { ConfigError, parseConfig } from './config.ts';
-import { newId } from './storage/ids.ts';
+import { appendAuditEntry } from './resources/audit/record.ts';
 import { openStore } from './storage/open-store.ts';
 import { DatabaseOpenError, type Role } from './storage/store.ts';
 
@@ -41,9 +41,8 @@ export async function runAdminCommand(argv: readonly string[], env: NodeJS.Proce
       }
       const now = Date.now();
       await tx.users.updateUser({ ...user, role, updatedAt: now });
-      await tx.audit.appendAudit({
-        id: newId(now), at: now, actorId: null, action: role === 'admin' ? 'user.promote' : 'user.demote', targetType: 'user', targetId: user.id,
-        detail: { role, by: 'chat-server admin' },
+      await appendAuditEntry(tx, now, {
+        action: role === 'admin' ? 'user.promote' : 'user.demote', targetType: 'user', targetId: user.id, detail: { role, by: 'chat-server admin' },
       });
       return undefined;
     });

@@ -71,6 +71,12 @@ export const PATHS = {
   pushSubscriptions: '/push-subscriptions',
   pushSubscription: '/push-subscriptions/:subscriptionId',
   serviceWorker: '/sw.js',
+  // The app's icons and manifest (docs/html.md, Icon and manifest): installable, a favicon on every page.
+  favicon: '/favicon.ico',
+  iconSvg: '/icon.svg',
+  icon192: '/icon-192.png',
+  icon512: '/icon-512.png',
+  manifest: '/manifest.webmanifest',
 } as const;
 
 export type PathName = keyof typeof PATHS;

@@ -31,7 +31,7 @@ test('createApp answers through its pipeline, learns its origin from setListenUr
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url },
   });
   assert.equal(form.status, 303);
-  assert.equal(form.headers.get('location'), '/session?joined=1');
+  assert.equal(form.headers.get('location'), '/chats', 'the sign-up form signs in (docs/html.md)');
 
   app.stopAccepting();
   const last = await fetch(`${url}/health`);

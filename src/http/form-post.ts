@@ -90,12 +90,20 @@ export function samePath(value: string | undefined, basePath: string): string | 
 }
 
 /** Reads a urlencoded form (a multipart one stays unread for its handler) and takes out `_method` and `_back`. */
+/**
+ * A browser sends every line break of a form's fields as CR LF (HTML §4.10.21.8, constructing the entry list); the
+ * text a person typed had line feeds, which is all message text may hold (docs/protocol.md §4.4). docs/html.md.
+ */
+export function normaliseLineBreaks(value: string): string {
+  return value.replace(/\r\n?/g, '\n');
+}
+
 export async function readFormPost(req: IncomingMessage, limit: number, basePath: string): Promise<FormSubmission> {
   if (mediaTypeOf(req.headers['content-type']) === MULTIPART_TYPE) return { kind: 'multipart', method: 'POST', fields: new Map(), back: undefined, body: undefined };
   // WHATWG URL §5.1: application/x-www-form-urlencoded is UTF-8 with + for space.
   const params = new URLSearchParams((await readBody(req, limit)).toString('utf8'));
   const fields = new Map<string, string[]>();
-  for (const [name, value] of params) fields.set(name, [...(fields.get(name) ?? []), value]);
+  for (const [name, value] of params) fields.set(name, [...(fields.get(name) ?? []), normaliseLineBreaks(value)]);
   const override = fields.get(METHOD_FIELD);
   fields.delete(METHOD_FIELD);
   const back = fields.get(BACK_FIELD);

@@ -64,6 +64,7 @@ export class DeliveryLoop {
   start(): void {
     this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
     this.timer.unref();
+    for (const kind of this.options.kinds.all()) if (kind.resume) void this.tell(() => kind.resume!());
     this.wake();
   }
 

@@ -30,6 +30,11 @@ export interface OutboundKind {
   delivered?(delivery: OutboundDeliveryRow, reply: PostReply): Promise<void>;
   /** After the loop gave a delivery up (its retry window ended, or judge said give-up). */
   gaveUp?(delivery: OutboundDeliveryRow, reply: PostReply): Promise<void>;
+  /**
+   * Once when the loop starts: finishes the after-work of gaveUp that a crash cut short (it runs after the attempt's
+   * commit). Idempotent: it may find work already done.
+   */
+  resume?(): Promise<void>;
 }
 
 const MAX_RETRY_AFTER_MS = 3_600_000;
@@ -62,5 +67,9 @@ export class OutboundKinds {
 
   find(kind: string): OutboundKind | undefined {
     return this.kinds.get(kind);
+  }
+
+  all(): OutboundKind[] {
+    return [...this.kinds.values()];
   }
 }

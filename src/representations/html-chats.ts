@@ -38,14 +38,21 @@ export function renderChatList(rep: CollectionRepresentation, page: PageContext)
   return { heading: 'Your chats', main: `${list}<section aria-labelledby="new-chat-heading"><h2 id="new-chat-heading">New chat</h2>${create}</section>` };
 }
 
+/** Its owner and administrators manage a group chat's webhooks (docs/protocol.md §16.3). */
+function renderWebhooksLink(page: PageContext, chat: Resource): string {
+  const manages = page.me !== undefined && (chat['ownerId'] === page.me.id || page.admin === true) && chat['kind'] !== 'direct';
+  return manages ? ` · ${anchor(pathOf(page, 'webhooks', { chatId: String(chat['id']) }), 'Webhooks')}` : '';
+}
+
 /** GET /chats/{id}: title, owner, members; the owner renames, clears or deletes it, a member leaves it. */
+
 export function renderChatPage(rep: SingleRepresentation, page: PageContext): { heading: string; main: string } {
   const chat = rep.data;
   const chatId = String(chat['id']);
   const isOwner = page.me !== undefined && chat['ownerId'] === page.me.id;
   const members = (Array.isArray(chat['members']) ? chat['members'] : []).map((id) => `<li>${renderUser(page, id, 24)}</li>`);
   const parts = [
-    `<p>${anchor(pathOf(page, 'messages', { chatId }), 'Messages')} · ${anchor(pathOf(page, 'members', { chatId }), 'Members')} · ${Number(chat['unreadCount'] ?? 0)} unread</p>`,
+    `<p>${anchor(pathOf(page, 'messages', { chatId }), 'Messages')} · ${anchor(pathOf(page, 'members', { chatId }), 'Members')}${renderWebhooksLink(page, chat)} · ${Number(chat['unreadCount'] ?? 0)} unread</p>`,
     `<dl><dt>Owner</dt><dd>${renderUser(page, chat['ownerId'], 24)}</dd><dt>Created</dt><dd>${renderTime(page, chat['createdAt'])}</dd><dt>Updated</dt><dd>${renderTime(page, chat['updatedAt'])}</dd></dl>`,
     `<h2>Members</h2><ul class="people">${members.join('')}</ul>`,
   ];

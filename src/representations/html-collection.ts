@@ -2,8 +2,10 @@
 import { PATHS } from '../paths.ts';
 import { compilePattern } from '../router/compile-pattern.ts';
 import { escapeHtml } from './escape.ts';
+import { nameOfEmoji } from './emoji-names.ts';
 import { renderChatList, renderMembersPage } from './html-chats.ts';
 import { DISPLAY_FIELDS, labelOf, renderField, renderLinks, renderRaw, renderValue } from './html-fields.ts';
+import { renderDeliveryList } from './html-deliveries.ts';
 import { renderInviteList } from './html-invites.ts';
 import { renderTokenList, renderWebhookList } from './html-integrations.ts';
 import { renderMessagesPage } from './html-messages.ts';
@@ -33,7 +35,8 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
                 : rep.type === 'result' ? renderSearchResults(rep, page, query)
                   : rep.type === 'invite' ? renderInviteList(rep, page)
                     : rep.type === 'token' ? renderTokenList(rep, page)
-                      : rep.type === 'webhook' ? renderWebhookList(rep, page) : undefined;
+                      : rep.type === 'webhook' ? renderWebhookList(rep, page)
+                        : rep.type === 'delivery' ? renderDeliveryList(rep, page) : undefined;
     if (shown) {
       // Keyset pages of messages carry their own Older/Newer links; other lists get Previous/Next page.
       const paging = rep.type === 'message' ? '' : renderLinks(rep.links?.filter((link) => link.rel === 'prev' || link.rel === 'next'));
@@ -49,7 +52,7 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
 /** The data-* attributes the page's script follows the event stream with (docs/protocol.md §9.9); none off the newest page. */
 function liveAttributes(live: CollectionRepresentation['live']): string {
   if (live === undefined) return '';
-  return [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users]]
+  return ' data-live' + [['chat', live.chatId], ['events', live.events], ['messages', live.messages], ['users', live.users]]
     .map(([name, value]) => ` data-live-${name}="${escapeHtml(value!)}"`).join('');
 }
 
@@ -117,7 +120,8 @@ function renderReactions(reactions: unknown, basePath: string): string {
   if (!Array.isArray(reactions) || reactions.length === 0) return '';
   const items = reactions.map((reaction: Resource) => {
     const users = renderField('message', 'members', reaction['userIds'], 1, basePath);
-    return `<li><span class="emoji">${escapeHtml(String(reaction['emoji']))}</span> ${escapeHtml(String(reaction['count']))} ${users}</li>`;
+    const emoji = String(reaction['emoji']);
+    return `<li><span class="emoji" role="img" aria-label="${escapeHtml(nameOfEmoji(emoji))}">${escapeHtml(emoji)}</span> ${escapeHtml(String(reaction['count']))} ${users}</li>`;
   });
   return `<ul class="reactions" aria-label="Reactions">${items.join('')}</ul>`;
 }

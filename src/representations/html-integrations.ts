@@ -67,16 +67,25 @@ export function renderWebhookList(rep: CollectionRepresentation, page: PageConte
   const chatId = readPathParam(page, WEBHOOKS);
   if (chatId === undefined) return undefined;
   const self = pathOf(page, 'webhooks', { chatId });
-  const create = renderForm({
-    action: self, method: 'POST', button: 'Create webhook', id: 'webhook', back: self,
+  // One form per direction: an incoming webhook takes no url, events or trigger (a 400 names any it is sent).
+  const incoming = renderForm({
+    action: self, method: 'POST', button: 'Create incoming webhook', id: 'incoming', back: self,
+    fields: [{ name: 'direction', type: 'hidden', value: 'incoming' }, { name: 'name', label: 'Name', type: 'text', attributes: 'required maxlength="100"' }],
+  }, page);
+  const outgoing = renderForm({
+    action: self, method: 'POST', button: 'Create outgoing webhook', id: 'outgoing', back: self,
     fields: [
+      { name: 'direction', type: 'hidden', value: 'outgoing' },
       { name: 'name', label: 'Name', type: 'text', attributes: 'required maxlength="100"' },
-      { name: 'direction', label: 'Direction: "incoming" (post into this chat) or "outgoing" (hear its events)', type: 'text', value: 'incoming' },
-      { name: 'url', label: 'Outgoing: the https:// URL to deliver to', type: 'text' },
-      { name: 'events', label: 'Outgoing: event types, separated by spaces', type: 'text', value: 'message.created' },
-      { name: 'trigger', label: 'Outgoing: "all" or "mentions"', type: 'text', value: 'all' },
+      { name: 'url', label: 'The https:// URL to deliver to', type: 'text', attributes: 'required maxlength="2000"' },
+      { name: 'events', label: 'Event types, separated by spaces', type: 'text', value: 'message.created' },
+      { name: 'trigger', label: 'Trigger: "all" or "mentions"', type: 'text', value: 'all' },
     ],
   }, page);
+  const create = '<section aria-labelledby="new-incoming-heading"><h2 id="new-incoming-heading">New incoming webhook</h2>'
+    + `<p>A secret address that posts what it is sent in this chat.</p>${incoming}</section>\n`
+    + '<section aria-labelledby="new-outgoing-heading"><h2 id="new-outgoing-heading">New outgoing webhook</h2>'
+    + `<p>Each matching event of this chat, POSTed and signed to your URL.</p>${outgoing}</section>`;
   const items = rep.data.map((hook) => {
     const hookId = String(hook['id']);
     const state = hook['disabledAt'] !== null ? ` <strong>Disabled ${renderTime(page, hook['disabledAt'])}</strong> after 24 h of failing deliveries.` : '';
@@ -89,7 +98,7 @@ export function renderWebhookList(rep: CollectionRepresentation, page: PageConte
     return `<li>${anchor(pathOf(page, 'webhook', { chatId, hookId }), String(hook['name']))}, ${escapeHtml(String(hook['direction']))}${target}.${state}${deliveries} ${remove}</li>`;
   });
   const list = items.length === 0 ? '<p class="none">No webhooks yet.</p>' : `<ul class="results">${items.join('\n')}</ul>`;
-  return { heading: 'Webhooks', main: `<section aria-labelledby="new-webhook-heading"><h2 id="new-webhook-heading">New webhook</h2>${create}</section>\n${list}` };
+  return { heading: 'Webhooks', main: `${list}\n${create}` };
 }
 
 /** A webhook; right after POST, with its secret URL (incoming) or signing secret (outgoing), shown once. */

@@ -1,7 +1,8 @@
-// The landing page (GET / as HTML): what this server is, log in, sign up, and links to everything else.
+// The landing page (GET / as HTML) for people: what this is, log in, join; the sign-up and login forms.
 import { PATHS } from '../paths.ts';
 import { escapeHtml } from './escape.ts';
 import type { Link, Resource } from './representation.ts';
+import { APP_NAME } from './web-manifest.ts';
 
 interface FieldError {
   field: string;
@@ -69,32 +70,43 @@ export function renderLoginForm(data: Resource, action: string): string {
   );
 }
 
-/**
- * What the sign-up mode (docs/protocol.md §13.2) means for whoever reads the landing page. The form stays in every
- * mode: the first account of a new server needs no invite, and makes it.
- */
-function renderSignUpNote(registration: unknown): string {
-  if (registration === 'invite') return '<p>Sign-up is by invitation: open the invite link you were sent, or paste its code below.</p>\n';
-  if (registration === 'closed') return '<p>Sign-up is closed: an administrator creates accounts (only the first account of a new server is made here).</p>\n';
-  return '';
+/** The sign-up door's heading and what the sign-up mode (docs/protocol.md §13.2) means for whoever reads it. */
+function signUpDoor(registration: unknown): { heading: string; note: string } {
+  if (registration === 'invite') {
+    return { heading: 'Join with an invite', note: '<p>Open the invite link you were sent, or paste its code below with the login and password you want.</p>\n' };
+  }
+  // The form stays in every mode: the first account of a new server needs no invite, and makes it.
+  if (registration === 'closed') {
+    return { heading: 'New here?', note: '<p>Sign-up is closed: an administrator creates accounts (only the first account of a new server is made here).</p>\n' };
+  }
+  return { heading: 'New here? Sign up', note: '<p>Choose a login and a password: you are signed in at once.</p>\n' };
 }
 
-/** `loginForm` is the HTML login form (renderLoginForm), to the caller's action. */
+/**
+ * GET / for people (docs/html.md, The landing page): what this is, then log in and join side by side; signed in, the
+ * way to the chats. The developer material is one link away (the API reference, the OpenAPI description): JSON and
+ * XML clients of `/` get the index, unchanged. `loginForm` is the HTML login form (renderLoginForm).
+ */
 export function renderLanding(data: Resource, links: readonly Link[], basePath: string, loginForm: string): string {
-  const version = typeof data['version'] === 'string' ? ` version ${escapeHtml(data['version'])}` : '';
-  const intro = `<p>${escapeHtml(String(data['name'] ?? 'Chat API'))}${version}: a chat server with a resource-oriented HTTP API. ` +
-    'Every page here is a resource: the same URL answers <code>application/json</code>, <code>application/xml</code> and <code>text/html</code>.</p>';
-  const signedIn = data['signedIn'] === true;
   const signUp = (data['signUp'] ?? {}) as Resource;
-  const account = signedIn
-    ? `<p>You are logged in: open <a href="${escapeHtml(`${basePath}${PATHS.chats}`)}">your chats</a>.</p>\n` +
-      `<form method="get" action="${escapeHtml(`${basePath}${PATHS.search}`)}" role="search"><p><label for="q">Search messages, chats and users</label>` +
-      '<input id="q" name="q" type="search" required></p><p><button type="submit">Search</button></p></form>'
-    : `<section aria-labelledby="login-heading">\n<h2 id="login-heading">Log in</h2>\n${loginForm}\n</section>\n` +
-      `<section aria-labelledby="signup-heading">\n<h2 id="signup-heading">Sign up</h2>\n${renderSignUpNote(data['registration'])}` +
-      `${renderSignUpForm(signUp, basePath, { ask: data['registration'] === 'invite' })}\n</section>`;
+  const lede = `<p class="lede">${escapeHtml(APP_NAME)} is where your team talks: group chats and direct messages, replies, reactions and ` +
+    'files, live in the browser, on a phone or a desktop.</p>\n';
+  const door = signUpDoor(data['registration']);
+  const account = data['signedIn'] === true
+    ? `<p><a class="button-link" href="${escapeHtml(`${basePath}${PATHS.chats}`)}">Open your chats</a></p>\n`
+    : '<div class="doors">\n' +
+      `<section aria-labelledby="login-heading">\n<h2 id="login-heading">Log in</h2>\n${loginForm}\n</section>\n` +
+      `<section aria-labelledby="signup-heading">\n<h2 id="signup-heading">${door.heading}</h2>\n${door.note}` +
+      `${renderSignUpForm(signUp, basePath, { ask: data['registration'] === 'invite' })}\n</section>\n</div>\n`;
+  const version = typeof data['version'] === 'string' ? ` This server runs version ${escapeHtml(data['version'])}.` : '';
+  // Folded, as every page keeps the resource's own fields: the index's entry points, for whoever wants the API's view.
   const items = links
     .filter((link) => link.href.startsWith('/') && !link.href.startsWith('//'))
     .map((link) => `<li><a rel="${escapeHtml(link.rel)}" href="${escapeHtml(link.href)}">${escapeHtml(link.title ?? link.rel)}</a> <code>${escapeHtml(link.href)}</code></li>`);
-  return `${intro}\n${account}\n<section aria-labelledby="api-heading">\n<h2 id="api-heading">The API</h2>\n<ul>${items.join('')}</ul>\n</section>`;
+  const developers = '<section aria-labelledby="developers-heading">\n<h2 id="developers-heading">For developers</h2>\n' +
+    `<p>Every page here is also a resource of the ${escapeHtml(String(data['name'] ?? 'Chat API'))}, an HTTP API (JSON, XML and HTML at the same address): read the ` +
+    `<a href="${escapeHtml(`${basePath}${PATHS.docs}`)}">API reference</a> or its ` +
+    `<a href="${escapeHtml(`${basePath}${PATHS.openApi}`)}">OpenAPI description</a>.${version}</p>\n` +
+    `<details><summary>The API's entry points</summary><ul>${items.join('')}</ul></details>\n</section>`;
+  return `${lede}${account}${developers}`;
 }

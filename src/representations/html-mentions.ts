@@ -2,6 +2,7 @@
 // message's text with its mentions highlighted, the reader's own strongly.
 import { findMentionSpans, MENTION_ALL } from '../parsers/mentions.ts';
 import { escapeHtml } from './escape.ts';
+import { renderMarkdown } from './markdown.ts';
 import type { PageContext, Resource } from './representation.ts';
 
 /** The other person of a direct chat (the reader themself in a chat with oneself), or undefined for a group. */
@@ -22,23 +23,29 @@ export function chatNameOf(page: PageContext, chat: Resource | undefined, fallba
 }
 
 /**
- * The text, escaped, with each `@login` of a mentioned member (and `@all`) in <mark class="mention">; a mention of
- * the reader (or `@all`, which names them too) is <mark class="mention mine"><strong>. Only the message's own
- * `mentions` count: an `@word` that named nobody when it was posted stays plain text.
+ * A message's text as a person reads it (docs/html.md, Message text): the safe Markdown subset (markdown.ts), each
+ * `@login` of a mentioned member (and `@all`) in <mark class="mention">, a mention of the reader (or `@all`, which
+ * names them too) as <mark class="mention mine"><strong>. Only the message's own `mentions` count: an `@word` that
+ * named nobody when it was posted stays plain text, and so does one in code or in a link. One paragraph comes as
+ * `<p class="text">`, anything more as `<div class="text">` of blocks; dir="auto" lets a message in Arabic or
+ * Hebrew run right to left without reordering the page around it.
  */
-export function renderMessageText(page: PageContext, message: Resource): string {
+export function renderTextBlock(page: PageContext, message: Resource): string {
   const text = String(message['text'] ?? '');
   const mentioned = Array.isArray(message['mentions']) ? message['mentions'].map(String) : [];
-  if (mentioned.length === 0) return escapeHtml(text);
   const loginsOf = new Map(mentioned.map((id) => [page.users[id]?.login ?? '', id]));
   const mine = page.me !== undefined && mentioned.includes(page.me.id);
-  let html = '';
-  let at = 0;
-  for (const span of findMentionSpans(text, new Set(loginsOf.keys()))) {
-    const word = escapeHtml(text.slice(span.start, span.start + span.length));
-    const forMe = mine && (span.login === MENTION_ALL || loginsOf.get(span.login) === page.me?.id);
-    html += escapeHtml(text.slice(at, span.start)) + (forMe ? `<mark class="mention mine"><strong>${word}</strong></mark>` : `<mark class="mention">${word}</mark>`);
-    at = span.start + span.length;
-  }
-  return html + escapeHtml(text.slice(at));
+  const renderPlain = (plain: string): string => {
+    let html = '';
+    let at = 0;
+    for (const span of findMentionSpans(plain, new Set(loginsOf.keys()))) {
+      const word = escapeHtml(plain.slice(span.start, span.start + span.length));
+      const forMe = mine && (span.login === MENTION_ALL || loginsOf.get(span.login) === page.me?.id);
+      html += escapeHtml(plain.slice(at, span.start)) + (forMe ? `<mark class="mention mine"><strong>${word}</strong></mark>` : `<mark class="mention">${word}</mark>`);
+      at = span.start + span.length;
+    }
+    return html + escapeHtml(plain.slice(at));
+  };
+  const rendered = renderMarkdown(text, mentioned.length === 0 ? escapeHtml : renderPlain);
+  return rendered.inline ? `<p class="text" dir="auto">${rendered.html}</p>` : `<div class="text" dir="auto">${rendered.html}</div>`;
 }

@@ -1,9 +1,10 @@
 // A chat as a person reads it: the newest messages with their authors, replies, reactions and edits, and the forms to write.
 import { escapeHtml } from './escape.ts';
+import { describeReaction } from './emoji-names.ts';
 import { renderForm } from './html-forms.ts';
 import { renderAttachments } from './html-attachments.ts';
 import { anchor, loginsOf, pathOf, renderTime, renderUser, safeHref } from './html-parts.ts';
-import { chatNameOf, renderMessageText } from './html-mentions.ts';
+import { chatNameOf, renderTextBlock } from './html-mentions.ts';
 import type { CollectionRepresentation, Link, PageContext, Resource, SingleRepresentation } from './representation.ts';
 
 /** The reactions offered as buttons (a form cannot put a typed emoji into the path); any other arrives through the API. */
@@ -30,7 +31,8 @@ function reactionButton(page: PageContext, message: Resource, emoji: string, cou
     id: `react-${String(message['id'])}`,
     back: page.self,
     inline: true,
-    buttonAttributes: `aria-pressed="${mine}"${who ? ` title="${escapeHtml(who)}"` : ''} aria-label="${escapeHtml(`${emoji} ${count > 0 ? `${count}: ${who}` : ''}${mine ? ' (yours: take back)' : ''}`)}"`,
+    // The label names the emoji in words (emoji-names.ts); who reacted is the title, shown on hover.
+    buttonAttributes: `aria-pressed="${mine}"${who ? ` title="${escapeHtml(who)}"` : ''} aria-label="${escapeHtml(describeReaction(emoji, count, mine))}"`,
   }, page);
 }
 
@@ -61,9 +63,8 @@ export function renderMessage(page: PageContext, message: Resource, shown: Reado
     : '';
   const badge = unread ? ' <span class="badge">new</span>' : '';
   const byline = `<p class="byline"><strong>${renderUser(page, message['authorId'], 32)}</strong> <a href="${escapeHtml(href)}">${renderTime(page, message['createdAt'])}</a>${edited}${badge}</p>`;
-  // dir="auto": a message in Arabic or Hebrew runs right to left without reordering the page around it.
   // A message of files alone has no text to show.
-  const paragraph = message['text'] === '' || message['text'] === undefined ? '' : `<p class="text" dir="auto">${renderMessageText(page, message)}</p>`;
+  const paragraph = message['text'] === '' || message['text'] === undefined ? '' : renderTextBlock(page, message);
   return `${byline}${renderQuote(page, message, shown)}${paragraph}${renderAttachments(message)}${renderReactions(page, message)}`;
 }
 

@@ -69,6 +69,27 @@ export const STYLESHEET = [
   'textarea{width:100%;min-height:4rem}',
   'button{cursor:pointer;min-height:2rem}',
   ':focus-visible{outline:2px solid var(--accent);outline-offset:2px}',
+  // Type (docs/html.md, Text): the system's own faces, then the common colour emoji fonts, so an emoji never shows as
+  // an empty box where a face has a glyph for it somewhere on the system; code in the system's monospace.
+  ':root{--font-text:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",Ubuntu,Cantarell,"Helvetica Neue",Arial,sans-serif,' +
+    '"Apple Color Emoji","Segoe UI Emoji","Segoe UI Symbol","Noto Color Emoji","Twemoji Mozilla","EmojiOne Color","Android Emoji";' +
+    '--font-mono:ui-monospace,SFMono-Regular,"Cascadia Mono","Segoe UI Mono","DejaVu Sans Mono","Liberation Mono",Menlo,Consolas,monospace,' +
+    '"Apple Color Emoji","Segoe UI Emoji","Noto Color Emoji";--code-bg:#8882}',
+  'body{font-family:var(--font-text)}',
+  // Message text in the Markdown subset (docs/html.md, Message text): blocks spaced, code apart, quotes ruled.
+  '.text>p,.text>ul,.text>ol,.text>pre,.text>blockquote{margin:.25rem 0}',
+  '.text ul,.text ol{padding-left:1.5rem;white-space:normal}.text li{white-space:pre-wrap}',
+  '.text blockquote{margin-left:0;padding-left:.75rem;border-left:3px solid var(--line);color:var(--muted)}.text blockquote p{margin:0}',
+  'code,pre{font-family:var(--font-mono);font-size:.9em}',
+  '.text code{background:var(--code-bg);border-radius:.2rem;padding:0 .2rem}',
+  '.text pre{white-space:pre;overflow-x:auto;background:var(--code-bg);border-radius:.3rem;padding:.5rem}.text pre code{background:none;padding:0}',
+  // The landing page (docs/html.md, The landing page): what this is, then the two doors side by side when they fit.
+  '.lede{font-size:1.15rem;margin:.25rem 0 1rem}',
+  '.doors{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,18rem),1fr));gap:1rem 2rem}',
+  '.doors>section{border:1px solid var(--line);border-radius:.5rem;padding:0 1rem 1rem}',
+  '.doors label{display:block;margin-bottom:.15rem}.doors input{width:100%}',
+  '.button-link{display:inline-block;background:var(--badge-bg);color:var(--badge-fg);border-radius:.4rem;padding:.4rem 1rem;font-weight:600;text-decoration:none}',
+  'a.button-link:visited{color:var(--badge-fg)}',
 ].join('\n');
 
 export const STYLESHEET_HASH = createHash('sha256').update(STYLESHEET, 'utf8').digest('base64');

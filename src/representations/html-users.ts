@@ -5,6 +5,7 @@ import { renderForm } from './html-forms.ts';
 import { renderAccountSection } from './html-sessions.ts';
 import { renderPushSection } from './html-push.ts';
 import { anchor, pathOf, renderTime, renderUser, renderUserAvatar } from './html-parts.ts';
+import { chatNameOf } from './html-mentions.ts';
 import type { CollectionRepresentation, PageContext, SingleRepresentation } from './representation.ts';
 
 export function renderUserList(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
@@ -30,6 +31,7 @@ export function renderUserPage(rep: SingleRepresentation, page: PageContext): { 
     }, page));
   }
   if (page.me?.id === userId) {
+    parts.push(`<p>${anchor(pathOf(page, 'tokens', { userId }), 'Access tokens and bots')}</p>`);
     const self = pathOf(page, 'user', { userId });
     parts.push(`<section aria-labelledby="account-heading"><h2 id="account-heading">Change login or password</h2>${renderForm({
       action: self, method: 'PATCH', button: 'Save changes', id: 'account', back: self,
@@ -82,7 +84,9 @@ export function renderSearchResults(rep: CollectionRepresentation, page: PageCon
   const items = rep.data.map((hit) => {
     if (hit['type'] === 'message') {
       const href = pathOf(page, 'message', { chatId: String(hit['chatId']), messageId: String(hit['id']) });
-      return `<li>Message by ${renderUser(page, hit['authorId'])} ${renderTime(page, hit['createdAt'])}: <a href="${escapeHtml(href)}" dir="auto">${escapeHtml(String(hit['text'] ?? ''))}</a></li>`;
+      const chatId = String(hit['chatId']);
+      const where = anchor(pathOf(page, 'messages', { chatId }), chatNameOf(page, page.chats?.[chatId], 'a chat'));
+      return `<li>Message by ${renderUser(page, hit['authorId'])} in ${where} ${renderTime(page, hit['createdAt'])}: <a href="${escapeHtml(href)}" dir="auto">${escapeHtml(String(hit['text'] ?? ''))}</a></li>`;
     }
     if (hit['type'] === 'chat') return `<li>Chat ${anchor(pathOf(page, 'messages', { chatId: String(hit['id']) }), String(hit['title'] ?? ''))}</li>`;
     return `<li>User ${renderUser(page, hit['id'], 24)}</li>`;

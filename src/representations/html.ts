@@ -2,6 +2,7 @@
 import { PATHS } from '../paths.ts';
 import { escapeHtml } from './escape.ts';
 import { renderChatPage } from './html-chats.ts';
+import { renderDeliveryPage } from './html-deliveries.ts';
 import { renderCollection } from './html-collection.ts';
 import { displayNameOf, labelOf, renderFields, renderLinks, renderRaw } from './html-fields.ts';
 import { renderAdminPage } from './html-admin.ts';
@@ -12,6 +13,7 @@ import { renderLanding, renderLoginForm } from './html-landing.ts';
 import { renderMessagePage } from './html-messages.ts';
 import { renderPage, type HtmlOptions } from './html-page.ts';
 import { anchor } from './html-parts.ts';
+import { APP_NAME } from './web-manifest.ts';
 import { renderUserPage } from './html-users.ts';
 import type { Link, ProblemRepresentation, Representation, SingleRepresentation } from './representation.ts';
 
@@ -38,7 +40,7 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
     return renderPage(shown.heading, shown.main, options.basePath, page);
   }
   if (rep.type === 'landing') {
-    return renderPage('Chat API', renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath, page);
+    return renderPage(APP_NAME, renderLanding(rep.data, rep.links ?? [], options.basePath, renderLoginForm({}, session)), options.basePath, page);
   }
   if (page !== undefined) {
     const shown = rep.type === 'chat' ? renderChatPage(rep, page)
@@ -46,7 +48,8 @@ function renderSingle(rep: SingleRepresentation, options: HtmlOptions): string {
         : rep.type === 'user' ? renderUserPage(rep, page)
           : rep.type === 'invite' ? renderInvitePage(rep, page)
             : rep.type === 'token' ? renderTokenPage(rep, page)
-              : rep.type === 'webhook' ? renderWebhookPage(rep, page) : undefined;
+              : rep.type === 'webhook' ? renderWebhookPage(rep, page)
+                : rep.type === 'delivery' ? renderDeliveryPage(rep, page) : undefined;
     // A page of its own, without the fields below: the administration page is about people, not one resource.
     const own = rep.type === 'admin' ? renderAdminPage(rep, page) : undefined;
     if (own) return renderPage(own.heading, own.main, options.basePath, page);

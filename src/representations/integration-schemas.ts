@@ -1,7 +1,7 @@
 // The public shapes of access tokens, webhooks and their deliveries (docs/protocol.md §16), and their serializers:
 // the schemas for the OpenAPI document, and through Infer the serializers' return types, so the two cannot drift.
 import { arrayOf, describe, id, integer, nullable, object, oneOfValues, text, timestamp, type Infer, type Schema } from '../openapi/schema.ts';
-import type { AccessTokenRow, OutboundDeliveryRow, WebhookRow } from '../storage/store.ts';
+import type { AccessTokenRow, DeliveryAttemptRow, OutboundDeliveryRow, WebhookRow } from '../storage/store.ts';
 import { isoTime } from './iso-time.ts';
 
 const AT = '2026-11-21T09:30:00.000Z';
@@ -43,6 +43,14 @@ export const WEBHOOK = object({
   },
 });
 
+export const DELIVERY_ATTEMPT = object({
+  attempt: describe(integer({ minimum: 1 }), 'Its number: 1 for the first'),
+  at: timestamp('When it ended'),
+  status: describe(nullable(integer()), 'The HTTP status of the reply; null when none came'),
+  durationMs: describe(nullable(integer({ minimum: 0 })), 'How long it took; null when it never started (its webhook was gone)'),
+  error: describe(nullable(text()), 'Why it failed: a network error, a timeout, a redirect, a refused address, a status; null when it delivered'),
+}, { description: 'One attempt of a delivery (docs/protocol.md §16.4).' });
+
 export const DELIVERY = object({
   id: text(undefined, { description: 'Also the webhook-id header of its POSTs' }),
   eventId: describe(nullable(text()), 'The event delivered'),
@@ -54,9 +62,13 @@ export const DELIVERY = object({
   lastStatus: describe(nullable(integer()), 'The HTTP status of the last reply; null when none came'),
   lastError: describe(nullable(text()), 'Why the last attempt failed: a network error, a timeout, a redirect, a refused address, a status'),
   lastDurationMs: describe(nullable(integer({ minimum: 0 })), 'How long the last attempt took'),
+  attemptLog: describe(arrayOf(DELIVERY_ATTEMPT), 'Every attempt, oldest first: the newest 40 of a delivery are kept'),
 }, {
   description: 'A delivery of one event to an outgoing webhook and its attempts (docs/protocol.md §16.5).',
-  example: { id: '42', eventId: '1017', state: 'delivered', attempts: 1, nextAttemptAt: null, createdAt: AT, lastAttemptAt: AT, lastStatus: 200, lastError: null, lastDurationMs: 12 },
+  example: {
+    id: '42', eventId: '1017', state: 'delivered', attempts: 1, nextAttemptAt: null, createdAt: AT, lastAttemptAt: AT, lastStatus: 200, lastError: null, lastDurationMs: 12,
+    attemptLog: [{ attempt: 1, at: AT, status: 200, durationMs: 12, error: null }],
+  },
 });
 
 export type PublicAccessToken = Infer<typeof ACCESS_TOKEN>;
@@ -82,10 +94,13 @@ export function publicWebhook(row: Omit<WebhookRow, 'secretHash' | 'signingSecre
   };
 }
 
-export function publicDelivery(row: OutboundDeliveryRow): PublicDelivery {
+/** A delivery with its kept attempts (any order: they are sorted by number). */
+export function publicDelivery(row: OutboundDeliveryRow, attempts: readonly DeliveryAttemptRow[]): PublicDelivery {
+  const attemptLog = [...attempts].sort((a, b) => a.attempt - b.attempt)
+    .map((attempt) => ({ attempt: attempt.attempt, at: isoTime(attempt.at), status: attempt.status, durationMs: attempt.durationMs, error: attempt.error }));
   return {
     id: String(row.id), eventId: row.eventId === null ? null : String(row.eventId), state: row.state, attempts: row.attempts,
     nextAttemptAt: row.state === 'pending' ? isoTime(row.nextAttemptAt) : null, createdAt: isoTime(row.createdAt),
-    lastAttemptAt: formatOptionalTime(row.lastAttemptAt), lastStatus: row.lastStatus, lastError: row.lastError, lastDurationMs: row.lastDurationMs,
+    lastAttemptAt: formatOptionalTime(row.lastAttemptAt), lastStatus: row.lastStatus, lastError: row.lastError, lastDurationMs: row.lastDurationMs, attemptLog,
   };
 }

@@ -111,6 +111,8 @@ export interface PageContext {
   replied: Record<string, Resource>;
   /** Users who are not members of the chat, for the owner's "Add" buttons (members page). */
   candidates?: PageUser[];
+  /** The chats of a search page's message hits, by id ({id, title, kind, members}), to say where each is (docs/html.md). */
+  chats?: Record<string, Resource>;
   /** The reader's notification level in the page's chat (docs/protocol.md §14.3), on the chat's own page. */
   notificationLevel?: string;
   /** The reader's language for dates (the first usable tag of Accept-Language), or undefined. */

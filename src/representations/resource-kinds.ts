@@ -17,6 +17,13 @@ const EXPORTED_MESSAGE = object({
   revisions: describe(arrayOf(ref('Revision', REVISION)), 'Every text it had, the current one last'),
 }, { description: 'A message of the user, with its revisions.' });
 
+/** A bot the user owns, as GET /users/{id} answers it (but presence, computed for each answer), with its tokens (docs/protocol.md §3.6). */
+const { presence: _presence, ...STORED_USER_FIELDS } = USER['properties'] as Record<string, Schema<unknown>>;
+const EXPORTED_BOT = object({
+  ...STORED_USER_FIELDS,
+  tokens: describe(arrayOf(ref('AccessToken', ACCESS_TOKEN)), 'Its personal access tokens, never the secret'),
+}, { description: 'A bot of the user, with its tokens.' });
+
 /** GET /users/{id}/export: everything the server holds about one user, in one document (docs/protocol.md §3.6). */
 export const EXPORT = object({
   user: ref('User', USER),
@@ -30,6 +37,9 @@ export const EXPORT = object({
   sessions: arrayOf(ref('UserSession', USER_SESSION)),
   invites: arrayOf(ref('Invite', INVITE)),
   pushSubscriptions: describe(arrayOf(ref('PushSubscription', PUSH_SUBSCRIPTION)), 'The browsers that get Web Push (docs/protocol.md §17.2), without their keys'),
+  accessTokens: describe(arrayOf(ref('AccessToken', ACCESS_TOKEN)), 'The user\'s personal access tokens (docs/protocol.md §16.1), never the secret (token null)'),
+  bots: describe(arrayOf(EXPORTED_BOT), 'The bots the user owns, webhooks\' bots included (docs/protocol.md §16.2)'),
+  webhooks: describe(arrayOf(ref('Webhook', WEBHOOK)), 'The webhooks of the chats the user owns and those they made (docs/protocol.md §16.3), never a secret'),
 }, { description: 'Everything the server holds about one user: a download (Content-Disposition: attachment).' });
 
 /** Every resource by its component name in the OpenAPI document. */

@@ -26,6 +26,7 @@ import { BOT_ROUTES } from './bots/routes.ts';
 import { TOKEN_ROUTES } from './tokens/routes.ts';
 import { WEBHOOK_ROUTES } from './webhooks/routes.ts';
 import { PUSH_ROUTES } from './push/routes.ts';
+import { WEB_APP_ROUTES } from './web-app/routes.ts';
 
 export const ALL_ROUTES: readonly Route[] = [
   ...serviceRoutes(() => ALL_ROUTES), ...USER_ROUTES, ...AVATAR_ROUTES, ...SESSION_ROUTES, ...SEARCH_ROUTES, ...CHAT_ROUTES,
@@ -41,4 +42,6 @@ export const ALL_ROUTES: readonly Route[] = [
   // Web Push and its service worker (docs/protocol.md §17).
   ...PUSH_ROUTES,
   ...TYPING_ROUTES,
+  // The app's icons and manifest (docs/html.md, Icon and manifest).
+  ...WEB_APP_ROUTES,
 ];

@@ -78,6 +78,23 @@ export function preferredLocale(header: string | undefined): string | undefined 
   return undefined;
 }
 
+/**
+ * The chats the search hits that are messages are in (the searcher is a member of each: search finds nothing else),
+ * so the page names them; a direct chat's members join `ids`, as it is named by the other person's login.
+ */
+async function chatsOfHits(ctx: RequestContext, hits: readonly Resource[], ids: Set<string>): Promise<Record<string, Resource>> {
+  const chats: Record<string, Resource> = {};
+  for (const hit of hits) {
+    const chatId = hit['type'] === 'message' && typeof hit['chatId'] === 'string' ? hit['chatId'] : undefined;
+    if (chatId === undefined || chats[chatId] !== undefined) continue;
+    const chat = await ctx.services.storage.chats.findChat(chatId);
+    if (chat === undefined) continue;
+    chats[chatId] = { id: chat.id, title: chat.title, kind: chat.kind, members: chat.members };
+    if (chat.kind === 'direct') for (const member of chat.members) ids.add(member);
+  }
+  return chats;
+}
+
 /** Fills rep.page for an HTML answer; JSON and XML never see it. */
 export async function decoratePage(ctx: RequestContext, rep: Representation): Promise<void> {
   if (rep.kind === 'problem') return;
@@ -88,6 +105,7 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
   if (ctx.caller) ids.add(ctx.caller.userId);
   for (const item of items) collectUserIds(rep.type, item, ids);
   if (chat) collectUserIds('chat', chat, ids);
+  const chats = rep.type === 'result' && ctx.caller ? await chatsOfHits(ctx, items, ids) : undefined;
   const replied: Record<string, Resource> = {};
   if (chat && rep.type === 'message') {
     const shown = new Set(items.map((item) => item['id']));
@@ -117,6 +135,7 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
     locale: preferredLocale(ctx.req.headers['accept-language']),
     self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
   };
+  if (chats !== undefined) page.chats = chats;
   if (ctx.caller && (await isAdmin(ctx))) page.admin = true;
   if (ctx.caller) page.mayInvite = page.admin === true || ctx.services.config.membersInvite;
   if (ctx.caller) page.pushSending = ctx.services.config.pushSubject !== '';

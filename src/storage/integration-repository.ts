@@ -67,4 +67,10 @@ export interface IntegrationRepository {
   disableWebhook(id: string, now: number): Promise<boolean>;
   /** True when it existed. Its bot user stays (its messages keep their author). */
   deleteWebhook(id: string): Promise<boolean>;
+  /** For the export (§3.6): a user's tokens without their hashes, in id order. */
+  findAccessTokensOfUser(userId: string): Promise<Omit<AccessTokenRow, 'tokenHash'>[]>;
+  /** For the export: the ids of the bots a user owns, in id order. */
+  findBotIdsOfOwner(ownerId: string): Promise<string[]>;
+  /** For the export: the webhooks of the chats a user owns and those they made, without their secrets, by chat then id. */
+  findWebhooksOfChatsOwnedBy(ownerId: string): Promise<Omit<WebhookRow, 'secretHash' | 'signingSecret'>[]>;
 }

@@ -38,6 +38,10 @@ export const INTEGRATION_SQL = {
   webhookBySecret: `${WEBHOOK_SELECT} WHERE w.secret_hash = ?`,
   disableWebhook: 'UPDATE webhooks SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL',
   deleteWebhook: 'DELETE FROM webhooks WHERE id = ?',
+  // The export's (docs/protocol.md §3.6): never a hash or a secret, not even read.
+  tokensOfUser: `${TOKEN_LIST_SELECT} WHERE t.user_id = ? ORDER BY t.id`,
+  botIdsOfOwner: 'SELECT id FROM users WHERE owner_id = ? AND kind = \'bot\' ORDER BY id',
+  webhooksOfOwnedChats: `${WEBHOOK_LIST_SELECT} JOIN chats c ON c.id = w.chat_id WHERE c.owner_id = ? OR w.created_by = ? ORDER BY w.chat_id, w.id`,
 } as const;
 
 export function tokenValues(token: { id: string; userId: string; name: string; tokenHash: Buffer; scopes: string; createdAt: number; lastUsedAt: number | null; expiresAt: number | null }): unknown[] {

@@ -26,6 +26,19 @@ export interface OutboundDeliveryRow {
   lastDurationMs: number | null;
 }
 
+/** One attempt of a delivery (docs/protocol.md §16.4), numbered from 1. */
+export interface DeliveryAttemptRow {
+  deliveryId: number;
+  attempt: number;
+  at: number;
+  status: number | null;
+  error: string | null;
+  durationMs: number | null;
+}
+
+/** A delivery keeps its newest attempts, this many at most (the default retry schedule makes about 35 in 24 h). */
+export const MAX_KEPT_ATTEMPTS = 40;
+
 export type NewDelivery = Pick<OutboundDeliveryRow, 'kind' | 'targetId' | 'eventId' | 'payload' | 'createdAt'>;
 
 /** What one attempt came to: the row's next state, and when to try again while it stays pending. */
@@ -49,7 +62,10 @@ export interface OutboundRepository {
    * leased in the same transaction. Answered in id order.
    */
   leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number, perTarget?: number): Promise<OutboundDeliveryRow[]>;
-  /** Records an attempt and frees the lease, only while `owner` still holds it: false when the lease was lost. */
+  /**
+   * Records an attempt (on the row, and as a row of its attempts, trimmed to the newest MAX_KEPT_ATTEMPTS) and frees
+   * the lease, only while `owner` still holds it: false when the lease was lost.
+   */
   recordAttempt(id: number, owner: string, attempt: AttemptRecord): Promise<boolean>;
   /**
    * Records a batch's attempts and gives back the rows it did not try, in one transaction (one commit), each only
@@ -65,4 +81,8 @@ export interface OutboundRepository {
    * A target's deliveries. Fields id, eventId, state, attempts, nextAttemptAt, createdAt, lastAttemptAt, lastStatus.
    */
   listDeliveries(kind: string, targetId: string, query: ParsedQuery): Promise<Page<OutboundDeliveryRow>>;
+  /** The kept attempts of these deliveries, by delivery id then attempt number. */
+  listAttempts(deliveryIds: readonly number[]): Promise<DeliveryAttemptRow[]>;
+  /** The targets of a kind that have a given-up delivery (a kind finishes what a crash cut short). */
+  listTargetsWithFailures(kind: string): Promise<string[]>;
 }

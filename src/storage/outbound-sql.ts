@@ -1,5 +1,6 @@
 // The outbound queue's SQL that both backends share (docs/protocol.md §16.5): the columns, and the lease, whose
 // rule (the head of each target's queue, due, not leased) is written once; PostgreSQL adds FOR UPDATE SKIP LOCKED.
+import { MAX_KEPT_ATTEMPTS } from './outbound-repository.ts';
 import type { SqlColumns } from './query-sql.ts';
 
 export const DELIVERY_COLUMNS_SQL = 'd.id, d.kind, d.target_id AS "targetId", d.event_id AS "eventId", d.payload, d.state, d.attempts,'
@@ -45,6 +46,16 @@ export const RELEASE_SQL = 'UPDATE outbound_deliveries SET lease_owner = NULL, l
 /** Parameters: state, nextAttemptAt, at, status, error, durationMs, id, owner. */
 export const RECORD_ATTEMPT_SQL = 'UPDATE outbound_deliveries SET state = ?, next_attempt_at = ?, attempts = attempts + 1, last_attempt_at = ?,'
   + ' last_status = ?, last_error = ?, last_duration_ms = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?';
+
+/** Parameters: deliveryId, attempt, at, status, error, durationMs. */
+export const INSERT_ATTEMPT_SQL = 'INSERT INTO outbound_attempts (delivery_id, attempt, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)';
+
+/** Parameters: deliveryId, the newest attempt number. Keeps the newest MAX_KEPT_ATTEMPTS. */
+export const TRIM_ATTEMPTS_SQL = `DELETE FROM outbound_attempts WHERE delivery_id = ? AND attempt <= ? - ${MAX_KEPT_ATTEMPTS}`;
+
+export const ATTEMPT_COLUMNS_SQL = 'delivery_id AS "deliveryId", attempt, at, status, error, duration_ms AS "durationMs"';
+
+export const FAILED_TARGETS_SQL = 'SELECT DISTINCT target_id AS "targetId" FROM outbound_deliveries WHERE kind = ? AND state = \'failed\'';
 
 export const INSERT_DELIVERY_SQL = 'INSERT INTO outbound_deliveries (kind, target_id, event_id, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)';
 

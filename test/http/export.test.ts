@@ -6,9 +6,9 @@ import { avatarForm, multipart, MULTIPART_TYPE, png } from './avatar-fixtures.ts
 import { createChat, postMessage } from './chat-fixtures.ts';
 import { call, registerAndLogIn, TestClock, withServer } from './client.ts';
 
-test('the export holds the profile, avatars as links, memberships, messages with revisions, reactions, markers and sessions', async (t) => {
+test('the export holds the profile, avatars as links, memberships, messages with revisions, reactions, markers, sessions, tokens, bots and webhooks', async (t) => {
   const clock = new TestClock();
-  const server = await withServer(t, { clock });
+  const server = await withServer(t, { clock, webhookAllowPrivate: true });
   const admin = await registerAndLogIn(server);
   const bob = await registerAndLogIn(server, 'bob');
   const at = (time = clock.time) => new Date(time).toISOString();
@@ -31,6 +31,22 @@ test('the export holds the profile, avatars as links, memberships, messages with
   const invite = await call(server, 'POST', '/invites', { token: bob.token, json: { data: { maxUses: 2 } } });
   assert.equal(invite.status, 201, invite.text);
   const invited = invite.body.data ?? invite.body;
+
+  // Integrations (docs/protocol.md §16): a token, a bot with its token, two webhooks of bob's chat; none of their secrets.
+  const token = (await call(server, 'POST', `/users/${bob.userId}/tokens`, { token: bob.token, json: { data: { name: 'CI', scopes: ['read'] } } })).body.data;
+  const bot = (await call(server, 'POST', '/bots', { token: bob.token, json: { data: { login: 'deploy-bot' } } })).body;
+  const botToken = (await call(server, 'POST', `/users/${bot.id}/tokens`, { token: bob.token, json: { data: { name: 'deploys' } } })).body.data;
+  const incoming = (await call(server, 'POST', `/chats/${own.id}/webhooks`, { token: bob.token, json: { data: { name: 'In', direction: 'incoming' } } })).body.data;
+  const outgoing = (await call(server, 'POST', `/chats/${own.id}/webhooks`, { token: bob.token, json: { data: { name: 'Out', direction: 'outgoing', url: 'http://127.0.0.1:9/x' } } })).body.data;
+  assert.ok(typeof token.token === 'string' && typeof botToken.token === 'string' && typeof incoming.url === 'string' && typeof outgoing.secret === 'string');
+  const readUser = async (userId: string) => {
+    const { presence: _ignored, ...read } = (await call(server, 'GET', `/users/${userId}`, { token: bob.token })).body;
+    return read;
+  };
+  const bots = [{ ...await readUser(bot.id), tokens: [{ ...botToken, token: null }] }];
+  for (const hook of [incoming, outgoing]) bots.push({ ...await readUser(hook.botId), tokens: [] });
+  bots.sort((a, b) => (a.id < b.id ? -1 : 1));
+  const webhooks = (await call(server, 'GET', `/chats/${own.id}/webhooks`, { token: bob.token })).body.data;
 
   const res = await call(server, 'GET', `/users/${bob.userId}/export`, { token: bob.token });
   assert.equal(res.status, 200, res.text);
@@ -60,7 +76,12 @@ test('the export holds the profile, avatars as links, memberships, messages with
     sessions,
     invites: [{ ...invited, code: null, url: null }],
     pushSubscriptions: [],
+    accessTokens: [{ ...token, token: null }],
+    bots,
+    webhooks,
   });
+  assert.deepEqual(webhooks.map((hook: { id: string; url: string | null; secret: string | null }) => [hook.id, hook.url, hook.secret]), [[incoming.id, null, null], [outgoing.id, 'http://127.0.0.1:9/x', null]]);
+  for (const secret of [bob.token, token.token, botToken.token, new URL(incoming.url).pathname, outgoing.secret]) assert.ok(!res.text.includes(secret), `no secret: ${secret}`);
   assert.ok(!res.text.includes(bob.token), 'no token');
   assert.ok(!res.text.includes(invited.code), 'an invite\'s code is shown once, when made');
   assert.ok(!res.text.includes('passwordHash') && !res.text.includes('scrypt'), 'no password hash');

@@ -86,7 +86,7 @@ test('a broken rule whose _back is not valid percent-encoding: the error page wi
   // The page named by _back cannot be routed (%FF is no UTF-8): the rule's own error is shown, on its error page.
   assert.equal(res.status, 400);
   assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
-  assert.match(res.text, /<title>400 Validation failed · Chat API<\/title>/);
+  assert.match(res.text, /<title>400 Validation failed · Chat<\/title>/);
   assert.match(res.text, /data\.lastReadId/);
   assert.doesNotMatch(res.text, /Malformed path/);
 });

@@ -51,35 +51,61 @@ test('the index as XML: the same fields, and each link as an Atom link', async (
   assert.deepEqual(Object.fromEntries(atom), expectedLinks(''));
 });
 
-test('the landing page offers the login form, a sign-up form posting to /users, and the links', async (t) => {
+test('the landing page speaks to people: log in, join, and the API one link away; JSON clients of / see no change', async (t) => {
   const server = await withServer(t, { basePath: '/api' });
   const res = await call(server, 'GET', '/api/', { headers: { accept: 'text/html' } });
   assert.equal(res.status, 200);
   assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
   assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
+  assert.match(res.text, /<title>Chat<\/title>/, 'the landing page is titled by the server\'s name alone');
+  assert.match(res.text, /<h1 dir="auto">Chat<\/h1>\n<p class="lede">Chat is where your team talks/);
+  assert.match(res.text, /<div class="doors">\n<section aria-labelledby="login-heading">\n<h2 id="login-heading">Log in<\/h2>/);
+  assert.match(res.text, /<h2 id="signup-heading">New here\? Sign up<\/h2>/);
   assert.match(res.text, /<form method="post" action="\/api\/session" enctype="application\/x-www-form-urlencoded">/);
   assert.match(res.text, /<form method="post" action="\/api\/users" enctype="application\/x-www-form-urlencoded">/);
   assert.match(res.text, /<input id="signup-login" name="login"/);
   assert.match(res.text, /<input id="signup-password" name="password" type="password" autocomplete="new-password"/);
-  for (const href of Object.values(expectedLinks('/api'))) assert.ok(res.text.includes(`href="${href}"`), href);
+  assert.match(res.text, /<h2 id="developers-heading">For developers<\/h2>\n<p>Every page here is also a resource of the Chat API, an HTTP API .*<a href="\/api\/docs">API reference<\/a> or its <a href="\/api\/openapi.json">OpenAPI description<\/a>/);
+  // The index's entry points stay on the page, folded: the page is still the resource's representation.
+  const folded = /<details><summary>The API's entry points<\/summary><ul>(.*)<\/ul><\/details>/.exec(res.text);
+  assert.ok(folded !== null);
+  for (const href of Object.values(expectedLinks('/api'))) assert.ok(folded[1]!.includes(`href="${href}"`), href);
   assert.doesNotMatch(res.text, /style=/, 'no inline style attributes: the CSP allows only the hashed stylesheet');
+  const json = await call(server, 'GET', '/api/');
+  assert.deepEqual(json.body, { name: 'Chat API', version: serverVersion(), links: expectedLinks('/api') });
 });
 
-test('signing up through the form: 303 to the login form; then logging in through the form; then the page says so', async (t) => {
+test('signing up through the form signs the new person in and lands in their chats; the JSON API does not log in', async (t) => {
   const server = await withServer(t);
   const FORM = { ...FORM_TYPE, accept: 'text/html', origin: server.url };
   const signUp = await call(server, 'POST', '/users', { headers: FORM, body: new URLSearchParams({ login: 'newcomer', password: 'first hour!' }).toString() });
   assert.equal(signUp.status, 303);
-  assert.equal(signUp.headers['location'], '/session?joined=1');
-  assert.equal(signUp.headers['set-cookie'], undefined, 'registration does not log in');
-  const logIn = await call(server, 'POST', '/session', { headers: FORM, body: new URLSearchParams({ login: 'newcomer', password: 'first hour!' }).toString() });
-  assert.equal(logIn.status, 303);
-  const cookie = String(logIn.headers['set-cookie']).split(';')[0]!;
+  assert.equal(signUp.headers['location'], '/chats');
+  assert.match(String(signUp.headers['set-cookie']), /^session=[^;]+; HttpOnly; SameSite=Strict; Path=\/; Max-Age=\d+$/);
+  const cookie = String(signUp.headers['set-cookie']).split(';')[0]!;
+  const chats = await call(server, 'GET', '/chats', { headers: { accept: 'text/html', cookie } });
+  assert.equal(chats.status, 200);
+  assert.match(chats.text, /Signed in as .*newcomer/);
   const landing = await call(server, 'GET', '/', { headers: { accept: 'text/html', cookie } });
   assert.equal(landing.status, 200);
-  assert.match(landing.text, /You are logged in/);
+  assert.match(landing.text, /<p><a class="button-link" href="\/chats">Open your chats<\/a><\/p>/);
   assert.doesNotMatch(landing.text, /action="\/users"/);
-  assert.match(landing.text, /<form method="get" action="\/search" role="search">/);
+  assert.equal(landing.text.match(/role="search"/g)?.length, 1, 'one search box: the header\'s');
+  // The session is an ordinary one: it is listed, and logging in again works as before.
+  const session = await call(server, 'GET', '/session', { headers: { cookie } });
+  assert.equal(session.status, 200);
+  const logIn = await call(server, 'POST', '/session', { headers: FORM, body: new URLSearchParams({ login: 'newcomer', password: 'first hour!' }).toString() });
+  assert.deepEqual([logIn.status, logIn.headers['location']], [303, '/chats']);
+
+  // A browser already signed in (an admin making an account for someone) stays who it is, and sees the new account.
+  const other = await call(server, 'POST', '/users', { headers: { ...FORM, cookie }, body: 'login=second&password=password2' });
+  assert.equal(other.status, 303);
+  assert.match(String(other.headers['location']), /^\/users\/[^/]+$/);
+  assert.equal(other.headers['set-cookie'], undefined);
+
+  const api = await call(server, 'POST', '/users', { json: { login: 'apiclient', password: 'password1' } });
+  assert.equal(api.status, 201);
+  assert.equal(api.headers['set-cookie'], undefined, 'registration through the API does not log in (protocol §2.1)');
 });
 
 test('a broken rule shows the sign-up form again with the message beside its field and the contract\'s status', async (t) => {

@@ -45,9 +45,11 @@ test('the join page: the sign-up form with the code hidden in it, posting the or
   assert.match(res.text, /invited to join as an administrator/);
   assert.match(res.text, /<form method="post" action="\/api\/users" enctype="application\/x-www-form-urlencoded">\n<input type="hidden" name="inviteCode" value="([^"]+)">/);
   assert.ok(res.text.includes(`name="inviteCode" value="${code}"`));
-  // The sign-up, as the browser sends it: 303 to the login form, which says the account is ready.
+  // The sign-up, as the browser sends it: signed in, 303 into the chats (docs/html.md, Sign-up from a page).
   const joined = await post(server, '/api/users', [['inviteCode', code], ['login', 'bob'], ['password', 'bob password']]);
-  assert.deepEqual([joined.status, joined.headers['location']], [303, '/api/session?joined=1']);
+  assert.deepEqual([joined.status, joined.headers['location']], [303, '/api/chats']);
+  assert.match(String(joined.headers['set-cookie']), /^session=/);
+  // The login form's notice stays for links made before (a sign-up no longer goes there).
   const login = await page(server, '/api/session?joined=1');
   assert.equal(login.status, 200);
   assert.match(login.text, /<p class="notice" role="status">Your account is ready: log in with the login and password you chose.<\/p>/);
@@ -76,15 +78,15 @@ test('the landing page says how sign-up works in each mode; by invite it takes a
   const server = await withServer(t, { registration: 'invite' });
   const admin = await registerAndLogIn(server, 'alice');
   const landing = await page(server, '/');
-  assert.match(landing.text, /Sign-up is by invitation: open the invite link you were sent, or paste its code below./);
+  assert.match(landing.text, /<h2 id="signup-heading">Join with an invite<\/h2>\n<p>Open the invite link you were sent, or paste its code below with the login and password you want.<\/p>/);
   assert.match(landing.text, /<input id="signup-inviteCode" name="inviteCode" type="text"/);
   const missing = await post(server, '/users', [['login', 'bob'], ['password', 'bob password'], ['inviteCode', '']]);
   assert.equal(missing.status, 403);
   assert.match(missing.text, /<input id="signup-inviteCode" name="inviteCode" type="text" [^>]*aria-invalid="true" aria-describedby="signup-inviteCode-error"><span class="error" id="signup-inviteCode-error" role="alert">inviteCode is required<\/span>/);
   const { code } = await newCode(server, admin);
   const joined = await post(server, '/users', [['login', 'bob'], ['password', 'bob password'], ['inviteCode', code]]);
-  assert.deepEqual([joined.status, joined.headers['location']], [303, '/session?joined=1']);
-  for (const [registration, note] of [['closed', /Sign-up is closed: an administrator creates accounts/], ['open', /<h2 id="signup-heading">Sign up<\/h2>\n<form/]] as const) {
+  assert.deepEqual([joined.status, joined.headers['location']], [303, '/chats']);
+  for (const [registration, note] of [['closed', /Sign-up is closed: an administrator creates accounts/], ['open', /<h2 id="signup-heading">New here\? Sign up<\/h2>\n<p>Choose a login and a password: you are signed in at once.<\/p>\n<form/]] as const) {
     const other = await withServer(t, { registration });
     const text = (await page(other, '/')).text;
     assert.match(text, note, registration);

@@ -88,6 +88,8 @@ test('outgoing: each matching event, signed as Standard Webhooks says, in order,
   const polled = await call(server, 'GET', '/events?after=0', { token: bob.token });
   const streamed = polled.body.data.find((event: { id: string }) => event.id === first.event.id);
   assert.equal(first.body, JSON.stringify(streamed));
+  // An outcome is recorded a moment after the reply (outcomes of 50 ms share a commit): wait until it is.
+  await server.app.services.outbound.loop.idle();
   const deliveries = await call(server, 'GET', `/chats/${chat.id}/webhooks/${hook.id}/deliveries`, { token: alice.token });
   assert.equal(deliveries.status, 200, deliveries.text);
   assert.equal(deliveries.body.data.length, texts.length);
@@ -134,6 +136,7 @@ test('outgoing: a failing receiver is retried and shown in deliveries; failing 2
   const first = (await call(server, 'GET', path, { token: alice.token })).body.data[0];
   assert.deepEqual([first.state, first.lastStatus, first.lastError], ['pending', 500, 'HTTP 500']);
   assert.ok(first.lastAttemptAt !== null && first.nextAttemptAt !== null && first.lastDurationMs >= 0);
+  assert.deepEqual(first.attemptLog, [{ attempt: 1, at: first.lastAttemptAt, status: 500, durationMs: first.lastDurationMs, error: 'HTTP 500' }]);
   // Sessions expire in 25 h; tokens without expiresAt do not.
   const reader = (await call(server, 'POST', `/users/${alice.userId}/tokens`, { token: alice.token, json: { data: { name: 'r', scopes: ['read'] } } })).body.data.token;
   const bobReader = (await call(server, 'POST', `/users/${bob.userId}/tokens`, { token: bob.token, json: { data: { name: 'w' } } })).body.data.token;
@@ -143,6 +146,18 @@ test('outgoing: a failing receiver is retried and shown in deliveries; failing 2
   const events = await call(server, 'GET', '/events?after=0', { token: reader });
   const told = events.body.data.filter((event: { type: string }) => event.type === 'webhook.disabled');
   assert.deepEqual(told.map((event: { chatId: unknown; data: { id: string } }) => [event.chatId, event.data.id]), [[null, hook.id]]);
+  // Every attempt is shown: the first, and the one that gave up (docs/protocol.md §16.4).
+  const given = (await call(server, 'GET', `${path}/${first.id}`, { token: reader })).body.data;
+  assert.deepEqual(given.attemptLog.map((attempt: { attempt: number; status: number; error: string }) => [attempt.attempt, attempt.status, attempt.error]), [[1, 500, 'HTTP 500'], [2, 500, 'HTTP 500']]);
+  assert.equal(given.attemptLog[1].at, given.lastAttemptAt);
+  const xml = (await call(server, 'GET', `${path}/${first.id}`, { token: reader, headers: { accept: 'application/xml' } })).text;
+  assert.match(xml, /<attemptLog>\s*<item>\s*<attempt>1<\/attempt>\s*<at>[^<]+<\/at>\s*<status>500<\/status>\s*<durationMs>\d+<\/durationMs>\s*<error>HTTP 500<\/error>\s*<\/item>\s*<item>\s*<attempt>2<\/attempt>/);
+  // The HTML pages tell its maker too: the webhooks page says it was disabled, the deliveries page shows each attempt.
+  const html = { accept: 'text/html' };
+  assert.match((await call(server, 'GET', `/chats/${chat.id}/webhooks`, { token: reader, headers: html })).text, /<strong>Disabled <time[^>]*>[^<]*<\/time><\/strong> after 24 h of failing deliveries\./);
+  const deliveriesPage = (await call(server, 'GET', path, { token: reader, headers: html })).text;
+  assert.match(deliveriesPage, /Delivery \d+<\/a>: given up after 24 h of failing<\/h2>/);
+  assert.equal(deliveriesPage.match(/<tr><td>\d<\/td><td><time[^>]*>[^<]*<\/time><\/td><td>500<\/td><td>\d+ ms<\/td><td><bdi>HTTP 500<\/bdi><\/td><\/tr>/g)?.length, 2);
   const bobs = await call(server, 'GET', '/events?after=0', { token: bobReader });
   assert.equal(bobs.body.data.some((event: { type: string }) => event.type === 'webhook.disabled'), false, 'only its maker hears');
   const before = receiver.received.length;
@@ -170,4 +185,26 @@ test('safety: without --webhook-allow-private, http:// and loopback targets are 
     assert.ok(res.body.errors[0].message.includes(message!), `${url}: ${res.body.errors[0].message}`);
   }
   assert.equal(receiver.received.length, 0);
+});
+
+test('a webhook whose disabling a crash cut short (its delivery given up, the webhook still on) is disabled when the loop starts', async (t) => {
+  const clock = new TestClock(Date.now());
+  const { server, alice, bob, chat } = await setUp(t, { clock });
+  const receiver = await startReceiver(t, () => ({ status: 500, body: 'down' }));
+  const hook = (await createHook(server, alice, chat.id, { name: 'Down', direction: 'outgoing', url: receiver.url })).body.data;
+  await postMessage(server, bob, chat.id, { text: 'hello' });
+  const path = `/chats/${chat.id}/webhooks/${hook.id}/deliveries`;
+  await until(async () => (await call(server, 'GET', path, { token: alice.token })).body.data[0].attempts === 1, 'the first attempt recorded');
+  const { outbound, storage } = server.app.services;
+  outbound.loop.stop();
+  await outbound.loop.idle();
+  // What a process that died right after recording the giving up leaves behind.
+  const [row] = await storage.outbound.leaseDueDeliveries('crashed', clock.now() + 3_600_000, clock.now() + 3_700_000, 10);
+  assert.equal(await storage.outbound.recordAttempt(row!.id, 'crashed', { state: 'failed', nextAttemptAt: clock.now(), at: clock.now(), status: 500, error: 'HTTP 500', durationMs: 1 }), true);
+  assert.equal((await call(server, 'GET', `/chats/${chat.id}/webhooks/${hook.id}`, { token: alice.token })).body.data.disabledAt, null);
+  await outbound.kinds.find('webhook')!.resume!();
+  await outbound.kinds.find('webhook')!.resume!();
+  assert.notEqual((await call(server, 'GET', `/chats/${chat.id}/webhooks/${hook.id}`, { token: alice.token })).body.data.disabledAt, null);
+  const told = (await call(server, 'GET', '/events?after=0', { token: alice.token })).body.data.filter((event: { type: string }) => event.type === 'webhook.disabled');
+  assert.deepEqual(told.map((event: { data: { id: string } }) => event.data.id), [hook.id], 'told once');
 });

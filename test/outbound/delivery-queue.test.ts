@@ -69,7 +69,8 @@ for (const backend of backends) {
     t.after(() => server.close());
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const kinds = new OutboundKinds();
-    kinds.register({ kind: 'test', prepare: async (row) => (row.payload === 'drop' ? null : { url, headers: {}, body: Buffer.from(row.payload) }) });
+    let resumed = 0;
+    kinds.register({ kind: 'test', prepare: async (row) => (row.payload === 'drop' ? null : { url, headers: {}, body: Buffer.from(row.payload) }), resume: async () => { resumed += 1; } });
     const loop = new DeliveryLoop({
       queue: store.outbound, kinds, clock: { now: () => Date.now() }, allowPrivate: () => true, logError: (error) => { throw error; },
       pollMs: 20, retry: { firstDelayMs: 10, maxDelayMs: 50, windowMs: 60_000 },
@@ -78,9 +79,32 @@ for (const backend of backends) {
     loop.start();
     while (received.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.deepEqual(received, ['x1', 'x2', 'x3'], 'x3 waited for x2\'s retry');
+    assert.equal(resumed, 1, 'the kind finished what a crash cut short, once, at the start');
     loop.stop();
     await loop.idle();
     const rows = (await store.outbound.listDeliveries('test', 't', { filters: [], sort: [], limit: 10, offset: 0 } as never)).rows;
     assert.deepEqual(rows.map((row) => [row.payload, row.state, row.attempts]), [['x1', 'delivered', 1], ['x2', 'delivered', 2], ['drop', 'dropped', 1], ['x3', 'delivered', 1]]);
+    const x2 = await store.outbound.listAttempts([rows[1]!.id]);
+    assert.deepEqual(x2.map((attempt) => [attempt.attempt, attempt.status, attempt.error]), [[1, 503, 'HTTP 503'], [2, 200, null]], 'each attempt, not only the last');
+  });
+
+  test(`${backend.name}: each recorded attempt is kept, the newest 40 of a delivery; they go with it; given-up targets are found`, async (t) => {
+    const store = await backend.open(t);
+    const id = await enqueue(store, 'a', 'a1');
+    const other = await enqueue(store, 'b', 'b1');
+    for (let n = 1; n <= 45; n++) {
+      const [row] = await store.outbound.leaseDueDeliveries('p1', 1000 + n, 61_000, 10);
+      assert.equal(row?.id, id);
+      const state = n === 45 ? 'failed' as const : 'pending' as const;
+      assert.equal(await store.outbound.recordAttempt(id, 'p1', { state, nextAttemptAt: 1000 + n, at: 2000 + n, status: n % 2 === 0 ? 500 : null, error: `e${n}`, durationMs: n }), true);
+      if (n === 1) assert.equal(await store.outbound.recordAttempt(id, 'p1', done), false, 'a lost lease records no attempt');
+    }
+    const kept = await store.outbound.listAttempts([id, other]);
+    assert.deepEqual(kept.map((attempt) => attempt.attempt), Array.from({ length: 40 }, (_, index) => index + 6));
+    assert.deepEqual(kept.at(-1), { deliveryId: id, attempt: 45, at: 2045, status: null, error: 'e45', durationMs: 45 });
+    assert.deepEqual(await store.outbound.listTargetsWithFailures('test'), ['a']);
+    assert.equal(await store.outbound.deleteDeliveriesOf('test', 'a'), 1);
+    assert.deepEqual(await store.outbound.listAttempts([id]), [], 'gone with their delivery');
+    assert.deepEqual(await store.outbound.listAttempts([]), []);
   });
 }

@@ -14,14 +14,16 @@ import { call, registerAndLogIn, TestClock, type LoggedIn } from '../http/client
 import { createTestDatabase } from './test-database.ts';
 import { runCommand } from '../run-command.ts';
 import { filePart, postWithFiles } from '../http/attachment-fixtures.ts';
+import { startReceiver } from '../http/webhook-receiver.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
 const runMigrate = (args: string[]) => runCommand(['migrate', ...args]);
 
 /** Everything a client can read of the data, as each user sees it. */
-async function readEverything(server: RunningServer, users: LoggedIn[], chatId: string, messageIds: string[], avatarPath: string): Promise<unknown[]> {
+async function readEverything(server: RunningServer, users: LoggedIn[], chatId: string, messageIds: string[], avatarPath: string, hookId: string): Promise<unknown[]> {
   const paths = [
+    `/chats/${chatId}/webhooks`, `/chats/${chatId}/webhooks/${hookId}/deliveries`, `/users/${users[0]!.userId}/tokens`,
     '/users', `/users/${users[0]!.userId}`, `/users/${users[0]!.userId}/avatar`, '/chats', `/chats/${chatId}`, `/chats/${chatId}/members`,
     `/chats/${chatId}/messages?limit=100`, `/chats/${chatId}/messages?sort=-createdAt&limit=2`, `/chats/${chatId}/read`, '/session',
     '/search?q=hel', '/events?after=0&wait=0', `/chats/${chatId}/messages?filter=text|like|%25ELLO%25`, '/invites', '/audit',
@@ -47,7 +49,7 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   const database = await createTestDatabase();
   t.after(() => database.drop());
   const clock = new TestClock();
-  const options = { scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open' as const, clock };
+  const options = { scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open' as const, clock, webhookAllowPrivate: true };
 
   const before = await startServer({ ...options, db: file });
   t.after(() => before.close());
@@ -84,18 +86,33 @@ test('migrate copies a SQLite database into PostgreSQL: every answer the same, t
   // docs/protocol.md §14: a direct chat, a notification level chosen, and the mention of bob above, copied too.
   assert.equal((await call(before, 'POST', '/chats', { token: ann.token, json: { data: { kind: 'direct', members: [bob.userId] } } })).status, 201);
   assert.equal((await call(before, 'PUT', `/chats/${chat.id}/notifications`, { token: bob.token, json: { data: { level: 'all' } } })).status, 200);
+  // docs/protocol.md §16: a token, and an outgoing webhook whose delivery took two attempts (its attempts come along).
+  assert.equal((await call(before, 'POST', `/users/${ann.userId}/tokens`, { token: ann.token, json: { data: { name: 'CI' } } })).status, 201);
+  const receiver = await startReceiver(t, (got) => (receiver.received.indexOf(got) === 0 ? { status: 503 } : { status: 204 }));
+  const hook = await call(before, 'POST', `/chats/${chat.id}/webhooks`, { token: ann.token, json: { data: { name: 'Out', direction: 'outgoing', url: receiver.url } } });
+  assert.equal(hook.status, 201, hook.text);
+  clock.advance(1000);
+  await postMessage(before, bob, chat.id, { text: 'delivered twice' });
+  await receiver.waitFor(1);
+  await before.app.services.outbound.loop.idle();
+  clock.advance(60_000);
+  before.app.services.outbound.loop.wake();
+  await receiver.waitFor(2);
+  await before.app.services.outbound.loop.idle();
   const kept = ids.slice(0, 3);
   const avatarPath = upload.body.avatar as string;
-  const expected = await readEverything(before, [ann, bob], chat.id, kept, avatarPath);
+  const expected = await readEverything(before, [ann, bob], chat.id, kept, avatarPath, hook.body.data.id);
+  const attempts = (expected.find((answer) => (answer as { path?: string }).path?.endsWith('/deliveries')) as { body: { data: { attemptLog: unknown[] }[] } }).body.data[0]!.attemptLog;
+  assert.equal(attempts.length, 2);
   await before.close();
 
   const copied = await runMigrate(['--from', file, '--to', database.url]);
   assert.equal(copied.code, 0, copied.stderr);
-  assert.match(copied.stdout, /copied .* 2 users, 2 sessions, 2 invites, 1 avatars, 2 chats, 2 chat_stats, 4 chat_members, 4 messages, 2 attachment_blobs, 4 attachment_chunks, 2 attachments, 2 message_mentions, 2 reactions, 1 message_revisions, \d+ events, 3 audit_log/);
+  assert.match(copied.stdout, /copied .* 3 users, 2 sessions, 2 invites, 1 avatars, 2 chats, 2 chat_stats, 5 chat_members, 5 messages, 2 attachment_blobs, 4 attachment_chunks, 2 attachments, 2 message_mentions, 2 reactions, 1 message_revisions, \d+ events, 4 audit_log, 1 access_tokens, 1 webhooks, 1 outbound_deliveries, 2 outbound_attempts/);
 
   const after = await startServer({ ...options, db: database.url });
   t.after(() => after.close());
-  assert.deepEqual(await readEverything(after, [ann, bob], chat.id, kept, avatarPath), expected);
+  assert.deepEqual(await readEverything(after, [ann, bob], chat.id, kept, avatarPath, hook.body.data.id), expected);
   assert.deepEqual(await downloads(after), expectedFiles);
   // New ids come after the copied ones: a new event, a reply to an older message, a new reaction in order.
   const lastEvent = (await call(after, 'GET', '/events?after=0&wait=0', { token: ann.token })).body.meta.lastEventId;

@@ -9,12 +9,14 @@ import { LIVE_SCRIPT } from '../../src/representations/live-script.ts';
 
 const TAGS = new Set(
   ('html head meta title style body nav main h1 p a dl dt dd ul ol li table thead tbody tr th td ' +
-    'code span strong time form label input button img div bdi header section h2 textarea article br').split(' '),
+    'code span strong time form label input button img div bdi header section h2 textarea article br ' +
+    // The head's icons and manifest; message text's Markdown subset (pre, blockquote, em) and mentions (mark).
+    'link pre blockquote em mark').split(' '),
 );
 const ATTRIBUTES = new Set(
   ('lang charset name content aria-label rel href class scope datetime role method action enctype ' +
     'for id type autocomplete autocapitalize spellcheck required value src alt dir tabindex aria-labelledby ' +
-    'aria-hidden aria-invalid aria-describedby aria-pressed title minlength maxlength rows').split(' '),
+    'aria-hidden aria-invalid aria-describedby aria-pressed title minlength maxlength rows sizes start').split(' '),
 );
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action']);
 const OPEN_TAG = /^<([a-z0-9]+)((?:\s+[a-z-]+(?:="[^"<>]*")?)*)\s*>/;
@@ -40,8 +42,10 @@ function assertOnlyOwnMarkup(html: string): void {
     assert.ok(TAGS.has(open[1] ?? ''), `tag ${open[0]}`);
     for (const [, name = '', value = ''] of (open[2] ?? '').matchAll(ATTRIBUTE)) {
       assert.ok(ATTRIBUTES.has(name), `attribute ${name} in ${open[0]}`);
-      // A same-origin path, or the skip link's fragment of this very page.
-      if (URL_ATTRIBUTES.has(name)) assert.match(value, /^(?:\/(?![/\\])|#main$)/, `${name}="${value}"`);
+      // A same-origin path, or the skip link's fragment of this very page; a link a message's text holds (rel ugc)
+      // goes only to http(s) or mailto.
+      const external = name === 'href' && open[0].includes(' rel="noopener nofollow ugc"');
+      if (URL_ATTRIBUTES.has(name)) assert.match(value, external ? /^(?:https?:\/\/|mailto:)/i : /^(?:\/(?![/\\])|#main$)/, `${name}="${value}"`);
     }
   }
 }

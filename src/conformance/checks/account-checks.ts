@@ -63,7 +63,10 @@ export const ACCOUNT_CHECKS = [
     expectStatus(reply, 200);
     expectHeader(reply, 'content-disposition', `attachment; filename="${erin.login}-export.json"`);
     expectHeader(reply, 'cache-control', 'no-store');
-    expectEqual(Object.keys(reply.json).sort(), ['avatars', 'invites', 'memberships', 'messages', 'pushSubscriptions', 'reactions', 'readMarkers', 'sessions', 'user'], 'the keys of the export');
+    expectEqual(Object.keys(reply.json).sort(), [
+      'accessTokens', 'avatars', 'bots', 'invites', 'memberships', 'messages', 'pushSubscriptions', 'reactions', 'readMarkers', 'sessions', 'user', 'webhooks',
+    ], 'the keys of the export');
+    expectTrue(['accessTokens', 'bots', 'webhooks'].every((key) => Array.isArray(reply.json[key])), 'accessTokens, bots and webhooks are lists');
     expectEqual([reply.json.user.id, reply.json.messages.map((message: { text: string }) => message.text)], [erin.id, ['exported']], 'the user and their messages');
     expectTrue(reply.json.memberships.some((membership: { chatId: string }) => membership.chatId === chat.id), 'the chat is among the memberships');
     expectTrue(!reply.text.includes(erin.token) && !reply.text.includes(erin.password), 'the export holds no token or password');

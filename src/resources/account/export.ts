@@ -1,4 +1,5 @@
 // GET /users/{id}/export: everything the server holds about one user, as one document (docs/protocol.md §3.6).
+import { publicAccessToken, publicWebhook } from '../../representations/integration-schemas.ts';
 import { publicPushSubscription } from '../../representations/push-schemas.ts';
 import type { Reply, RequestContext } from '../context.ts';
 import {
@@ -52,6 +53,22 @@ async function buildExport(ctx: RequestContext, tx: Tx, user: UserRow): Promise<
     // As GET /invites answers them: never their code, which is shown once, when made.
     invites: (await accounts.findInvitesOfUser(user.id)).map((invite) => publicInvite(invite)),
     pushSubscriptions: (await tx.push.listPushSubscriptionsOfUser(user.id)).map(publicPushSubscription),
+    ...await collectIntegrations(tx, user),
+  };
+}
+
+/** The user's tokens, their bots with each one's tokens, and the webhooks of their chats (docs/protocol.md §16): never a secret. */
+async function collectIntegrations(tx: Tx, user: UserRow): Promise<Resource> {
+  const { integrations } = tx;
+  const bots: Resource[] = [];
+  for (const botId of await integrations.findBotIdsOfOwner(user.id)) {
+    const bot = await tx.users.findUserById(botId);
+    if (bot) bots.push({ ...publicUser(bot), tokens: (await integrations.findAccessTokensOfUser(bot.id)).map((token) => publicAccessToken(token)) });
+  }
+  return {
+    accessTokens: (await integrations.findAccessTokensOfUser(user.id)).map((token) => publicAccessToken(token)),
+    bots,
+    webhooks: (await integrations.findWebhooksOfChatsOwnedBy(user.id)).map((hook) => publicWebhook(hook)),
   };
 }
 

@@ -14,10 +14,16 @@ export interface AuditEntry {
   actorId?: string | null;
 }
 
+/** Records what a request did: its caller acts (unless the entry names the actor), at the server's clock. */
 export async function recordAudit(tx: Tx, ctx: RequestContext, entry: AuditEntry): Promise<void> {
-  const at = ctx.services.clock.now();
+  const actorId = entry.actorId !== undefined ? entry.actorId : ctx.caller?.userId ?? null;
+  await appendAuditEntry(tx, ctx.services.clock.now(), { ...entry, actorId });
+}
+
+/** Records an act at `at`; no actor (null) is the server's own act, as `chat-server admin` on the database. */
+export async function appendAuditEntry(tx: Tx, at: number, entry: AuditEntry): Promise<void> {
   await tx.audit.appendAudit({
-    id: newId(at), at, actorId: entry.actorId !== undefined ? entry.actorId : ctx.caller?.userId ?? null,
+    id: newId(at), at, actorId: entry.actorId ?? null,
     action: entry.action, targetType: entry.targetType, targetId: entry.targetId, detail: entry.detail ?? null,
   });
 }

@@ -2,6 +2,7 @@
 import type { RequestContext } from '../context.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import { mediaTypeOf } from '../../http/read-body.ts';
+import { normaliseLineBreaks } from '../../http/form-post.ts';
 import type { ReceivedFile } from '../attachments/content-writer.ts';
 import { dropReceived, receiveMultipart } from '../attachments/receive.ts';
 import { findVisibleChat } from '../chats/access.ts';
@@ -36,7 +37,8 @@ export async function readNewMessage(ctx: RequestContext): Promise<NewMessage> {
     onField: (name, value) => ctx.form?.fields.set(name, [value]),
   });
   try {
-    const data = Object.fromEntries([...fields].filter(([, value]) => value !== ''));
+    // A browser's form sends line breaks as CR LF (form-post.ts); an API client's multipart text is taken as sent.
+    const data = Object.fromEntries([...fields].filter(([, value]) => value !== '').map(([name, value]) => [name, ctx.form === undefined ? value : normaliseLineBreaks(value)]));
     return { chatId, input: validateNewMessage({ data }, chatId, files.length, config.maxAttachments), files };
   } catch (error) {
     await dropReceived(ctx, files.map((file) => file.contentId));

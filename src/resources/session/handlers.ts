@@ -5,34 +5,21 @@ import { HttpError } from '../../http/http-error.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import { rejectUnknownFields, requireString, type Body } from '../../parsers/body-fields.ts';
 import { isoTime, publicSession } from '../../representations/public-fields.ts';
-import { newId } from '../../storage/ids.ts';
 import { isForeignKeyViolation, type SessionRow } from '../../storage/store.ts';
 import { LOGIN_RULE, PASSWORD_RULE } from '../users/validate.ts';
 import { readOwnOriginBody } from '../own-origin-body.ts';
 import { appendSessionsEnded } from './sessions-ended.ts';
 import { accountDeactivated } from '../users/deactivation.ts';
-import { hashToken, newToken, SESSION_COOKIE } from './tokens.ts';
+import { newSession, sessionCookie } from './start-session.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
 
 
-/** The session cookie's Set-Cookie value; an empty token with max age 0 clears it. */
-export function sessionCookie(ctx: RequestContext, token: string, maxAgeSeconds: number): string {
-  const secure = ctx.services.config.secureCookies ? '; Secure' : '';
-  return `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure}`;
-}
+export { sessionCookie } from './start-session.ts';
 
 /** Login CSRF: a foreign page must not sign a browser in to an account of the attacker's choosing. */
 function readCredentials(ctx: RequestContext): Promise<{ body: Body; form: boolean }> {
   return readOwnOriginBody(ctx, 'The login form must be posted from this server\'s own origin (Origin header)');
-}
-
-/** What a session keeps of the client's User-Agent (docs/protocol.md §3.5): at most this many characters. */
-const MAX_USER_AGENT = 256;
-
-function readUserAgent(ctx: RequestContext): string | null {
-  const header = ctx.req.headers['user-agent'];
-  return header === undefined || header === '' ? null : [...header].slice(0, MAX_USER_AGENT).join('');
 }
 
 function badCredentials(): HttpError {
@@ -41,7 +28,7 @@ function badCredentials(): HttpError {
 }
 
 export async function logIn(ctx: RequestContext): Promise<Reply> {
-  const { storage, hasher, loginLimiter, clock, config } = ctx.services;
+  const { storage, hasher, loginLimiter, config } = ctx.services;
   const { body, form } = await readCredentials(ctx);
   rejectUnknownFields(body, ['login', 'password']);
   const login = requireString(body, 'login', { min: 1, max: LOGIN_RULE.max * 4 });
@@ -78,20 +65,8 @@ export async function logIn(ctx: RequestContext): Promise<Reply> {
   // Only once the password checked out, so that the answer tells no one without it that the account exists
   // or was deactivated (docs/protocol.md §2.2).
   if (user.deactivatedAt !== null) return deactivatedReply(form && ctx.mediaType === 'text/html', login);
-  const now = clock.now();
-  const token = newToken();
-  const maxExpiresAt = now + config.sessionMaxAge * 1000;
-  const session: SessionRow = {
-    id: newId(now),
-    tokenHash: hashToken(token),
-    userId: user.id,
-    createdAt: now,
-    expiresAt: Math.min(now + config.sessionTtl * 1000, maxExpiresAt),
-    maxExpiresAt,
-    lastUsedAt: now,
-    userAgent: readUserAgent(ctx),
-    address,
-  };
+  const { session, token } = newSession(ctx, user.id);
+  const now = session.createdAt;
   try {
     await storage.transaction(async (tx) => {
       // Deactivated while the password was checked: no session (SQLite's writes take turns; on PostgreSQL a session

@@ -17,6 +17,8 @@ import { checkSignUp } from './sign-up-rules.ts';
 import { requireAdmin } from './roles.ts';
 import { appendUserUpdated, changeActive, endSessionsOf } from './deactivation.ts';
 import { appendSessionsEnded } from '../session/sessions-ended.ts';
+import { authenticate } from '../session/authenticate.ts';
+import { newSession, sessionCookie } from '../session/start-session.ts';
 import { recordAudit } from '../audit/record.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
@@ -57,8 +59,8 @@ function readRegistration(ctx: RequestContext): Promise<{ body: Body; form: bool
 /**
  * docs/protocol.md §11.1: the address's registration quota is taken before the body is read or any hash runs,
  * so a flood from one address costs nothing past its quota; an attempt that creates no account
- * (a bad body, a taken login, a busy hasher) gives its place back. The sign-up form gets a 303 to the
- * login form, or the landing page again with the message beside its field and the contract's status.
+ * (a bad body, a taken login, a busy hasher) gives its place back. The sign-up form gets a 303 into the chats,
+ * signed in, or the landing page again with the message beside its field and the contract's status.
  */
 export async function registerUser(ctx: RequestContext): Promise<Reply> {
   const { registerLimit } = ctx.services;
@@ -68,9 +70,7 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
   try {
     read = await readRegistration(ctx);
     const created = await createUser(ctx, read.body);
-    // Registration does not log in (docs/protocol.md §2.1): on to the login form, which says the account is ready
-    // (RFC 9110 §15.4.4, 303 See Other; docs/html.md).
-    return read.form ? { status: 303, headers: { Location: ctx.href(PATHS.session, {}, 'joined=1') } } : created;
+    return read.form ? await signInFromForm(ctx, created.row) : created.reply;
   } catch (error) {
     await decision?.undo();
     const problem = httpErrorOf(error);
@@ -85,7 +85,21 @@ export async function registerUser(ctx: RequestContext): Promise<Reply> {
   }
 }
 
-async function createUser(ctx: RequestContext, body: Body): Promise<Reply> {
+/**
+ * The sign-up form signs the new person in (docs/html.md, Sign-up from a page): a session and its cookie, then on
+ * to their (empty) chats, RFC 9110 §15.4.4 303 See Other. A browser already signed in (an admin making an account
+ * for someone) stays who it is and goes to the new account's page. The JSON API's registration does not log in
+ * (docs/protocol.md §2.1).
+ */
+async function signInFromForm(ctx: RequestContext, row: UserRow): Promise<Reply> {
+  const signedIn = ctx.caller ?? await authenticate(ctx.req, ctx.services, 'optional', ctx.kept);
+  if (signedIn !== undefined) return { status: 303, headers: { Location: ctx.href(PATHS.user, { userId: row.id }) } };
+  const { session, token } = newSession(ctx, row.id);
+  await ctx.services.storage.sessions.insertSession(session);
+  return { status: 303, headers: { Location: ctx.href(PATHS.chats), 'Set-Cookie': sessionCookie(ctx, token, ctx.services.config.sessionMaxAge) } };
+}
+
+async function createUser(ctx: RequestContext, body: Body): Promise<{ row: UserRow; reply: Reply }> {
   const { storage, hasher, clock } = ctx.services;
   const { login, password, inviteCode } = validateRegistration(body);
   // Refuse a taken login before spending a hash on it; the unique index still decides races.
@@ -115,7 +129,7 @@ async function createUser(ctx: RequestContext, body: Body): Promise<Reply> {
     if (isUniqueViolation(error)) throw loginTaken(login);
     throw error;
   }
-  return userReply(ctx, row, 201, { Location: ctx.href(PATHS.user, { userId: row.id }) });
+  return { row, reply: userReply(ctx, row, 201, { Location: ctx.href(PATHS.user, { userId: row.id }) }) };
 }
 
 export function listUsers(ctx: RequestContext): Promise<Reply> {

@@ -27,11 +27,15 @@ const UPDATE = { contentTypes: PATCH_TYPES, schema: USER_CHANGES, example: { log
 
 export const USER_ROUTES: Route[] = [
   {
-    method: 'POST', pattern: PATHS.users, handler: registerUser, auth: 'public', summary: 'Register a user (does not log in)',
+    method: 'POST', pattern: PATHS.users, handler: registerUser, auth: 'public', summary: 'Register a user (does not log in; the HTML sign-up form does)',
     requestBody: { contentTypes: REGISTRATION_TYPES, schema: REGISTRATION, example: { login: 'alice', password: 'correct horse battery' } },
     // 403: sign-up needs an invite or is closed, or the sign-up form was posted from a foreign Origin; 503: password hashing is busy.
     // 401: closed sign-up, and the token meant to be an admin's is unknown or expired.
-    responses: { 201: created('User', 'Registered: the user (not logged in)') }, problems: [401, 403, 409, 503],
+    responses: {
+      201: created('User', 'Registered: the user (not logged in)'),
+      303: { description: 'The HTML sign-up form (a form-urlencoded body) signs the new user in and goes on to /chats (docs/html.md); a browser already signed in goes on to the new user\'s page', headers: ['Location'], optionalHeaders: ['Set-Cookie'] },
+    },
+    problems: [401, 403, 409, 503],
   },
   { method: 'GET', pattern: PATHS.users, handler: listUsers, summary: 'List users', responses: { 200: page('User') }, query: { fields: USER_FIELDS } },
   {

@@ -3,11 +3,11 @@
 import type { Reply, RequestContext } from '../context.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { readJsonBody } from '../../http/json-body.ts';
-import { fieldsOf, type CollectionSpec } from '../../parsers/query.ts';
-import { publicDelivery, publicWebhook } from '../../representations/integration-schemas.ts';
+import { fieldsOf, type CollectionSpec, type ParsedQuery } from '../../parsers/query.ts';
+import { publicDelivery, publicWebhook, type PublicDelivery } from '../../representations/integration-schemas.ts';
 import { publicMember, publicChat } from '../../representations/public-fields.ts';
 import { newId } from '../../storage/ids.ts';
-import type { ChatAccess, OutboundDeliveryRow, WebhookRow } from '../../storage/store.ts';
+import type { ChatAccess, DeliveryAttemptRow, Page, WebhookRow } from '../../storage/store.ts';
 import { recordAudit } from '../audit/record.ts';
 import { insertBotUser } from '../bots/bot-user.ts';
 import { findModeratedChat } from '../chats/access.ts';
@@ -104,14 +104,27 @@ export async function deleteWebhook(ctx: RequestContext): Promise<Reply> {
   return { status: 204 };
 }
 
+/** A page of deliveries with their attempts: one more query for the page's attempts. */
+async function listDeliveriesWithAttempts(ctx: RequestContext, hookId: string, query: ParsedQuery): Promise<Page<PublicDelivery>> {
+  const { outbound } = ctx.services.storage;
+  const page = await outbound.listDeliveries('webhook', hookId, query);
+  const attempts = new Map<number, DeliveryAttemptRow[]>();
+  for (const attempt of await outbound.listAttempts(page.rows.map((row) => row.id))) {
+    const list = attempts.get(attempt.deliveryId);
+    if (list) list.push(attempt);
+    else attempts.set(attempt.deliveryId, [attempt]);
+  }
+  return { rows: page.rows.map((row) => publicDelivery(row, attempts.get(row.id) ?? [])), total: page.total };
+}
+
 export async function listDeliveries(ctx: RequestContext): Promise<Reply> {
   const chat = await findManagedChat(ctx);
   const hook = await findWebhookOf(ctx, chat.id);
-  return collectionReply<OutboundDeliveryRow>(ctx, {
+  return collectionReply<PublicDelivery>(ctx, {
     type: 'delivery',
     spec: DELIVERY_FIELDS,
-    list: (query) => ctx.services.storage.outbound.listDeliveries('webhook', hook.id, query),
-    toPublic: (row) => publicDelivery(row),
+    list: (query) => listDeliveriesWithAttempts(ctx, hook.id, query),
+    toPublic: (delivery) => delivery,
     itemHref: (delivery) => ctx.href(PATHS.webhookDelivery, { chatId: chat.id, hookId: hook.id, deliveryId: String(delivery['id']) }),
     defaultSort: '-id',
   });
@@ -121,7 +134,9 @@ export async function getDelivery(ctx: RequestContext): Promise<Reply> {
   const chat = await findManagedChat(ctx);
   const hook = await findWebhookOf(ctx, chat.id);
   const deliveryId = ctx.params['deliveryId']!;
-  const row = /^[0-9]{1,15}$/.test(deliveryId) ? await ctx.services.storage.outbound.findDelivery(Number(deliveryId)) : undefined;
+  const { outbound } = ctx.services.storage;
+  const row = /^[0-9]{1,15}$/.test(deliveryId) ? await outbound.findDelivery(Number(deliveryId)) : undefined;
   if (!row || row.kind !== 'webhook' || row.targetId !== hook.id) throw new HttpError('ERR_NOT_FOUND', `No delivery ${deliveryId}`);
-  return singleReply('delivery', publicDelivery(row), [{ rel: 'collection', href: ctx.href(PATHS.webhookDeliveries, { chatId: chat.id, hookId: hook.id }) }]);
+  const delivery = publicDelivery(row, await outbound.listAttempts([row.id]));
+  return singleReply('delivery', delivery, [{ rel: 'collection', href: ctx.href(PATHS.webhookDeliveries, { chatId: chat.id, hookId: hook.id }) }]);
 }

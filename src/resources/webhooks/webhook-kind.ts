@@ -24,7 +24,7 @@ function readAnswer(reply: PostReply): string | undefined {
 }
 
 export function createWebhookKind(services: Pick<AppServices, 'storage' | 'clock' | 'config'>): OutboundKind {
-  const { storage, clock } = services;
+  const { storage } = services;
   return {
     kind: 'webhook',
     async prepare(delivery: OutboundDeliveryRow, now: number): Promise<PreparedPost | null> {
@@ -41,15 +41,27 @@ export function createWebhookKind(services: Pick<AppServices, 'storage' | 'clock
       if (hook && text !== undefined) await postAsBot(services, hook.chatId, hook.botId, text);
     },
     async gaveUp(delivery: OutboundDeliveryRow): Promise<void> {
-      await storage.transaction(async (tx) => {
-        const now = clock.now();
-        if (!(await tx.integrations.disableWebhook(delivery.targetId, now))) return;
-        await tx.outbound.dropPendingDeliveries('webhook', delivery.targetId);
-        const hook = (await tx.integrations.findWebhook(delivery.targetId))!;
-        if (hook.createdBy !== null) {
-          await tx.events.append({ type: WEBHOOK_DISABLED, chatId: NO_CHAT, onlyUserId: hook.createdBy, createdAt: now, data: publicWebhook(hook) });
-        }
-      });
+      await disableFailingWebhook(services, delivery.targetId);
+    },
+    /** A crash between a delivery's giving up and the disabling leaves a failed delivery of an enabled webhook. */
+    async resume(): Promise<void> {
+      for (const hookId of await storage.outbound.listTargetsWithFailures('webhook')) {
+        // Most are disabled already (each disabled webhook keeps its failed delivery): a read, not a write, for those.
+        if ((await storage.integrations.findWebhook(hookId))?.disabledAt === null) await disableFailingWebhook(services, hookId);
+      }
     },
   };
+}
+
+/** Disables the webhook, drops its pending deliveries and tells its maker, once: nothing when it is already disabled or gone. */
+async function disableFailingWebhook({ storage, clock }: Pick<AppServices, 'storage' | 'clock'>, hookId: string): Promise<void> {
+  await storage.transaction(async (tx) => {
+    const now = clock.now();
+    if (!(await tx.integrations.disableWebhook(hookId, now))) return;
+    await tx.outbound.dropPendingDeliveries('webhook', hookId);
+    const hook = (await tx.integrations.findWebhook(hookId))!;
+    if (hook.createdBy !== null) {
+      await tx.events.append({ type: WEBHOOK_DISABLED, chatId: NO_CHAT, onlyUserId: hook.createdBy, createdAt: now, data: publicWebhook(hook) });
+    }
+  });
 }

@@ -103,6 +103,11 @@ const TABLES: readonly TableCopy[] = [
       + ' last_status, last_error, last_duration_ms FROM outbound_deliveries ORDER BY id',
   },
   {
+    table: 'outbound_attempts',
+    columns: [['delivery_id', 'bigint'], ['attempt', 'integer'], ['at', 'bigint'], ['status', 'integer'], ['error', 'text'], ['duration_ms', 'integer']],
+    select: 'SELECT delivery_id, attempt, at, status, error, duration_ms FROM outbound_attempts ORDER BY delivery_id, attempt',
+  },
+  {
     // Web Push (docs/protocol.md §17): the VAPID key (browsers' subscriptions were made with it) and the subscriptions.
     table: 'push_keys',
     columns: [['id', 'integer'], ['public_key', 'text'], ['private_key', 'text'], ['created_at', 'bigint']],

@@ -78,4 +78,16 @@ export class PgIntegrations implements IntegrationRepository {
   async deleteWebhook(id: string): Promise<boolean> {
     return (await this.sql.count(INTEGRATION_SQL.deleteWebhook, [id])) === 1;
   }
+
+  findAccessTokensOfUser(userId: string): Promise<Omit<AccessTokenRow, 'tokenHash'>[]> {
+    return this.sql.rows(INTEGRATION_SQL.tokensOfUser, [userId]);
+  }
+
+  async findBotIdsOfOwner(ownerId: string): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>(INTEGRATION_SQL.botIdsOfOwner, [ownerId])).map((row) => row.id);
+  }
+
+  findWebhooksOfChatsOwnedBy(ownerId: string): Promise<Omit<WebhookRow, 'secretHash' | 'signingSecret'>[]> {
+    return this.sql.rows(INTEGRATION_SQL.webhooksOfOwnedChats, [ownerId, ownerId]);
+  }
 }

@@ -84,4 +84,16 @@ export class IntegrationStore {
   deleteWebhook(id: string): boolean {
     return this.sql.deleteWebhook.run(id).changes === 1;
   }
+
+  findAccessTokensOfUser(userId: string): Omit<AccessTokenRow, 'tokenHash'>[] {
+    return this.sql.tokensOfUser.all(userId) as Omit<AccessTokenRow, 'tokenHash'>[];
+  }
+
+  findBotIdsOfOwner(ownerId: string): string[] {
+    return (this.sql.botIdsOfOwner.all(ownerId) as { id: string }[]).map((row) => row.id);
+  }
+
+  findWebhooksOfChatsOwnedBy(ownerId: string): Omit<WebhookRow, 'secretHash' | 'signingSecret'>[] {
+    return this.sql.webhooksOfOwnedChats.all(ownerId, ownerId) as Omit<WebhookRow, 'secretHash' | 'signingSecret'>[];
+  }
 }

@@ -1,8 +1,11 @@
 // The outbound delivery queue on SQLite (docs/protocol.md §16.5): the lease is one UPDATE ... RETURNING, a write
 // transaction of its own, so two processes on one file never lease the same row.
 import type { ParsedQuery } from '../../parsers/query.ts';
-import type { AttemptRecord, NewDelivery, OutboundDeliveryRow } from '../outbound-repository.ts';
-import { DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, FIND_DELIVERY_SQL, INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL } from '../outbound-sql.ts';
+import { MAX_KEPT_ATTEMPTS, type AttemptRecord, type DeliveryAttemptRow, type NewDelivery, type OutboundDeliveryRow } from '../outbound-repository.ts';
+import {
+  ATTEMPT_COLUMNS_SQL, DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, FAILED_TARGETS_SQL, FIND_DELIVERY_SQL, INSERT_ATTEMPT_SQL,
+  INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL, TRIM_ATTEMPTS_SQL,
+} from '../outbound-sql.ts';
 import type { Page } from '../rows.ts';
 import type { Db } from './database.ts';
 import { PageRunner } from './list-page.ts';
@@ -27,13 +30,19 @@ export class OutboundStore {
   private readonly inTransaction: () => boolean;
   private readonly pages: PageRunner;
   private readonly leaseBatches: (owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => OutboundDeliveryRow[];
+  private readonly recordOne: (id: number, owner: string, attempt: AttemptRecord) => boolean;
   private readonly recordBatch: (owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]) => number[];
 
   constructor(db: Db) {
     this.statements = prepareStatements(db, {
       insert: INSERT_DELIVERY_SQL,
       lease: leaseSql(''),
-      record: RECORD_ATTEMPT_SQL,
+      record: `${RECORD_ATTEMPT_SQL} RETURNING attempts`,
+      insertAttempt: INSERT_ATTEMPT_SQL,
+      trimAttempts: TRIM_ATTEMPTS_SQL,
+      // One statement for any number of ids: they come as a JSON array.
+      attempts: `SELECT ${ATTEMPT_COLUMNS_SQL} FROM outbound_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, attempt`,
+      failedTargets: FAILED_TARGETS_SQL,
       drop: DROP_PENDING_SQL,
       remove: DELETE_DELIVERIES_SQL,
       find: FIND_DELIVERY_SQL,
@@ -57,10 +66,11 @@ export class OutboundStore {
       return rows.sort((a, b) => a.id - b.id);
     });
     this.recordBatch = db.transaction((owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]) => {
-      const recorded = attempts.filter((attempt) => this.runRecord(attempt.id, owner, attempt)).map((attempt) => attempt.id);
+      const recorded = attempts.filter((attempt) => this.writeAttempt(attempt.id, owner, attempt)).map((attempt) => attempt.id);
       for (const id of released) this.statements.release.run(id, owner);
       return recorded;
     });
+    this.recordOne = db.transaction((id: number, owner: string, attempt: AttemptRecord) => this.writeAttempt(id, owner, attempt));
     this.pages = new PageRunner(db);
   }
 
@@ -79,11 +89,16 @@ export class OutboundStore {
   }
 
   recordAttempt(id: number, owner: string, attempt: AttemptRecord): boolean {
-    return this.countBookkeeping(() => this.runRecord(id, owner, attempt));
+    return this.countBookkeeping(() => this.recordOne(id, owner, attempt));
   }
 
-  private runRecord(id: number, owner: string, attempt: AttemptRecord): boolean {
-    return this.statements.record.run(attempt.state, attempt.nextAttemptAt, attempt.at, attempt.status, attempt.error, attempt.durationMs, id, owner).changes === 1;
+  /** The row's update and its attempt's row: inside recordOne's or recordBatch's transaction. */
+  private writeAttempt(id: number, owner: string, attempt: AttemptRecord): boolean {
+    const row = this.statements.record.get(attempt.state, attempt.nextAttemptAt, attempt.at, attempt.status, attempt.error, attempt.durationMs, id, owner) as { attempts: number } | undefined;
+    if (row === undefined) return false;
+    this.statements.insertAttempt.run(id, row.attempts, attempt.at, attempt.status, attempt.error, attempt.durationMs);
+    if (row.attempts > MAX_KEPT_ATTEMPTS) this.statements.trimAttempts.run(id, row.attempts);
+    return true;
   }
 
   /**
@@ -117,5 +132,13 @@ export class OutboundStore {
 
   listDeliveries(kind: string, targetId: string, query: ParsedQuery): Page<OutboundDeliveryRow> {
     return this.pages.listPage<OutboundDeliveryRow>({ select: DELIVERY_SELECT, columns: DELIVERY_LIST_COLUMNS, scope: 'd.kind = ? AND d.target_id = ?', scopeParams: [kind, targetId] }, query);
+  }
+
+  listAttempts(deliveryIds: readonly number[]): DeliveryAttemptRow[] {
+    return deliveryIds.length === 0 ? [] : this.statements.attempts.all(JSON.stringify(deliveryIds)) as DeliveryAttemptRow[];
+  }
+
+  listTargetsWithFailures(kind: string): string[] {
+    return (this.statements.failedTargets.all(kind) as { targetId: string }[]).map((row) => row.targetId);
   }
 }
