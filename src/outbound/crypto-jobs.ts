@@ -13,11 +13,15 @@ export type EcPrivateJwk = {
   y: string;
 };
 
+/**
+ * Strings, not Buffers: a small Buffer is a view of an 8 KiB pool, and postMessage copies the whole pool for each (in a
+ * profile of a fan-out, handing 1,000 jobs over cost 384 ms of the event loop).
+ */
 export type CryptoJob =
-  /** The aes128gcm body of a push for one subscription's keys. */
-  | { type: 'encrypt'; payload: Uint8Array; p256dh: Uint8Array; auth: Uint8Array }
+  /** The aes128gcm body of a push: the payload's text, the subscription's keys in base64url. */
+  | { type: 'encrypt'; payload: string; p256dh: string; auth: string }
   /** RFC 7518 §3.4: an ES256 signature (R || S, 64 bytes) of `input` with the P-256 key `jwk`. */
-  | { type: 'sign'; input: Uint8Array; jwk: EcPrivateJwk };
+  | { type: 'sign'; input: string; jwk: EcPrivateJwk };
 
 /** The few keys a process signs with (one VAPID key), made into KeyObjects once. */
 const keys = new Map<string, KeyObject>();
@@ -33,8 +37,13 @@ function keyOf(jwk: EcPrivateJwk): KeyObject {
   return key;
 }
 
-/** Runs one job; throws what the job's inputs deserve (a key of the wrong length). */
+/**
+ * Runs one job; throws what the job's inputs deserve (a key of the wrong length). The answer owns its memory (no
+ * pool), so a thread can hand it over without a copy.
+ */
 export function runCryptoJob(job: CryptoJob): Uint8Array {
-  if (job.type === 'encrypt') return encryptPushPayload(Buffer.from(job.payload), { p256dh: Buffer.from(job.p256dh), auth: Buffer.from(job.auth) });
-  return sign('sha256', job.input, { key: keyOf(job.jwk), dsaEncoding: 'ieee-p1363' });
+  const value = job.type === 'encrypt'
+    ? encryptPushPayload(Buffer.from(job.payload), { p256dh: Buffer.from(job.p256dh, 'base64url'), auth: Buffer.from(job.auth, 'base64url') })
+    : sign('sha256', Buffer.from(job.input), { key: keyOf(job.jwk), dsaEncoding: 'ieee-p1363' });
+  return new Uint8Array(value);
 }

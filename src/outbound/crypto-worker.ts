@@ -16,5 +16,6 @@ parentPort?.on('message', ({ id, job }: JobMessage) => {
   } catch (error) {
     reply = { id, ok: false, message: (error as Error).message };
   }
-  parentPort!.postMessage(reply);
+  // The answer's memory is its own (crypto-jobs.ts): moved, not copied.
+  parentPort!.postMessage(reply, reply.ok ? [reply.value.buffer as ArrayBuffer] : []);
 });

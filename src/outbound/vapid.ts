@@ -28,7 +28,7 @@ function toJwk(pair: VapidKeyPair): EcPrivateJwk {
 }
 
 /** An ES256 signature (R || S) of input with the key: crypto-pool.ts's thread, or crypto-jobs.ts here. */
-export type SignEs256 = (input: Buffer, jwk: EcPrivateJwk) => Promise<Uint8Array>;
+export type SignEs256 = (input: string, jwk: EcPrivateJwk) => Promise<Uint8Array>;
 
 /** Signs VAPID tokens with one key. */
 export class VapidSigner {
@@ -66,7 +66,7 @@ export class VapidSigner {
     const claims = Buffer.from(JSON.stringify({ aud: new URL(endpoint).origin, exp: nowSeconds + VAPID_LIFETIME_SECONDS, sub: subject })).toString('base64url');
     const input = `${header}.${claims}`;
     // RFC 7518 §3.4: ES256's signature is R || S, 64 bytes, not DER.
-    const signature = Buffer.from(await this.signEs256(Buffer.from(input), this.jwk)).toString('base64url');
+    const signature = Buffer.from(await this.signEs256(input, this.jwk)).toString('base64url');
     return `vapid t=${input}.${signature}, k=${this.publicKey}`;
   }
 }

@@ -13,7 +13,7 @@ browser.generateKeys();
 const auth = Buffer.alloc(16, 7);
 
 function encryptJob(text: string) {
-  return { type: 'encrypt' as const, payload: Buffer.from(text), p256dh: browser.getPublicKey(), auth };
+  return { type: 'encrypt' as const, payload: text, p256dh: browser.getPublicKey().toString('base64url'), auth: auth.toString('base64url') };
 }
 
 function decrypt(body: Uint8Array): string {
@@ -35,7 +35,7 @@ test('encryptions and signatures run on a thread, started at the first job; each
   assert.equal(pool.threadIds.length, 1);
   assert.equal(pool.runsOnEventLoop, false);
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const signature = await pool.run({ type: 'sign', input: Buffer.from('a.b'), jwk: privateKey.export({ format: 'jwk' }) as never });
+  const signature = await pool.run({ type: 'sign', input: 'a.b', jwk: privateKey.export({ format: 'jwk' }) as never });
   assert.equal(signature.length, 64);
   assert.equal(verify('sha256', Buffer.from('a.b'), { key: createPublicKey(publicKey.export({ format: 'pem', type: 'spki' })), dsaEncoding: 'ieee-p1363' }, signature), true);
 });
@@ -69,7 +69,7 @@ test('a job\'s own error is its rejection, and ends no thread', async (t) => {
   const { pool } = startPool(t);
   await pool.run(encryptJob('start'));
   const [thread] = pool.threadIds;
-  await assert.rejects(pool.run({ type: 'encrypt', payload: Buffer.from('x'), p256dh: Buffer.alloc(65, 4), auth: Buffer.alloc(3) }), /auth is not 16 bytes/);
+  await assert.rejects(pool.run({ type: 'encrypt', payload: 'x', p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: Buffer.alloc(3).toString('base64url') }), /auth is not 16 bytes/);
   assert.deepEqual(pool.threadIds, [thread]);
 });
 

@@ -58,7 +58,7 @@ export function createPushKind(services: Services, signer: VapidSigner, pool: Cr
       const notice: PushNotice | undefined = await describePush(services, queued, now);
       if (!notice) return null;
       const [body, authorization] = await Promise.all([
-        pool.run({ type: 'encrypt', payload: Buffer.from(JSON.stringify(notice)), p256dh: Buffer.from(subscription.p256dh, 'base64url'), auth: Buffer.from(subscription.auth, 'base64url') }),
+        pool.run({ type: 'encrypt', payload: JSON.stringify(notice), p256dh: subscription.p256dh, auth: subscription.auth }),
         signer.authorization(subscription.endpoint, config.pushSubject, Math.floor(now / 1000)),
       ]);
       const headers: Record<string, string> = {
