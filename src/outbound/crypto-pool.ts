@@ -53,6 +53,8 @@ export class CryptoPool {
   /** No thread can run: jobs run on the event loop. */
   private onEventLoop: boolean;
   private stopped = false;
+  /** Running on the event loop was logged once. */
+  private saidSo = false;
 
   constructor(options: CryptoPoolOptions) {
     this.size = options.size ?? defaultPoolSize();
@@ -99,6 +101,10 @@ export class CryptoPool {
   }
 
   private dispatch(pending: Pending): void {
+    if (this.onEventLoop && !this.saidSo) {
+      this.saidSo = true;
+      this.logError(new Error(`crypto pool: no thread (${fileURLToPath(this.workerUrl)}); push encryption runs on the event loop`));
+    }
     if (this.onEventLoop) {
       // One job per turn: a fan-out's jobs take turns with the requests.
       setImmediate(() => {

@@ -74,9 +74,11 @@ test('a job\'s own error is its rejection, and ends no thread', async (t) => {
 });
 
 test('without the worker\'s file (the single executable), jobs run on the event loop with the same results', async (t) => {
-  const { pool } = startPool(t, { workerUrl: new URL('file:///nonexistent/crypto-worker.js') });
+  const { pool, logged } = startPool(t, { workerUrl: new URL('file:///nonexistent/crypto-worker.js') });
   assert.equal(pool.runsOnEventLoop, true);
   assert.equal(decrypt(await pool.run(encryptJob('here'))), 'here');
+  assert.equal(decrypt(await pool.run(encryptJob('again'))), 'again');
+  assert.deepEqual(logged, ['crypto pool: no thread (/nonexistent/crypto-worker.js); push encryption runs on the event loop'], 'said once');
   assert.deepEqual(pool.threadIds, []);
 });
 
