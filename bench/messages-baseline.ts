@@ -7,7 +7,7 @@ import { openPeerWork } from './peer-work.ts';
 
 const MESSAGES = /^\/chats\/([A-Za-z0-9_-]{1,64})\/messages(?:\?(.*))?$/;
 const CHAT = /^\/chats\/([A-Za-z0-9_-]{1,64})$/;
-const SEARCH = /^\/search\?q=([A-Za-z0-9]+)$/;
+const SEARCH = /^\/search\?q=([A-Za-z0-9]+)(?:&limit=(\d{1,3}))?$/;
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers });
@@ -29,7 +29,7 @@ export async function start(options: { db: string }): Promise<{ url: string; clo
     const userId = work.caller(req.headers.authorization);
     if (!userId) return send(res, 401, '{}');
     const search = SEARCH.exec(url);
-    if (search && req.method === 'GET') return send(res, 200, JSON.stringify(work.search(userId, search[1]!)));
+    if (search && req.method === 'GET') return send(res, 200, JSON.stringify(work.search(userId, search[1]!, search[2] === undefined ? undefined : Math.min(Number(search[2]), 100))));
     const chat = CHAT.exec(url);
     if (chat && req.method === 'GET') {
       const found = work.chat(userId, chat[1]!);

@@ -13,6 +13,7 @@ import { buildPageSql } from '../src/storage/sqlite/list-page.ts';
 import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT } from '../src/storage/sqlite/message-store.ts';
 import type { MessageRow, SearchHit, UserRow } from '../src/storage/store.ts';
 import { searchSource } from '../src/storage/sqlite/search-store.ts';
+import { searchCountLimit } from '../src/storage/search-count.ts';
 
 export interface PeerWork {
   /** The caller's user id for an Authorization header, or undefined (401). */
@@ -21,8 +22,8 @@ export interface PeerWork {
   page(userId: string, chatId: string, limit: number): { data: unknown[]; meta: { total: number; limit: number; offset: number } } | undefined;
   chat(userId: string, chatId: string): { data: Record<string, unknown> } | undefined;
   post(userId: string, chatId: string, text: string): { data: Record<string, unknown> } | undefined;
-  /** The first page (default limit) of a search for one word, newest first. */
-  search(userId: string, word: string): { data: Record<string, unknown>[]; meta: { total: number; limit: number; offset: number } };
+  /** The first page (of `limit`, else the default) of a search for one word, newest first. */
+  search(userId: string, word: string, limit?: number): { data: Record<string, unknown>[]; meta: { total: number; limit: number; offset: number } };
   close(): void;
 }
 
@@ -34,6 +35,8 @@ function publicMessage(row: MessageRow): Record<string, unknown> {
   return {
     id: row.id, chatId: row.chatId, authorId: row.authorId, text: row.text, replyTo: row.replyTo, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
     editedAt: row.editedAt === null ? null : iso(row.editedAt), reactions: JSON.parse(row.reactions) as unknown,
+    // The bench's messages carry no attachments: their summaries would be made public as src/representations does.
+    mentions: JSON.parse(row.mentions) as unknown, attachments: JSON.parse(row.attachments) as unknown,
   };
 }
 
@@ -56,10 +59,11 @@ export function openPeerWork(path: string): PeerWork {
   const page = db.prepare(`${MESSAGE_SELECT} WHERE (m.chat_id = ?) AND (1) ORDER BY m.id ASC LIMIT ? OFFSET ?`);
   const chatForCaller = db.prepare(`${CHAT_FOR_CALLER_SELECT} WHERE me.user_id = ? AND c.id = ?`);
   const insert = db.prepare('INSERT INTO messages (id, chat_id, author_id, text, reply_to, created_at, updated_at) VALUES (@id, @chatId, @authorId, @text, @replyTo, @createdAt, @updatedAt)');
-  // The search's statements exactly as our server builds them for `?q=<word>` (newest first, default limit).
+  // The naive search for `?q=<word>` (newest first, default limit): every match sorted to take the page (the SQL our
+  // server runs for any other order), and the total counted to the same bound as ours (docs/protocol.md §5).
   const query = parseQuery('q=x', SEARCH_FIELDS, { reserved: ['q'] });
   query.sort.push({ field: SEARCH_FIELDS.fields.find((field) => field.name === 'createdAt')!, direction: 'DESC' });
-  const searchSql = buildPageSql(searchSource('u', ['x']), query);
+  const searchSql = buildPageSql(searchSource('u', ['x'], query), query);
   const searchPage = db.prepare(searchSql.page.sql);
   const searchTotal = db.prepare(searchSql.total.sql).pluck();
   const messageById = db.prepare(`${MESSAGE_SELECT} WHERE m.id = ?`);
@@ -93,10 +97,10 @@ export function openPeerWork(path: string): PeerWork {
       insert.run(row);
       return { data: publicMessage(row) };
     },
-    search(userId, word) {
+    search(userId, word, limit = query.limit) {
       const params = [{ match: `"${word.replaceAll('"', '""')}"*`, userId }];
-      const total = searchTotal.get(...params) as number;
-      const hits = searchPage.all(...params, query.limit, 0) as SearchHit[];
+      const total = searchTotal.get(...params, searchCountLimit({ offset: 0, limit })) as number;
+      const hits = searchPage.all(...params, limit, 0) as SearchHit[];
       const data = hits.map((hit): Record<string, unknown> => {
         if (hit.type === 'message') return { type: hit.type, ...publicMessage(messageById.get(hit.id) as MessageRow) };
         if (hit.type === 'chat') {
@@ -105,7 +109,7 @@ export function openPeerWork(path: string): PeerWork {
         }
         return { type: hit.type, ...publicUser(userById.get(hit.id) as UserRow) };
       });
-      return { data, meta: { total, limit: query.limit, offset: 0 } };
+      return { data, meta: { total, limit, offset: 0 } };
     },
     close: () => db.close(),
   };

@@ -229,6 +229,8 @@ try {
     formatAttachmentsBench(await runAttachmentsBench()))));
   sections.push(await section('History: a page at 1k against 1M messages', () => optional<typeof import('./history.bench.ts')>('./history.bench.ts', async ({ runHistoryBench, formatHistoryBench }) =>
     formatHistoryBench(await runHistoryBench({ durationSeconds: Math.min(SECONDS, 3) })))));
+  sections.push(await section('Search at scale: the newest 50 of a prefix in 1,000,000 messages against the naive query', () => optional<typeof import('./search-scale.bench.ts')>('./search-scale.bench.ts', async ({ runSearchScaleBench, formatSearchScaleBench }) =>
+    formatSearchScaleBench(await runSearchScaleBench({ seconds: Math.min(SECONDS, 3) })))));
   sections.push(await section('Events: fan-out, idle streams, replay, the cost of the event write', () => optional<typeof import('./events.bench.ts')>('./events.bench.ts', async ({ runEventsBench, formatEventsBench }) =>
     formatEventsBench(await runEventsBench(dir, { durationSeconds: SECONDS })))));
   sections.push(await section('Workers: --workers 2 against 1', () => optional<typeof import('./workers.bench.ts')>('./workers.bench.ts', async ({ runWorkersBench, formatWorkersBench }) =>

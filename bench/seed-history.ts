@@ -48,9 +48,10 @@ export function setAsideInsertTriggers(db: Database.Database): () => void {
   };
 }
 
-/** What the insert triggers of messages would have kept, done once: the FTS index and the per-chat counts. */
+/** What the insert triggers of messages would have kept, done once: the FTS index, the per-chat counts, newest_so_far. */
 export function rebuildMessageIndexes(db: Database.Database): void {
   db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')");
+  db.exec('UPDATE messages SET newest_so_far = running.newest FROM (SELECT seq, max(created_at) OVER (ORDER BY seq) AS newest FROM messages) AS running WHERE running.seq = messages.seq');
   db.exec('UPDATE chat_stats SET message_count = (SELECT count(*) FROM messages m WHERE m.chat_id = chat_stats.chat_id)');
 }
 

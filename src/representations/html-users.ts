@@ -7,6 +7,7 @@ import { renderPushSection } from './html-push.ts';
 import { anchor, pathOf, renderTime, renderUser, renderUserAvatar } from './html-parts.ts';
 import { chatNameOf } from './html-mentions.ts';
 import type { CollectionRepresentation, PageContext, SingleRepresentation } from './representation.ts';
+import { searchCountLimit } from '../storage/search-count.ts';
 
 export function renderUserList(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
   const items = rep.data.map((user) => `<li>${renderUser(page, user['id'], 32)} <span class="none">joined ${renderTime(page, user['createdAt'])}</span></li>`);
@@ -92,7 +93,9 @@ export function renderSearchResults(rep: CollectionRepresentation, page: PageCon
     return `<li>User ${renderUser(page, hit['id'], 24)}</li>`;
   });
   const total = 'total' in rep.meta ? rep.meta.total : rep.data.length;
+  // A total that reached the count's bound says "at least" (docs/protocol.md §5).
+  const atLeast = 'total' in rep.meta && total === searchCountLimit(rep.meta) ? '+' : '';
   const form = `<form method="get" action="${escapeHtml(pathOf(page, 'search'))}" role="search"><p class="field"><label for="search-again">Search for</label>` +
     `<input id="search-again" name="q" type="search" required value="${escapeHtml(query)}"></p><p><button type="submit">Search</button></p></form>`;
-  return { heading: `Search: ${query}`, main: `${form}<p>${total} found.</p><ul class="results">${items.join('\n')}</ul>` };
+  return { heading: `Search: ${query}`, main: `${form}<p>${total}${atLeast} found.</p><ul class="results">${items.join('\n')}</ul>` };
 }

@@ -27,7 +27,7 @@ interface Backend {
 const BACKENDS: readonly Backend[] = [
   {
     accepts: isPostgresUrl,
-    open: ({ db, poolSize, recordEvents, onCommit, commits, onBroadcast }) => PostgresStore.open(db, { poolSize, recordEvents, onCommit, commits, onBroadcast }),
+    open: ({ db, poolSize, recordEvents, onCommit, commits, onBroadcast, keepReads }) => PostgresStore.open(db, { poolSize, recordEvents, onCommit, commits, onBroadcast, keepReads }),
   },
   { accepts: () => true, open: async ({ db, onBroadcast: _unused, ...options }) => new SqliteStore(db, options) },
 ];

@@ -21,6 +21,11 @@ export interface PageSource {
    * walks every row in scope, O(n) even on an index (60 ms for one chat of a million messages).
    */
   unfilteredTotal?: { sql: string; params: unknown[] };
+  /**
+   * meta.total counts at most this many (search, docs/protocol.md §5): counting every match is O(matches), 125,000
+   * of them for a common prefix in a million messages, where the page itself needs only its own.
+   */
+  countAtMost?: number;
 }
 
 /** The two statements of a page, as they run: for the page itself, and for meta.total. */
@@ -40,7 +45,9 @@ export function buildPageSql(source: PageSource, query: ParsedQuery, buildQueryS
   const total = query.filters.length === 0 && source.unfilteredTotal !== undefined
     ? source.unfilteredTotal
     // PostgreSQL wants a name for the subquery; SQLite takes one.
-    : { sql: `SELECT count(*) AS n FROM (${source.select} WHERE ${where}) counted`, params };
+    : source.countAtMost !== undefined
+      ? { sql: `SELECT count(*) AS n FROM (${source.select} WHERE ${where} LIMIT ?) counted`, params: [...params, source.countAtMost] }
+      : { sql: `SELECT count(*) AS n FROM (${source.select} WHERE ${where}) counted`, params };
   const pageWhere = source.bounds ? `(${where}) AND (${source.bounds.sql})` : where;
   const pageParams = source.bounds ? [...params, ...source.bounds.params] : params;
   return {

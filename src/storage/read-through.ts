@@ -1,7 +1,8 @@
 // The read-through layer of a store (docs/performance.md, "Kept reads"): what a GET or HEAD reads is kept while
-// the database's change stamp holds (SQLite: total_changes + data_version), so a write of any kind, by this
-// process or another (--workers), retires every entry at once. Owned by its store: made when the store opens,
-// dropped when it closes; a store that cannot tell whether anything was written (PostgreSQL) keeps nothing.
+// the database's change stamp holds (SQLite: total_changes + data_version; PostgreSQL: counters its triggers bump,
+// sql/postgres/014-change-stamp.sql), so a write of any kind, by this process or another (--workers, another
+// server), retires every entry at once. Owned by its store: made when the store opens, dropped when it closes; a
+// store that cannot tell whether anything was written keeps nothing.
 //
 // A request reads the stamp once, the first time it asks, and every read it keeps or finds is checked against
 // that one stamp: a request answered from kept entries sees the database as it was when it began, never older.

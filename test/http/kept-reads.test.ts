@@ -3,7 +3,8 @@
 // a write by another connection to the same file, as a second --workers process makes); the membership is
 // checked on every read, kept page or not. Sessions, memberships and chats as each caller reads them: a logout,
 // a new password, an expiry, a removal, a rename, a read marker and another connection's write all show in the
-// very next read. On PostgreSQL (no change stamp) nothing is kept and the same answers must come.
+// very next read. On PostgreSQL the change stamp of sql/postgres/014-change-stamp.sql keeps reads too, and the same answers
+// must come (across two servers: test/postgres/kept-reads.test.ts).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,24 +1,13 @@
 // Several servers on one PostgreSQL database (docs/protocol.md §12.2): shared sessions and limits, and every event on every
 // server's streams exactly once, in id order, even while both servers write at once.
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
-import { startServer, type RunningServer, type StartOptions } from '../../src/index.ts';
+import { test } from 'node:test';
+import { startServer } from '../../src/index.ts';
 import { createChat, postMessage, type Chat } from '../http/chat-fixtures.ts';
 import { call, registerAndLogIn, runSql } from '../http/client.ts';
 import { openReady } from '../http/event-stream.ts';
 import { createTestDatabase } from './test-database.ts';
-
-/** Two servers, as on two machines: each its own pool and LISTEN connection, one database. */
-async function twoServers(t: TestContext, options: StartOptions = {}): Promise<[RunningServer, RunningServer]> {
-  const database = await createTestDatabase();
-  const start = () => startServer({ db: database.url, scryptN: 1024, writeRate: 0, registerRate: 0, registration: 'open', ...options });
-  const servers = [await start(), await start()] as [RunningServer, RunningServer];
-  t.after(async () => {
-    for (const server of servers) await server.close();
-    await database.drop();
-  });
-  return servers;
-}
+import { twoServers } from './two-servers.ts';
 
 test('a session made on one server works on the other, and ends on both', async (t) => {
   const [a, b] = await twoServers(t);

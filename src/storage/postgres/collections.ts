@@ -12,6 +12,7 @@ import { buildPageSql, type PageSource } from '../page-sql.ts';
 import { historySource, mentionsSource } from '../history-source.ts';
 import { auditFromRecord, type AuditRecord } from '../audit-record.ts';
 import { buildPgQuerySql } from './query-sql.ts';
+import { searchCountLimit } from '../search-count.ts';
 
 const CASELESS_LOGIN: ReadonlySet<string> = new Set(['login']);
 
@@ -134,7 +135,7 @@ export class PgCollections implements CollectionRepository {
   }
 
   search(userId: string, terms: readonly string[], query: ParsedQuery): Promise<Page<SearchHit>> {
-    return listPage(this.sql, { select: SEARCH_SELECT, selectParams: [terms, userId], columns: SEARCH_COLUMNS }, query);
+    return listPage(this.sql, { select: SEARCH_SELECT, selectParams: [terms, userId], columns: SEARCH_COLUMNS, countAtMost: searchCountLimit(query) }, query);
   }
 
   listActions<T extends ActionItem>(items: readonly T[], query: ParsedQuery): Promise<Page<T>> {

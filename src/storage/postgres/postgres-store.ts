@@ -34,7 +34,12 @@ export interface PostgresStoreOptions {
   commits?: CommitListener;
   /** Told each payload another server broadcast (NOTIFY on the ephemeral channel). */
   onBroadcast?: (payload: string) => void;
+  /** For benchmarks only: false reads no change stamp, so nothing is kept (storage/read-through.ts). */
+  keepReads?: boolean;
 }
+
+/** The change stamp of sql/postgres/014-change-stamp.sql: the sum of counters every committed write bumps. */
+const CHANGE_STAMP_SQL = 'SELECT sum(n)::text AS stamp FROM change_stamps';
 
 export const DEFAULT_POOL_SIZE = 10;
 
@@ -117,7 +122,7 @@ export class PostgresStore implements Store {
   readonly rateCounters: PgRateCounters;
   private readonly refused = new RefusedWrites();
   private readonly hints: EventListener | undefined;
-  /** Nothing is kept: PostgreSQL has no change stamp that is cheap to read and sees every other server's commit. */
+  /** What GETs keep between requests while the change stamp holds (every server's commits move it). */
   private readonly kept: ReadThrough;
   private closed = false;
 
@@ -141,7 +146,8 @@ export class PostgresStore implements Store {
     this.integrations = base.integrations;
     this.push = base.push;
     this.rateCounters = new PgRateCounters(sql);
-    this.kept = new ReadThrough(this, undefined);
+    // One statement on any pooled connection, outside every transaction: it sees every write committed before it.
+    this.kept = new ReadThrough(this, options.keepReads === false ? undefined : async () => (await sql.one<{ stamp: string }>(CHANGE_STAMP_SQL))?.stamp);
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits, onBroadcast: options.onBroadcast });
   }
 

@@ -13,7 +13,7 @@ import { auditFromRecord, type AuditRecord } from '../audit-record.ts';
 import type { SqlColumns } from './query-sql.ts';
 import { REACTION_SELECT } from './reaction-store.ts';
 import { REVISION_SELECT, REVISION_SELECT_PARAMS } from './revision-store.ts';
-import { searchSource } from './search-store.ts';
+import { searchPage } from './search-store.ts';
 
 const USER_SELECT = 'SELECT u.id, u.login, u.password_hash AS passwordHash, u.avatar_id AS avatarId, u.role, u.deactivated_at AS deactivatedAt, '
   + 'u.last_seen_at AS lastSeenAt, u.created_at AS createdAt, u.updated_at AS updatedAt, u.kind, u.owner_id AS ownerId FROM users u';
@@ -142,7 +142,7 @@ export class SqliteCollections {
   }
 
   search(userId: string, terms: readonly string[], query: ParsedQuery): Page<SearchHit> {
-    return this.pages.listPage<SearchHit>(searchSource(userId, terms), query);
+    return searchPage(this.pages, userId, terms, query);
   }
 
   listActions<T extends ActionItem>(items: readonly T[], query: ParsedQuery): Page<T> {

@@ -25,7 +25,8 @@ export class PageRunner {
     this.db = db;
   }
 
-  private prepare(sql: string): Statement<unknown[]> {
+  /** The statement of `sql`, prepared once (a page read its own way: storage/sqlite/search-store.ts). */
+  statement(sql: string): Statement<unknown[]> {
     let statement = this.cache.get(sql);
     if (!statement) {
       statement = this.db.prepare<unknown[]>(sql);
@@ -37,8 +38,18 @@ export class PageRunner {
 
   listPage<T>(source: PageSource, query: ParsedQuery): Page<T> {
     const { page, total, limit } = buildPageSql(source, query);
-    const counted = this.prepare(total.sql).get(...total.params) as { n: number } | undefined;
-    const rows = limit === 0 ? [] : this.prepare(page.sql).all(...page.params) as T[];
-    return { rows, total: counted?.n ?? 0 };
+    const counted = this.count(total);
+    const rows = limit === 0 ? [] : this.statement(page.sql).all(...page.params) as T[];
+    return { rows, total: counted };
+  }
+
+  /** meta.total of a page, without the page. */
+  countOf(source: PageSource, query: ParsedQuery): number {
+    return this.count(buildPageSql(source, query).total);
+  }
+
+  private count(total: PageSql['total']): number {
+    const counted = this.statement(total.sql).get(...total.params) as { n: number } | undefined;
+    return counted?.n ?? 0;
   }
 }
