@@ -43,6 +43,11 @@ export class AttemptRecorder {
     });
   }
 
+  /** Commits what waits now (the loop stops: outcomes answered must not be sent again after a graceful restart). */
+  flushNow(): void {
+    if (this.waiting.length > 0) void this.flush();
+  }
+
   private async flush(): Promise<void> {
     this.scheduled = false;
     clearTimeout(this.timer);

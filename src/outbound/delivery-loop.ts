@@ -72,6 +72,7 @@ export class DeliveryLoop {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
+    this.recorder.flushNow();
     // Idle keep-alive connections go once nothing is in flight (they never hold the process open meanwhile).
     void this.idle().then(() => this.agents.destroy());
   }
