@@ -248,6 +248,10 @@ try {
     formatTypingPresenceBench(await runTypingPresenceBench()))));
   sections.push(await section('The chat screen in Chromium: INP of sending, CLS of scrolling 200 messages', () => optional<typeof import('./screen.bench.ts')>('./screen.bench.ts', async ({ runScreenBench, formatScreenBench }) =>
     formatScreenBench(await runScreenBench()))));
+  sections.push(await section('Capacity: simulated people stepped up until a step fails (bench/capacity.md)', async () => {
+    const { formatCapacitySection, runCapacitySection } = await import('./capacity.bench.ts');
+    return formatCapacitySection(await runCapacitySection());
+  }));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });
