@@ -167,6 +167,8 @@ test('the sidebar follows the stream: another chat\'s message moves it to the to
   await bob.page.locator(`#m-${first} ul.reactions button`, { hasText: '🦄 1' }).waitFor();
   await alice.page.locator(`#m-${second} details.menu > summary`).click();
   const recent = alice.page.locator(`#m-${second} [data-recent-emoji] button`);
+  // The row comes with the menu's toggle event, a task after the click.
+  await recent.first().waitFor();
   assert.deepEqual(await recent.allInnerTexts(), ['🦄']);
   await recent.first().click();
   await bob.page.locator(`#m-${second} ul.reactions button`, { hasText: '🦄 1' }).waitFor();
