@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LoginLimiter } from '../../src/resources/session/login-limiter.ts';
 import { call, TestClock, withServer } from './client.ts';
+import { dropLoginPauses } from './no-login-pauses.ts';
 
 test('1,000 wrong passwords, 50 at a time, cause at most the allowed number of hashes', async (t) => {
   const clock = new TestClock();
@@ -33,6 +34,7 @@ test('1,000 wrong passwords, 50 at a time, cause at most the allowed number of h
 
 test('a success clears the login\'s failures; other logins are not affected', async (t) => {
   const server = await withServer(t, { loginMaxFailures: 3 });
+  dropLoginPauses(server);
   await call(server, 'POST', '/users', { json: { login: 'ivan', password: 'password1' } });
   await call(server, 'POST', '/users', { json: { login: 'judy', password: 'password1' } });
   for (let i = 0; i < 2; i++) assert.equal((await call(server, 'POST', '/session', { json: { login: 'ivan', password: 'wrong one' } })).status, 401);
@@ -44,6 +46,7 @@ test('a success clears the login\'s failures; other logins are not affected', as
 
 test('one address guessing many logins is limited too (ten times the per-login limit)', async (t) => {
   const server = await withServer(t, { loginMaxFailures: 2 });
+  dropLoginPauses(server);
   const statuses: number[] = [];
   for (let i = 0; i < 25; i++) {
     statuses.push((await call(server, 'POST', '/session', { json: { login: `someone${i}`, password: 'password1' } })).status);
