@@ -21,11 +21,17 @@ all-modules: runtime
 
 # The browser test drives Debian's Chromium (no browser download); install it when missing.
 CHROMIUM := /usr/bin/chromium
+# A colour emoji font, so the browser tests and the screenshots in docs/screenshots/ show emoji (not empty boxes).
+EMOJI_FONT := /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+
+$(EMOJI_FONT):
+	$(SUDO) apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-noto-color-emoji
 
 # Node 24 runs the TypeScript itself, its types stripped (README.md, Running): serving needs no tsx.
 SERVE := NODE_COMPILE_CACHE=$(CURDIR)/.runtime/compile-cache node src/main.ts
@@ -51,7 +57,7 @@ NODE_TEST := node --import tsx --test --test-concurrency=2 --test-reporter=spec
 
 # Every test under c8 (SQLite), then the HTTP suite on PostgreSQL; one coverage report and gate (at least 90% of
 # lines) over both runs; prints the totals.
-test: all-modules $(CHROMIUM) typecheck
+test: all-modules $(CHROMIUM) $(EMOJI_FONT) typecheck
 	@echo "make test: node $$(node --version) ($$(readlink -f .runtime/bin/node))"
 	rm -rf coverage/tmp
 	$(C8_RUN) $(NODE_TEST) $(filter-out $(PG_TESTS),$(TESTS))

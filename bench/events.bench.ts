@@ -9,7 +9,7 @@ import { startChild, type ServerChild } from './server-process.ts';
 const CHAT_SERVER = new URL('./chat-server.ts', import.meta.url).pathname;
 const PASSWORD = 'a long benchmark password';
 /** Hashing is not what is measured here, and limits would refuse the setup's bursts. */
-export const SERVER_OPTIONS = { scryptN: 1024, maxStreams: 20_000, registerRate: 0, writeRate: 0, hashQueue: 10_000 };
+export const SERVER_OPTIONS = { scryptN: 1024, maxStreams: 15_000, registerRate: 0, writeRate: 0, hashQueue: 10_000 };
 
 export async function callJson(url: string, method: string, body: unknown, token?: string): Promise<any> {
   const res = await fetch(url, {

@@ -246,6 +246,10 @@ try {
   sections.push(await section(PUSH_BENCH_TITLE, async () => formatPushBench(await runPushBench())));
   sections.push(await section('Typing and presence: 1,000 streams, 200 users typing', () => optional<typeof import('./typing-presence.bench.ts')>('./typing-presence.bench.ts', async ({ runTypingPresenceBench, formatTypingPresenceBench }) =>
     formatTypingPresenceBench(await runTypingPresenceBench()))));
+  sections.push(await section('Capacity: simulated people stepped up until a step fails (bench/capacity.md)', async () => {
+    const { formatCapacitySection, runCapacitySection } = await import('./capacity.bench.ts');
+    return formatCapacitySection(await runCapacitySection());
+  }));
   sections.push(await section('Soak', async () => formatSoak(await runSoak())));
 } finally {
   rmSync(dir, { recursive: true, force: true });

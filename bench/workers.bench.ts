@@ -11,12 +11,13 @@ import { runnable } from './server-process.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
-interface Running { url: string; child: ChildProcess }
+export interface Running { url: string; child: ChildProcess }
 
-async function startMain(db: string, workers: number): Promise<Running> {
+/** src/main.ts (compiled) on `db` with `workers` processes, further server flags and node flags; answers when it listens. */
+export async function startMain(db: string, workers: number, extra: readonly string[] = [], nodeFlags: readonly string[] = []): Promise<Running> {
   const main = runnable(MAIN);
-  const child = spawn(process.execPath, [...main.execArgv, main.file, '--db', db, '--port', '0', '--host', '127.0.0.1', '--quiet',
-    '--workers', String(workers), '--scrypt-n', '1024', '--write-rate', '0', '--register-rate', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_V8_COVERAGE: '' } });
+  const child = spawn(process.execPath, [...nodeFlags, ...main.execArgv, main.file, '--db', db, '--port', '0', '--host', '127.0.0.1', '--quiet',
+    '--workers', String(workers), '--scrypt-n', '1024', '--write-rate', '0', '--register-rate', '0', ...extra], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_V8_COVERAGE: '' } });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -30,7 +31,7 @@ async function startMain(db: string, workers: number): Promise<Running> {
   return { url, child };
 }
 
-async function stop(running: Running): Promise<void> {
+export async function stop(running: Running): Promise<void> {
   running.child.kill('SIGTERM');
   await once(running.child, 'exit');
 }

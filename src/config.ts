@@ -31,7 +31,8 @@ export interface Config {
   trace: boolean;
   logFormat: 'text' | 'json';
   eventRetention: number;
-  maxStreams: number;
+  /** null: sized from the process's file limit at start (http/descriptors.ts). */
+  maxStreams: number | null;
   workers: number;
   writeRate: number;
   registerRate: number;
@@ -65,6 +66,8 @@ interface OptionSpec {
   env: string;
   kind: Kind;
   help: string;
+  /** What --help says of a null default that is worked out at start. */
+  auto?: string;
 }
 
 const MIB = 1024 * 1024;
@@ -97,7 +100,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   trace: false,
   logFormat: 'text',
   eventRetention: 86_400,
-  maxStreams: 10_000,
+  maxStreams: null,
   workers: 1,
   writeRate: 600,
   registerRate: 20,
@@ -144,7 +147,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'trace', flag: '--trace', env: 'TRACE', kind: 'flag', help: 'print every exchange as raw HTTP/1.1 to stderr, secrets redacted' },
   { key: 'logFormat', flag: '--log-format', env: 'LOG_FORMAT', kind: 'log-format', help: 'access log lines: text or json (one object a line)' },
   { key: 'eventRetention', flag: '--event-retention', env: 'EVENT_RETENTION', kind: 'seconds', help: 'how long the event log keeps events, seconds' },
-  { key: 'maxStreams', flag: '--max-streams', env: 'MAX_STREAMS', kind: 'count', help: 'open event streams the server holds at most' },
+  { key: 'maxStreams', flag: '--max-streams', env: 'MAX_STREAMS', kind: 'count', help: 'open event streams the server process holds at most', auto: 'nine tenths of what the file limit (ulimit -n) leaves' },
   { key: 'workers', flag: '--workers', env: 'WORKERS', kind: 'workers', help: 'server processes on one port and one database (auto: one per core)' },
   { key: 'writeRate', flag: '--write-rate', env: 'WRITE_RATE', kind: 'rate', help: 'writes per minute per signed-in user (0: no limit)' },
   { key: 'registerRate', flag: '--register-rate', env: 'REGISTER_RATE', kind: 'rate', help: 'registrations per hour per client address (0: no limit)' },

@@ -11,7 +11,7 @@ export function formatHelp(): string {
   const rows: [string, string][] = [
     ...OPTIONS.map((spec): [string, string] => [
       `${spec.flag}${spec.kind === 'flag' ? '' : ' <value>'}`,
-      `${spec.help} (env ${spec.env}, default ${defaultText(DEFAULT_CONFIG[spec.key])})`,
+      `${spec.help} (env ${spec.env}, default ${DEFAULT_CONFIG[spec.key] === null && spec.auto ? spec.auto : defaultText(DEFAULT_CONFIG[spec.key])})`,
     ]),
     ['--help', 'print this help'],
     ['--version', 'print the version, and the version of Node.js running it'],

@@ -4,10 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type App, type EventTimings } from './app.ts';
 import { DEFAULT_CONFIG, type Config } from './config.ts';
 import type { Clock } from './clock.ts';
+import { guardConnections, planDescriptors, readFileLimit } from './http/descriptors.ts';
 import { HttpError } from './http/http-error.ts';
 import { sendSocketProblem } from './http/send.ts';
 import { listenForMetrics, type MetricsListener } from './metrics/metrics-server.ts';
 import { listenFailure, StartupError } from './startup-error.ts';
+import { isPostgresUrl } from './storage/database-url.ts';
 import { DatabaseOpenError } from './storage/store.ts';
 
 export { StartupError } from './startup-error.ts';
@@ -53,6 +55,10 @@ export interface RunningServer {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const { clock, synchronous, groupCommit, recordEvents, keepReads, eventTimings, onEventsCommitted, onEphemeral, serveMetrics = true, ...overrides } = options;
   const config: Config = { ...DEFAULT_CONFIG, db: ':memory:', port: 0, quiet: true, ...overrides };
+  // Descriptors are planned (docs/operations.md, File descriptors): --max-streams fits the file limit, or is lowered with a warning.
+  const descriptors = planDescriptors(readFileLimit(), config.maxStreams, isPostgresUrl(config.db) ? config.dbPool : 0);
+  if (descriptors.warning !== undefined) process.stderr.write(`${descriptors.warning}\n`);
+  config.maxStreams = descriptors.maxStreams;
   let app: App;
   try {
     app = await createApp(config, clock, { synchronous, groupCommit, recordEvents, keepReads }, { ...eventTimings, onEventsCommitted, onEphemeral });
@@ -70,9 +76,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // RFC 9112 §6.3: conflicting framing (Content-Length with Transfer-Encoding) is refused by the parser.
     insecureHTTPParser: false,
   }, (req, res) => {
+    // A connection past the file limit got its 503 already (http/descriptors.ts): its request is read and dropped, never served.
+    if (wasRefused(req.socket)) {
+      req.resume();
+      return;
+    }
     void app.handle(req, res);
   });
   server.keepAliveTimeout = config.keepAliveTimeout * 1000;
+  const wasRefused = guardConnections(server, descriptors.maxConnections, (line) => process.stderr.write(`${line}\n`));
   // What Node's parser refuses (bad request line, conflicting framing, header overflow, timeouts)
   // still gets a problem document; CONNECT asks for a tunnel, which this server does not offer.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => sendSocketProblem(socket, error));

@@ -20,6 +20,7 @@ import { openStore, type StoreConfig } from './storage/open-store.ts';
 import { DeliveryLoop, type DeliveryLoopOptions } from './outbound/delivery-loop.ts';
 import { OutboundKinds } from './outbound/outbound-kind.ts';
 import { createWebhookKind } from './resources/webhooks/webhook-kind.ts';
+import { CryptoPool } from './outbound/crypto-pool.ts';
 import { createPushKind } from './resources/push/push-kind.ts';
 import { loadVapidSigner } from './resources/push/vapid-key.ts';
 
@@ -131,10 +132,13 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     ...outboundTimings,
   });
   kinds.register(createWebhookKind({ storage, clock, config }));
+  // docs/push.md, "What runs where": push encryption and signatures on worker threads, started at the first push.
+  const cryptoPool = new CryptoPool({ logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'crypto-pool', error)) });
+  if (config.pushSubject !== '') cryptoPool.start();
   // docs/protocol.md §17.1: the one VAPID key, made by the first process that starts on this database.
-  const pushSigner = await loadVapidSigner(storage, clock);
+  const pushSigner = await loadVapidSigner(storage, clock, cryptoPool);
   const publicOrigin = (): string => config.publicUrl || listenOrigin;
-  kinds.register(createPushKind({ storage, clock, config, events, publicOrigin }, pushSigner));
+  kinds.register(createPushKind({ storage, clock, config, events, publicOrigin }, pushSigner, cryptoPool));
   wakeUp.alsoWake(() => loop.wake());
   loop.start();
   const uploadCleanup = new UploadCleanup({
@@ -154,7 +158,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     publicOrigin,
     events,
     outbound: { kinds, loop },
-    push: { signer: pushSigner },
+    push: { signer: pushSigner, pool: cryptoPool },
     uploadCleanup,
     bus,
     typing,
@@ -167,6 +171,8 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
       await presence.stop().catch(logHubError);
       events.stop();
       loop.stop();
+      // Jobs not yet answered are rejected: their deliveries are not recorded, and are sent when their lease runs out.
+      await cryptoPool.stop();
       uploadCleanup.stop();
       metrics.stop();
       await storage.close();

@@ -1,6 +1,6 @@
 // One POST to a checked target (docs/protocol.md §16.6): connected to the pinned address, timed out at 5 s to connect
 // and 10 s in all, no redirect followed, at most 64 KiB of the reply read. Never throws: a failure is `error`.
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { SafeTarget } from './safe-target.ts';
@@ -34,20 +34,22 @@ function createPinnedLookup(target: SafeTarget): LookupFunction {
   }) as LookupFunction;
 }
 
-export function postOnce(target: SafeTarget, headers: Record<string, string>, body: Buffer, limits: PostLimits = {}): Promise<PostReply> {
+/** `agent`: keep-alive connections to reuse (keep-alive-agents.ts); without one, a connection of its own, closed after. */
+export function postOnce(target: SafeTarget, headers: Record<string, string>, body: Buffer, limits: PostLimits = {}, agent?: Agent): Promise<PostReply> {
   const started = performance.now();
   const connectMs = limits.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const totalMs = limits.totalTimeoutMs ?? TOTAL_TIMEOUT_MS;
   const maxBytes = limits.maxReplyBytes ?? MAX_REPLY_BYTES;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (reply: Omit<PostReply, 'durationMs'>): void => {
+    /** `whole`: the reply was read to its end, so a keep-alive connection may serve the next request. */
+    const finish = (reply: Omit<PostReply, 'durationMs'>, whole = false): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(whole);
+      clearTimeout(wholeTimer);
       clearTimeout(connecting);
       resolve({ ...reply, durationMs: Math.round(performance.now() - started) });
-      req.destroy();
+      if (!whole || !agent) req.destroy();
     };
     const fail = (error: string, status = 0, replyHeaders: IncomingHttpHeaders = {}): void => finish({ status, headers: replyHeaders, body: Buffer.alloc(0), error });
     const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -57,7 +59,7 @@ export function postOnce(target: SafeTarget, headers: Record<string, string>, bo
       // Host and SNI carry the name; the certificate is checked against it.
       servername: target.url.protocol === 'https:' && !target.url.hostname.startsWith('[') ? target.url.hostname : undefined,
       headers: { ...headers, 'content-length': String(body.length) },
-      agent: false,
+      agent: agent ?? false,
     }, (res) => {
       clearTimeout(connecting);
       const status = res.statusCode ?? 0;
@@ -73,13 +75,16 @@ export function postOnce(target: SafeTarget, headers: Record<string, string>, bo
         size += chunk.length;
         if (size >= maxBytes) finish({ status, headers: res.headers, body: Buffer.concat(chunks), error: null });
       });
-      res.on('end', () => finish({ status, headers: res.headers, body: Buffer.concat(chunks), error: null }));
+      res.on('end', () => finish({ status, headers: res.headers, body: Buffer.concat(chunks), error: null }, true));
       res.on('error', (error) => fail(`reply: ${error.message}`, status, res.headers));
     });
     const connecting = setTimeout(() => fail(`no connection within ${connectMs} ms`), connectMs);
-    const whole = setTimeout(() => fail(`no whole reply within ${totalMs} ms`), totalMs);
+    const wholeTimer = setTimeout(() => fail(`no whole reply within ${totalMs} ms`), totalMs);
     req.on('socket', (socket) => {
-      socket.once(target.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connecting));
+      // A kept-alive connection (reused, or handed over by the agent's queue) is connected already; a new one says so
+      // when it is.
+      if (req.reusedSocket || !socket.connecting) clearTimeout(connecting);
+      else socket.once(target.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connecting));
     });
     req.on('error', (error) => fail((error as { code?: string }).code ?? error.message));
     req.end(body);

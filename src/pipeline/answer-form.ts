@@ -33,8 +33,10 @@ export async function answerForm(ex: Exchange, rule: FormRule, routes: RouteTabl
 }
 
 /** The GET of the form's page, rendered with the form state; undefined when that page cannot be shown (then the error page). */
-async function formPageAgain(ex: Exchange, page: string, routes: RouteTable<Route>, error: HttpError): Promise<Reply | undefined> {
+async function formPageAgain(ex: Exchange, back: string, routes: RouteTable<Route>, error: HttpError): Promise<Reply | undefined> {
   const { basePath } = ex.services.config;
+  // A `_back` at a place on its page (the chat screen's `#m-<id>`): the page is what comes before the fragment.
+  const page = back.split('#', 1)[0]!;
   const queryAt = page.indexOf('?');
   const pagePath = (queryAt === -1 ? page : page.slice(0, queryAt)).slice(basePath.length) || '/';
   let found: ReturnType<typeof routes.match>;

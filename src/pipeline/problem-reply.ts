@@ -1,5 +1,6 @@
 // Any error, as the problem reply the client gets; a 5xx says only its status text (the stack goes to the log).
 import { formatErrorLine, type LogFormat } from '../http/access-log.ts';
+import { descriptorExhaustionError, isDescriptorExhaustion } from '../http/descriptors.ts';
 import { HttpError, httpErrorOf } from '../http/http-error.ts';
 import { toProblem } from '../http/problem.ts';
 import type { Reply } from '../resources/context.ts';
@@ -24,6 +25,11 @@ function storageErrorAsHttp(error: unknown, requestId: string, logFormat: LogFor
     // An operator must free space or fix permissions (docs/operations.md). One line, 503.
     logLine(logFormat, requestId, `database ${error.reason}: ${error.message.split('\n', 1)[0]}`);
     return refusedWritesError(error.reason);
+  }
+  if (isDescriptorExhaustion(error)) {
+    // Out of file descriptors (docs/operations.md, File descriptors): a state to wait out. One line, 503.
+    logLine(logFormat, requestId, `out of file descriptors: ${(error as Error).message.split('\n', 1)[0]}`);
+    return descriptorExhaustionError();
   }
   if (error instanceof StoreConstraintError && error.constraint === 'foreign-key') {
     // A handler checks what a write refers to before its transaction; on PostgreSQL another request may delete

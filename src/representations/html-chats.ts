@@ -1,42 +1,9 @@
-// The reader's chats with their unread counts, one chat's settings, and its members: pages with their forms.
+// One chat's settings and its members: pages with their forms (the list of chats is the chat screen's sidebar, html-chat-screen.ts).
 import { escapeHtml } from './escape.ts';
 import { renderForm } from './html-forms.ts';
-import { anchor, pathOf, renderPerson, renderTime, renderUser, renderUserAvatar } from './html-parts.ts';
-import { chatNameOf, otherPersonOf } from './html-mentions.ts';
+import { anchor, pathOf, renderPerson, renderTime, renderUser } from './html-parts.ts';
+import { chatNameOf } from './html-mentions.ts';
 import type { CollectionRepresentation, PageContext, Resource, SingleRepresentation } from './representation.ts';
-
-/** One chat of the list: its name (opening its newest messages), the other person's avatar for a direct chat, the counts. */
-function renderChatItem(page: PageContext, chat: Resource): string {
-  const chatId = String(chat['id']);
-  const unread = Number(chat['unreadCount'] ?? 0);
-  const mentions = Number(chat['mentionCount'] ?? 0);
-  const count = unread > 0 ? ` <span class="badge">${unread} unread</span>` : ' <span class="none">no unread</span>';
-  const mentioned = mentions > 0 ? ` <span class="badge mention">${mentions} ${mentions === 1 ? 'mention' : 'mentions'}</span>` : '';
-  const members = Array.isArray(chat['members']) ? chat['members'].length : 0;
-  const other = otherPersonOf(page, chat);
-  const avatar = other === undefined ? '' : renderUserAvatar(page.users[other], 24);
-  const about = other === undefined ? `${members} ${members === 1 ? 'member' : 'members'} · ` : '';
-  return `<li>${avatar}<a class="title" href="${escapeHtml(pathOf(page, 'messages', { chatId }))}" dir="auto"><bdi>${escapeHtml(chatNameOf(page, chat))}</bdi></a>${count}${mentioned}` +
-    `<br><span class="none">${about}updated ${renderTime(page, chat['updatedAt'])}</span> · ${anchor(pathOf(page, 'chat', { chatId }), 'about')}</li>`;
-}
-
-/**
- * GET /chats: the group chats, then the direct messages apart (docs/html.md), each with the reader's unread and mention
- * counts; then a form for a new chat.
- */
-export function renderChatList(rep: CollectionRepresentation, page: PageContext): { heading: string; main: string } {
-  const groups = rep.data.filter((chat) => chat['kind'] !== 'direct').map((chat) => renderChatItem(page, chat));
-  const direct = rep.data.filter((chat) => chat['kind'] === 'direct').map((chat) => renderChatItem(page, chat));
-  let list = groups.length === 0 && direct.length === 0 ? '<p class="none">No chats yet: create one below.</p>' : `<ul class="chats">${groups.join('\n')}</ul>`;
-  if (direct.length > 0) {
-    list += `<section aria-labelledby="direct-heading"><h2 id="direct-heading">Direct messages</h2><ul class="chats direct">${direct.join('\n')}</ul></section>`;
-  }
-  const create = renderForm({
-    action: pathOf(page, 'chats'), method: 'POST', button: 'Create chat', id: 'new-chat',
-    fields: [{ name: 'title', label: 'Title', type: 'text', attributes: 'required maxlength="200"' }],
-  }, page);
-  return { heading: 'Your chats', main: `${list}<section aria-labelledby="new-chat-heading"><h2 id="new-chat-heading">New chat</h2>${create}</section>` };
-}
 
 /** Its owner and administrators manage a group chat's webhooks (docs/protocol.md §16.3). */
 function renderWebhooksLink(page: PageContext, chat: Resource): string {

@@ -3,12 +3,12 @@ import { PATHS } from '../paths.ts';
 import { compilePattern } from '../router/compile-pattern.ts';
 import { escapeHtml } from './escape.ts';
 import { nameOfEmoji } from './emoji-names.ts';
-import { renderChatList, renderMembersPage } from './html-chats.ts';
+import { renderMembersPage } from './html-chats.ts';
+import { renderChatList, renderMessagesPage } from './html-chat-screen.ts';
 import { DISPLAY_FIELDS, labelOf, renderField, renderLinks, renderRaw, renderValue } from './html-fields.ts';
 import { renderDeliveryList } from './html-deliveries.ts';
 import { renderInviteList } from './html-invites.ts';
 import { renderTokenList, renderWebhookList } from './html-integrations.ts';
-import { renderMessagesPage } from './html-messages.ts';
 import { renderPage, type HtmlOptions } from './html-page.ts';
 import { anchor, safeHref } from './html-parts.ts';
 import { renderAvatarsPage, renderSearchResults, renderUserList } from './html-users.ts';
@@ -26,8 +26,10 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
     const avatarsOf = AVATARS.regex.exec(selfPath!);
     const sessionsOf = SESSIONS.regex.exec(selfPath!);
     const query = new URLSearchParams(selfQuery ?? '').get('q') ?? '';
-    const shown = rep.type === 'message' && page.chat ? renderMessagesPage(rep, page, liveAttributes(rep.live))
-      : rep.type === 'chat' ? renderChatList(rep, page)
+    // The chat screen keeps the fields as the API has them inside its conversation (docs/html.md).
+    const screen = rep.type === 'message' && page.chat !== undefined;
+    const shown = screen ? renderMessagesPage(rep, page, liveAttributes(rep.live), renderRaw(renderTable(rep, options)))
+      : rep.type === 'chat' ? renderChatList(page)
         : rep.type === 'member' && page.chat ? renderMembersPage(rep, page)
           : rep.type === 'user' ? renderUserList(rep, page)
             : rep.type === 'avatar' && avatarsOf ? renderAvatarsPage(rep, page, decodeURIComponent(avatarsOf[1]!))
@@ -40,7 +42,7 @@ export function renderCollection(rep: CollectionRepresentation, options: HtmlOpt
     if (shown) {
       // Keyset pages of messages carry their own Older/Newer links; other lists get Previous/Next page.
       const paging = rep.type === 'message' ? '' : renderLinks(rep.links?.filter((link) => link.rel === 'prev' || link.rel === 'next'));
-      return renderPage(shown.heading, `${shown.main}${paging}${renderRaw(renderTable(rep, options))}`, options.basePath, page);
+      return renderPage(shown.heading, `${shown.main}${paging}${screen ? '' : renderRaw(renderTable(rep, options))}`, options.basePath, page);
     }
   }
   const summary = summaryOf(rep);

@@ -3,25 +3,37 @@ import { escapeHtml } from './escape.ts';
 import { describeReaction } from './emoji-names.ts';
 import { renderForm } from './html-forms.ts';
 import { renderAttachments } from './html-attachments.ts';
-import { anchor, loginsOf, pathOf, renderTime, renderUser, safeHref } from './html-parts.ts';
+import { anchor, loginsOf, pathOf, renderTime, renderUser } from './html-parts.ts';
 import { chatNameOf, renderTextBlock } from './html-mentions.ts';
-import type { CollectionRepresentation, Link, PageContext, Resource, SingleRepresentation } from './representation.ts';
+import type { PageContext, Resource, SingleRepresentation } from './representation.ts';
 
 /** The reactions offered as buttons (a form cannot put a typed emoji into the path); any other arrives through the API. */
 export const REACTION_PALETTE = ['👍', '❤️', '😂', '🎉', '😮', '😢', '👀', '🙏'];
 /** How much of a replied-to message the reply quotes. */
 const QUOTE_LENGTH = 80;
 
-function chatIdOf(page: PageContext, message: Resource): string {
+export function chatIdOf(page: PageContext, message: Resource): string {
   return String(message['chatId'] ?? page.chat?.['id'] ?? '');
 }
 
-function messagePath(page: PageContext, message: Resource): string {
+export function messagePath(page: PageContext, message: Resource): string {
   return pathOf(page, 'message', { chatId: chatIdOf(page, message), messageId: String(message['id']) });
 }
 
+/**
+ * Where a form about a message returns to (`_back`): this page at that message (`#m-<id>`), without the chat screen's
+ * `edit` parameter, so a saved edit closes its form.
+ */
+export function returnPath(page: PageContext, messageId: string): string {
+  const [path, query = ''] = page.self.split('?', 2);
+  const params = new URLSearchParams(query);
+  params.delete('edit');
+  const rest = params.toString();
+  return `${path}${rest === '' ? '' : `?${rest}`}#m-${messageId}`;
+}
+
 /** A reaction button adds the reader's reaction, or takes it back when it is theirs (aria-pressed says which). */
-function reactionButton(page: PageContext, message: Resource, emoji: string, count: number, userIds: unknown): string {
+export function reactionButton(page: PageContext, message: Resource, emoji: string, count: number, userIds: unknown): string {
   const mine = Array.isArray(userIds) && page.me !== undefined && userIds.includes(page.me.id);
   const who = loginsOf(page, userIds);
   return renderForm({
@@ -29,7 +41,7 @@ function reactionButton(page: PageContext, message: Resource, emoji: string, cou
     method: mine ? 'DELETE' : 'PUT',
     button: count > 0 ? `${emoji} ${count}` : emoji,
     id: `react-${String(message['id'])}`,
-    back: page.self,
+    back: returnPath(page, String(message['id'])),
     inline: true,
     // The label names the emoji in words (emoji-names.ts); who reacted is the title, shown on hover.
     buttonAttributes: `aria-pressed="${mine}"${who ? ` title="${escapeHtml(who)}"` : ''} aria-label="${escapeHtml(describeReaction(emoji, count, mine))}"`,
@@ -55,83 +67,23 @@ function renderQuote(page: PageContext, message: Resource, shown: ReadonlyMap<st
   return `<p class="quote">In reply to ${renderUser(page, answered['authorId'])}: <a href="${escapeHtml(href)}" dir="auto">${escapeHtml(quoted)}</a></p>`;
 }
 
-/** One message: avatar, author, time (the link to its page), "(edited)", the text as typed, what it answers, its files, reactions. */
-export function renderMessage(page: PageContext, message: Resource, shown: ReadonlyMap<string, Resource>, unread: boolean): string {
+/**
+ * One message: avatar, author, time (the link to its page), "(edited)", the text as typed, what it answers, its files,
+ * reactions. `clock` shows the time: the message page's full date, or the chat screen's time of day; a message that
+ * continues its author's group (`opensGroup` false) names its author and time for screen readers only.
+ */
+export function renderMessage(page: PageContext, message: Resource, shown: ReadonlyMap<string, Resource>, unread: boolean, opensGroup = true, clock = renderTime): string {
   const href = messagePath(page, message);
   const edited = typeof message['editedAt'] === 'string'
     ? ` <a class="edited" rel="revisions" href="${escapeHtml(`${href}/revisions`)}" title="${escapeHtml(String(message['editedAt']))}">(edited)</a>`
     : '';
   const badge = unread ? ' <span class="badge">new</span>' : '';
-  const byline = `<p class="byline"><strong>${renderUser(page, message['authorId'], 32)}</strong> <a href="${escapeHtml(href)}">${renderTime(page, message['createdAt'])}</a>${edited}${badge}</p>`;
+  const author = opensGroup ? `<strong>${renderUser(page, message['authorId'], 32)}</strong>` : `<span class="sr-only">${escapeHtml(page.users[String(message['authorId'])]?.login ?? '')}</span>`;
+  const byline = `<p class="byline">${author} <a class="when" href="${escapeHtml(href)}">${clock(page, message['createdAt'])}</a>${edited}${badge}</p>`;
+  // dir="auto": a message in Arabic or Hebrew runs right to left without reordering the page around it.
   // A message of files alone has no text to show.
   const paragraph = message['text'] === '' || message['text'] === undefined ? '' : renderTextBlock(page, message);
   return `${byline}${renderQuote(page, message, shown)}${paragraph}${renderAttachments(message)}${renderReactions(page, message)}`;
-}
-
-/** Messages after the reader's marker that others wrote: the ones unreadCount counts (docs/protocol.md §10.1). */
-function isUnread(page: PageContext, message: Resource): boolean {
-  const lastReadId = page.chat?.['lastReadId'];
-  if (message['authorId'] === page.me?.id) return false;
-  return typeof lastReadId !== 'string' || String(message['id']) > lastReadId;
-}
-
-function pageLink(links: readonly Link[] | undefined, rel: string, text: string): string {
-  const href = safeHref(links?.find((link) => link.rel === rel)?.href);
-  return href === undefined ? '' : `<p class="paging"><a rel="${rel}" href="${escapeHtml(href)}">${text}</a></p>`;
-}
-
-/**
- * "alice is typing…" (docs/html.md): empty when the page is made; the page's script fills it from typing events, with
- * the members' logins it carries here, and tells the server as the reader types (POST to data-typing). Polite: a
- * screen reader says it when it is done speaking.
- */
-function renderTyping(page: PageContext, chatId: string): string {
-  const members = Array.isArray(page.chat?.['members']) ? (page.chat['members'] as unknown[]).map(String) : [];
-  const logins = Object.fromEntries(members.filter((id) => page.users[id] !== undefined).map((id) => [id, page.users[id]!.login]));
-  return `<p class="typing" aria-live="polite" data-typing="${escapeHtml(pathOf(page, 'typing', { chatId }))}" data-logins="${escapeHtml(JSON.stringify(logins))}"></p>`;
-}
-
-/** GET /chats/{id}/messages: older-messages link, the list (live on the newest page), newer link, then the composer. */
-export function renderMessagesPage(rep: CollectionRepresentation, page: PageContext, liveAttributes: string): { heading: string; main: string } {
-  const chat = page.chat ?? {};
-  const chatId = String(chat['id'] ?? '');
-  const shown = new Map(rep.data.map((message) => [String(message['id']), message]));
-  const items = rep.data.map((message, index) => {
-    const previous = rep.data[index - 1];
-    const hasPrev = rep.links?.some((link) => link.rel === 'prev') ?? false;
-    // Marking unread from a message moves the marker to the one before it; before the chat's first message: no marker.
-    const before = previous !== undefined ? String(previous['id']) : hasPrev ? undefined : '';
-    const markUnread = before === undefined ? '' : renderForm({
-      action: pathOf(page, 'read', { chatId }), method: 'PUT', button: 'Mark unread from here', id: `unread-${String(message['id'])}`,
-      fields: [{ name: 'lastReadId', type: 'hidden', value: before }], back: page.self, inline: true,
-    }, page);
-    // A <div>, not a <p>: a <form> inside a <p> would close the paragraph (HTML §13.2.6.4.7).
-    const actions = `<div class="actions"><a href="${escapeHtml(messagePath(page, message))}">Reply, react or edit</a> ${markUnread}</div>`;
-    const unread = isUnread(page, message);
-    return `<li id="message-${escapeHtml(String(message['id']))}"${unread ? ' class="unread"' : ''}>${renderMessage(page, message, shown, unread)}${actions}</li>`;
-  });
-  const unreadCount = Number(chat['unreadCount'] ?? 0);
-  const newest = rep.data.at(-1);
-  const markRead = unreadCount > 0 && newest !== undefined && rep.live !== undefined ? ` ${renderForm({
-    action: pathOf(page, 'read', { chatId }), method: 'PUT', button: 'Mark all as read', id: 'read-all',
-    fields: [{ name: 'lastReadId', type: 'hidden', value: String(newest['id']) }], back: page.self, inline: true,
-  }, page)}` : '';
-  const members = Array.isArray(chat['members']) ? chat['members'].length : 0;
-  const summary = `<div class="chat-nav">${anchor(pathOf(page, 'chat', { chatId }), 'About this chat')} · ` +
-    `${anchor(pathOf(page, 'members', { chatId }), `Members (${members})`)} · <span>${unreadCount} unread</span>${markRead}</div>`;
-  const list = items.length === 0 ? '<p class="none">No messages yet.</p>' : '';
-  // Multipart, so files go with the text (docs/protocol.md §15.2); the text may stay empty when files are chosen.
-  const composer = renderForm({
-    action: pathOf(page, 'messages', { chatId }), method: 'POST', button: 'Send', id: 'compose', multipart: true,
-    fields: [
-      { name: 'text', label: 'Message', type: 'textarea', attributes: 'maxlength="4000" rows="3"' },
-      { name: 'file', label: 'Files (images show in the chat)', type: 'file', attributes: 'multiple' },
-    ],
-  }, page);
-  const main = `${summary}${pageLink(rep.links, 'prev', 'Older messages')}${list}` +
-    `<ol class="messages"${liveAttributes}>\n${items.join('\n')}\n</ol>${renderTyping(page, chatId)}${pageLink(rep.links, 'next', 'Newer messages')}` +
-    `<section aria-labelledby="compose-heading"><h2 id="compose-heading">Write</h2>${composer}</section>`;
-  return { heading: chatNameOf(page, chat, 'Messages'), main };
 }
 
 /** GET /chats/{id}/messages/{id}: the message, then reply, react, edit and delete as the reader may. */

@@ -126,6 +126,8 @@ export interface PageContext {
   /** The server sends Web Push (--push-subject is set): your page offers Notify me (docs/html.md). */
   pushSending?: boolean;
   form?: FormState;
+  /** The chat screen's sidebar (docs/html.md): the reader's chats, most recently active first, each with lastActivityAt. */
+  sidebar?: Resource[];
 }
 
 export type Representation = SingleRepresentation | CollectionRepresentation | ProblemRepresentation;

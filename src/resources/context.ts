@@ -1,6 +1,7 @@
 // The request context handlers receive, the reply they return, and the route definition they live in.
 import type { DeliveryLoop } from '../outbound/delivery-loop.ts';
 import type { OutboundKinds } from '../outbound/outbound-kind.ts';
+import type { CryptoPool } from '../outbound/crypto-pool.ts';
 import type { VapidSigner } from '../outbound/vapid.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.ts';
@@ -46,8 +47,8 @@ export interface AppServices {
   publicOrigin(): string;
   /** docs/protocol.md §16.5: the durable delivery queue's loop and the kinds it sends. */
   outbound: { kinds: OutboundKinds; loop: DeliveryLoop };
-  /** docs/protocol.md §17.1: the server's VAPID key, kept in the database. */
-  push: { signer: VapidSigner };
+  /** docs/protocol.md §17.1: the server's VAPID key, kept in the database; the threads that encrypt and sign pushes. */
+  push: { signer: VapidSigner; pool: CryptoPool };
 }
 
 /** The authenticated caller. */

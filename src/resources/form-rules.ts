@@ -77,11 +77,13 @@ export const FORM_RULES = new Map<string, FormRule>([
   }],
   // A posted message is shown where it landed: the newest page of the history, scrolled to it. With files, the
   // form is multipart, read by the handler itself (docs/protocol.md §15.2).
-  [`POST ${PATHS.messages}`, { shape: { envelope: true, files: true }, next: (ctx, reply) => `${messagesPage(ctx)}#message-${dataId(reply)}`, page: (ctx, back) => back ?? messagesPage(ctx) }],
+  [`POST ${PATHS.messages}`, { shape: { envelope: true, files: true }, next: (ctx, reply) => `${messagesPage(ctx)}#m-${dataId(reply)}`, page: (ctx, back) => back ?? messagesPage(ctx) }],
   [`DELETE ${PATHS.messages}`, { shape: BARE, next: messagesPage, page: (ctx) => ctx.href(PATHS.chat, chatParams(ctx)) }],
   [`PATCH ${PATHS.message}`, { shape: ENVELOPED, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
   [`DELETE ${PATHS.message}`, { shape: BARE, next: messagesPage, page: (ctx, back) => back ?? messagePage(ctx) }],
   [`PUT ${PATHS.reaction}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
+  // React with any emoji typed into a field (docs/html.md, the chat screen): POST …/reactions with `emoji`.
+  [`POST ${PATHS.reactions}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
   [`DELETE ${PATHS.reaction}`, { shape: BARE, next: (ctx, _reply, back) => back ?? messagePage(ctx), page: (ctx, back) => back ?? messagePage(ctx) }],
   // The notification level, chosen on the chat's page (docs/protocol.md §14.3).
   // Send me a test notification (docs/html.md): back to your page.

@@ -8,6 +8,7 @@ import { presenceOf, USER_FIELDS } from './users/handlers.ts';
 import { isAdmin } from './users/roles.ts';
 import { effectiveLevel } from './notifications/decide.ts';
 import { PATHS } from '../paths.ts';
+import { readSidebar, screenParameter, sidebarPeople } from './chat-screen-context.ts';
 
 /** A page names at most this many distinct users; past it an id stays an id (a page holds at most 100 items). */
 const MAX_NAMED_USERS = 500;
@@ -105,11 +106,14 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
   if (ctx.caller) ids.add(ctx.caller.userId);
   for (const item of items) collectUserIds(rep.type, item, ids);
   if (chat) collectUserIds('chat', chat, ids);
+  const sidebar = await readSidebar(ctx, rep);
+  sidebarPeople(sidebar, ctx.caller?.userId, ids);
   const chats = rep.type === 'result' && ctx.caller ? await chatsOfHits(ctx, items, ids) : undefined;
   const replied: Record<string, Resource> = {};
   if (chat && rep.type === 'message') {
     const shown = new Set(items.map((item) => item['id']));
-    for (const item of items) {
+    // The chat screen's reply being written (?reply=<id>, docs/html.md) quotes its message above the composer.
+    for (const item of [...items, { replyTo: screenParameter(ctx, 'reply') }]) {
       const target = item['replyTo'];
       if (typeof target !== 'string' || shown.has(target) || replied[target]) continue;
       const message = await storage.messages.findMessageInChat(String(chat['id']), target);
@@ -135,6 +139,7 @@ export async function decoratePage(ctx: RequestContext, rep: Representation): Pr
     locale: preferredLocale(ctx.req.headers['accept-language']),
     self: `${ctx.href('/').replace(/\/$/, '')}${ctx.path}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`,
   };
+  if (sidebar) page.sidebar = sidebar;
   if (chats !== undefined) page.chats = chats;
   if (ctx.caller && (await isAdmin(ctx))) page.admin = true;
   if (ctx.caller) page.mayInvite = page.admin === true || ctx.services.config.membersInvite;

@@ -1,6 +1,6 @@
 // One page of each collection for the parsed query (docs/protocol.md §6), and what history paging bounds.
 import type { ParsedQuery } from '../parsers/query.ts';
-import type { AvatarRow, ChatForCallerRow, MemberRow, MessageRow, Page, ReactionRow, RevisionRow, SearchHit, UserRow } from './rows.ts';
+import type { AvatarRow, ChatActivityRow, ChatForCallerRow, MemberRow, MessageRow, Page, ReactionRow, RevisionRow, SearchHit, UserRow } from './rows.ts';
 import type { AuditRow } from './account-rows.ts';
 
 /** A computed item (a message's actions) paged with the same query rules as a stored collection. */
@@ -31,6 +31,11 @@ export interface CollectionRepository {
   listAudit(query: ParsedQuery): Promise<Page<AuditRow>>;
   /** The chats `userId` is a member of. Fields id, kind, title, ownerId, members (id-list), createdAt, updatedAt, lastReadId, unreadCount, mentionCount. */
   listChatsOfMember(userId: string, query: ParsedQuery): Promise<Page<ChatForCallerRow>>;
+  /**
+   * The chat screen's sidebar (docs/html.md): `userId`'s chats, most recently active first (the time of the chat's
+   * newest message, else its creation; ties by id, newest first), at most `limit`.
+   */
+  listChatsByActivity(userId: string, limit: number): Promise<ChatActivityRow[]>;
   /** Fields id (= userId), userId (the id field), login, addedAt. */
   listMembers(chatId: string, query: ParsedQuery): Promise<Page<MemberRow>>;
   /**

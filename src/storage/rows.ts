@@ -89,6 +89,11 @@ export interface ChatForCallerRow extends ChatRow {
   mentionCount: number;
 }
 
+/** A chat of the sidebar (docs/html.md): as the member reads it, with the time of its last activity. */
+export interface ChatActivityRow extends ChatForCallerRow {
+  lastActivityAt: number;
+}
+
 /** A new chat as written: a direct chat also carries the key of its pair (docs/protocol.md §14.1). */
 export interface NewChatRow extends Omit<ChatRow, 'members'> {
   /** "<smaller user id>:<larger user id>" for a direct chat, unique; null for a group. */

@@ -83,7 +83,8 @@ test('a person logs in through the form and reads a chat whose script message st
   await screenshot(page, 'chat-list.png');
 
   // Follow the chat's page, then its messages, by clicking links as a person would.
-  await follow(page, page.getByRole('link', { name: 'about' }));
+  await follow(page, page.locator('nav.sidebar').getByRole('link', { name: 'Weekend plans' }));
+  await follow(page, page.getByRole('link', { name: 'About this chat' }));
   assert.equal(new URL(page.url()).pathname, `/chats/${chatId}`);
   assert.match(await page.innerText('h1'), /Weekend plans/);
   const messages = await follow(page, page.getByRole('link', { name: 'Messages', exact: true }).first());

@@ -36,7 +36,7 @@ function directMessages(scripts: boolean): (t: TestContext) => Promise<void> {
     await alice.page.goto(`${server.url}/users`);
     await follow(alice.page, alice.page.getByRole('link', { name: /(^| )bob$/ }));
     await follow(alice.page, alice.page.getByRole('button', { name: 'Message bob' }));
-    assert.equal(await alice.page.locator('ol.messages > li').count(), 1);
+    assert.equal(await alice.page.locator('ol.messages > li.message').count(), 1);
 
     // Bob finds it under Direct messages, named after Alice, with one mention; the mention of him stands out.
     await bob.page.goto(`${server.url}/chats`);

@@ -59,16 +59,16 @@ test('a message posted in one browser appears in the other\'s open chat page, th
   await item.waitFor();
   assert.equal(await item.locator('p.text').innerText(), text, 'shown as text, not markup');
   assert.equal(await alicePage.locator('ol.messages b').count(), 0);
-  const id = (await item.getAttribute('id'))!.replace('message-', '');
+  const id = (await item.getAttribute('data-message-id'))!;
   assert.equal(await item.locator(`a[href="/users/${bob.userId}"]`).innerText(), 'bob', 'the author by login');
   await mkdir(OUTPUT, { recursive: true });
   await alicePage.screenshot({ path: join(OUTPUT, 'live-message.png'), fullPage: true });
 
   assert.equal(await writeFromPage(bobPage, 'PATCH', `/chats/${chatId}/messages/${id}`, { data: { text: 'Edited by Bob' } }), 200);
-  await alicePage.locator(`#message-${id} p.text`, { hasText: 'Edited by Bob' }).waitFor();
+  await alicePage.locator(`#m-${id} p.text`, { hasText: 'Edited by Bob' }).waitFor();
   assert.equal(await writeFromPage(bobPage, 'DELETE', `/chats/${chatId}/messages/${id}`), 204);
-  await alicePage.locator(`#message-${id}`).waitFor({ state: 'detached' });
-  assert.equal(await alicePage.locator('ol.messages > li').count(), 1, 'only the first message is left');
+  await alicePage.locator(`#m-${id}`).waitFor({ state: 'detached' });
+  assert.equal(await alicePage.locator('ol.messages > li.message').count(), 1, 'only the first message is left');
   assert.deepEqual(errors, []);
 });
 

@@ -12,13 +12,21 @@ export interface ServerProcess {
   exited: Promise<void>;
   /** Sends a signal and waits for the exit. */
   kill(signal: NodeJS.Signals): Promise<void>;
+  /** What the server wrote to stderr so far. */
+  stderr(): string;
+}
+
+export interface SpawnOptions {
+  /** The child's soft limit on open files (bash's `ulimit -n`), for the tests of descriptor planning. */
+  fileLimit?: number;
 }
 
 /** Starts `node --import tsx src/main.ts --port 0 ...args` and resolves once it printed "listening on <url>". */
-export async function spawnServer(args: readonly string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--host', '127.0.0.1', '--write-rate', '0', '--register-rate', '0', '--registration', 'open', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function spawnServer(args: readonly string[], options: SpawnOptions = {}): Promise<ServerProcess> {
+  const argv = ['--import', 'tsx', MAIN, '--port', '0', '--host', '127.0.0.1', '--write-rate', '0', '--register-rate', '0', '--registration', 'open', ...args];
+  const [command, commandArgs] = options.fileLimit === undefined ? [process.execPath, argv]
+    : ['bash', ['-c', `ulimit -n ${options.fileLimit} && exec "$0" "$@"`, process.execPath, ...argv]];
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = once(child, 'exit').then(() => undefined);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
@@ -42,6 +50,7 @@ export async function spawnServer(args: readonly string[]): Promise<ServerProces
     url,
     child,
     exited,
+    stderr: () => stderr,
     kill: async (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

@@ -288,7 +288,7 @@ test('the composer\'s multipart form: 303 to the message on success; the page ag
   assert.equal(sent.status, 303, sent.text);
   const history = await call(server, 'GET', path, { token: alice.token });
   const [message] = history.body.data;
-  assert.equal(sent.headers['location'], `${path}#message-${message.id}`);
+  assert.equal(sent.headers['location'], `${path}#m-${message.id}`);
   assert.deepEqual(message.attachments.map((attachment: { name: string }) => attachment.name), ['a.txt']);
   const refused = await call(server, 'POST', path, { headers: browser, unchecked, body: multipart([{ name: 'text', data: 'two files' }, filePart('a.txt', Buffer.from('1')), filePart('b.txt', Buffer.from('2'))]) });
   assert.equal(refused.status, 413);

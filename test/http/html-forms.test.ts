@@ -69,7 +69,7 @@ test('every write of a chat as a form: 303 to the page to show next, and the cha
 
   const post = await submit(server, bob, `/chats/${chatId}/messages`, [['text', 'Hiking?']]);
   assert.equal(post.status, 303);
-  const posted = /^\/chats\/[^/]+\/messages#message-(.+)$/.exec(String(post.headers['location']));
+  const posted = /^\/chats\/[^/]+\/messages#m-(.+)$/.exec(String(post.headers['location']));
   assert.ok(posted, String(post.headers['location']));
   const messageId = posted[1]!;
   const reply = await submit(server, alice, `/chats/${chatId}/messages`, [['text', 'Yes!'], ['replyTo', messageId], ['_back', `/chats/${chatId}/messages/${messageId}`]]);

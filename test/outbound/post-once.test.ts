@@ -57,3 +57,26 @@ test('nothing listening: the connection error, status 0', async () => {
   assert.equal(reply.status, 0);
   assert.equal(reply.error, 'ECONNREFUSED');
 });
+
+test('with a keep-alive agent, POSTs beyond its sockets wait and reuse them; a reused connection adds no listener', async (t) => {
+  const { KeepAliveAgents, SOCKETS_PER_ORIGIN } = await import('../../src/outbound/keep-alive-agents.ts');
+  const peers = new Set<string>();
+  const port = await listen(t, (req, res) => {
+    peers.add(`${req.socket.remotePort}`);
+    req.resume();
+    req.on('end', () => res.writeHead(201).end());
+  });
+  const agents = new KeepAliveAgents();
+  t.after(() => agents.destroy());
+  const target = pinned(port);
+  const warnings: Error[] = [];
+  const onWarning = (warning: Error): number => warnings.push(warning);
+  process.on('warning', onWarning);
+  t.after(() => process.off('warning', onWarning));
+  const replies = await Promise.all(Array.from({ length: SOCKETS_PER_ORIGIN * 12 }, () => postOnce(target, {}, Buffer.from('x'), {}, agents.agentFor(target))));
+  assert.deepEqual(new Set(replies.map((reply) => `${reply.status} ${reply.error}`)), new Set(['201 null']));
+  assert.ok(peers.size <= SOCKETS_PER_ORIGIN, `${peers.size} connections`);
+  assert.equal(agents.agentFor(target), agents.agentFor(pinned(port, '/other')), 'one agent per origin and address');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(warnings.map((warning) => warning.name), []);
+});

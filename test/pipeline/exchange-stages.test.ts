@@ -117,6 +117,10 @@ test('problems: an HttpError as it is, storage refusals as 503 or 404, anything 
   const down = problemReply(new StoreUnavailableError('gone', { cause: new Error('connection refused\nmore') }), 'r-2', false, 'text');
   assert.deepEqual([down.status, down.headers?.['Retry-After']], [503, '2']);
   assert.match(logged[0]!, /database unavailable: connection refused/);
+  // Out of file descriptors (docs/operations.md, File descriptors): 503 with Retry-After, never a 500.
+  const exhausted = problemReply(Object.assign(new Error('EMFILE: too many open files, open x'), { code: 'EMFILE' }), 'r-6', false, 'text');
+  assert.deepEqual([exhausted.status, exhausted.headers?.['Retry-After']], [503, '5']);
+  assert.match(logged.at(-1)!, /out of file descriptors: EMFILE: too many open files/);
   const raced = problemReply(new StoreConstraintError('foreign-key', 'fk'), 'r-3', false, 'text');
   assert.equal(raced.status, 404);
   const bug = problemReply(new TypeError('x is undefined'), 'r-4', false, 'text');

@@ -176,3 +176,19 @@ test('two stores keep apart: what one keeps, the other never finds', async (t) =
   const found = await one.store.keptReads(true).findSessionByTokenHash(TOKEN);
   assert.notEqual(await two.store.keptReads(true).findSessionByTokenHash(TOKEN), found);
 });
+
+test('the outbound queue\'s bookkeeping (a lease, an attempt recorded) keeps what is kept; queueing a delivery retires it', async (t) => {
+  const { store } = await storeOnFile(t);
+  const first = await store.keptReads(true).findSessionByTokenHash(TOKEN);
+  const id = await store.transaction((tx) => tx.outbound.enqueueDelivery({ kind: 'push', targetId: 'p1', eventId: null, payload: '{}', createdAt: 1 }));
+  const afterQueueing = await store.keptReads(true).findSessionByTokenHash(TOKEN);
+  assert.notEqual(afterQueueing, first, 'a write of the queue that is not bookkeeping retires every kept read');
+  const [leased] = await store.outbound.leaseDueDeliveries('me', 2, 100, 10);
+  assert.equal(leased!.id, id);
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), afterQueueing, 'a lease retires nothing');
+  assert.deepEqual(await store.outbound.recordAttempts('me', [{ id, state: 'delivered', nextAttemptAt: 3, at: 3, status: 201, error: null, durationMs: 1 }], []), [id]);
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), afterQueueing, 'an attempt recorded retires nothing');
+  assert.equal(store.db.pragma('synchronous', { simple: true }), 2, 'the bookkeeping commits at NORMAL, and FULL is back after');
+  await store.sessions.insertSession({ ...SESSION, id: 's2', tokenHash: Buffer.alloc(32, 8) });
+  assert.notEqual(await store.keptReads(true).findSessionByTokenHash(TOKEN), afterQueueing, 'any other write does');
+});

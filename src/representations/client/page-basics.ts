@@ -11,7 +11,11 @@ export const PAGE_BASICS = `
       const date = new Date(node.getAttribute('datetime'));
       if (Number.isNaN(date.getTime())) continue;
       node.title = node.getAttribute('datetime');
-      node.textContent = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+      // The chat screen's times of day and its day separators (days at UTC, as the server grouped them).
+      const format = node.dataset.format;
+      node.textContent = format === 'time' ? date.toLocaleTimeString(undefined, { timeStyle: 'short' })
+        : format === 'day' ? date.toLocaleDateString(undefined, { dateStyle: 'full', timeZone: 'UTC' })
+          : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
     }
   };
   localise(document);

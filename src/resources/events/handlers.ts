@@ -4,6 +4,7 @@ import type { Reply, RequestContext } from '../context.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import type { SseWriter } from '../../http/sse.ts';
 import type { Subscriber } from '../../events/hub.ts';
+import type { OutgoingFrame } from '../../events/subscriber-registry.ts';
 import type { LoggedEvent } from '../../events/logged-event.ts';
 import { PATHS } from '../../paths.ts';
 
@@ -60,49 +61,99 @@ function openStream(ctx: RequestContext, query: EventsQuery): Reply {
   if (hub.streamCount(userId) >= STREAMS_PER_USER) {
     throw new HttpError('ERR_TOO_MANY_STREAMS', `At most ${STREAMS_PER_USER} event streams per user are open at once`, { headers: { 'Retry-After': '15' } });
   }
-  if (hub.streamCount() >= config.maxStreams) {
+  // null: nothing was planned (an app built without startServer, as in unit tests): no server-wide cap.
+  if (hub.streamCount() >= (config.maxStreams ?? Infinity)) {
     throw new HttpError('ERR_SERVER_BUSY', 'The server holds as many event streams as it may; try again later', { headers: { 'Retry-After': '15' } });
   }
   const resumeId = resumeIdOf(ctx, query);
-  return {
-    status: 200,
-    eventStream: (writer: SseWriter) => {
-      const subscriber: Subscriber = {
-        userId,
-        sessionId,
-        kind: 'stream',
-        deliver: (events) => {
-          writer.deliver(events);
-          ctx.services.metrics.eventsDelivered.inc(events.length);
-        },
-        // Typing and presence (docs/protocol.md §14.5): written as they come, without an id; a long-poll gets none.
-        deliverEphemeral: (frame) => writer.deliver([frame]),
-        ready: (newestId) => writer.ready(newestId),
-        isCongested: () => writer.isCongested(),
-        whenDrained: () => writer.whenDrained(),
-        ping: () => writer.ping(),
-        end: () => writer.end(),
-      };
-      writer.onClose(() => hub.detach(subscriber));
-      const start = async (): Promise<void> => {
-        let from = await hub.attach(subscriber);
-        if (typeof resumeId === 'string') {
-          writer.reset(`Last-Event-ID ${JSON.stringify(resumeId.slice(0, 40))} is not an event id of this server`);
-        } else if (resumeId !== undefined) {
-          const point = await hub.resumePoint(resumeId);
-          if (point.kind === 'reset') writer.reset(point.reason);
-          else from = point.after;
-        }
-        await hub.replayThenGoLive(subscriber, await hub.openReplay(userId, from));
-      };
-      // The headers are out: a failure can only end the stream (and be logged); the client reconnects with its id.
-      start().catch((error: unknown) => {
-        hub.detach(subscriber);
-        writer.end();
-        process.stderr.write(formatErrorLine(config.logFormat, Date.now(), ctx.requestId, error));
-      });
-    },
-  };
+  const stream: OpenedStream = { hub, userId, sessionId, resumeId, delivered: ctx.services.metrics.eventsDelivered, logFormat: config.logFormat, requestId: ctx.requestId };
+  return { status: 200, eventStream: (writer: SseWriter) => runStream(stream, writer) };
+}
+
+/** What an open stream keeps for its lifetime: a few fields, not the request (docs/performance.md, memory per stream). */
+interface OpenedStream {
+  hub: RequestContext['services']['events'];
+  userId: string;
+  sessionId: string;
+  resumeId: number | string | undefined;
+  delivered: { inc(by: number): void };
+  logFormat: RequestContext['services']['config']['logFormat'];
+  requestId: string;
+}
+
+/**
+ * Outside openStream, so that the closures a stream keeps while it is open capture `stream` and `writer` alone: a
+ * closure made inside a handler keeps the handler's scope, the whole request context with it, for hours.
+ */
+function runStream(stream: OpenedStream, writer: SseWriter): void {
+  const { hub } = stream;
+  const subscriber = new StreamSubscriber(stream, writer);
+  writer.onClose(() => hub.detach(subscriber));
+  // The headers are out: a failure can only end the stream (and be logged); the client reconnects with its id.
+  startStream(stream, subscriber, writer).catch((error: unknown) => {
+    hub.detach(subscriber);
+    writer.end();
+    process.stderr.write(formatErrorLine(stream.logFormat, Date.now(), stream.requestId, error));
+  });
+}
+
+/** An open stream as the hub sees it: a class, so ten thousand of them share their methods instead of each making seven closures. */
+class StreamSubscriber implements Subscriber {
+  readonly kind = 'stream';
+  readonly userId: string;
+  readonly sessionId: string;
+  private readonly delivered: OpenedStream['delivered'];
+  private readonly writer: SseWriter;
+
+  constructor(stream: OpenedStream, writer: SseWriter) {
+    this.userId = stream.userId;
+    this.sessionId = stream.sessionId;
+    this.delivered = stream.delivered;
+    this.writer = writer;
+  }
+
+  deliver(events: readonly LoggedEvent[]): void {
+    this.writer.deliver(events);
+    this.delivered.inc(events.length);
+  }
+
+  /** Typing and presence (docs/protocol.md §14.5): written as they come, without an id; a long-poll gets none. */
+  deliverEphemeral(frame: OutgoingFrame): void {
+    this.writer.deliver([frame]);
+  }
+
+  ready(newestId: number): void {
+    this.writer.ready(newestId);
+  }
+
+  isCongested(): boolean {
+    return this.writer.isCongested();
+  }
+
+  whenDrained(): Promise<void> {
+    return this.writer.whenDrained();
+  }
+
+  ping(): void {
+    this.writer.ping();
+  }
+
+  end(): void {
+    this.writer.end();
+  }
+}
+
+async function startStream(stream: OpenedStream, subscriber: Subscriber, writer: SseWriter): Promise<void> {
+  const { hub, resumeId } = stream;
+  let from = await hub.attach(subscriber);
+  if (typeof resumeId === 'string') {
+    writer.reset(`Last-Event-ID ${JSON.stringify(resumeId.slice(0, 40))} is not an event id of this server`);
+  } else if (resumeId !== undefined) {
+    const point = await hub.resumePoint(resumeId);
+    if (point.kind === 'reset') writer.reset(point.reason);
+    else from = point.after;
+  }
+  await hub.replayThenGoLive(subscriber, await hub.openReplay(stream.userId, from));
 }
 
 /** Answers at once when there are events after `after`, else when one arrives or after `wait` seconds. */

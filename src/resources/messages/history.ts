@@ -25,6 +25,9 @@ const KEYSET_PARAMS = ['after', 'before'] as const;
 
 type Anchor = (typeof KEYSET_PARAMS)[number];
 
+/** The chat screen's own parameters (docs/html.md), on its HTML page only: the message replied to, the one being edited. */
+export const SCREEN_PARAMS: readonly string[] = ['reply', 'edit'];
+
 /** The id given to after/before, checked to be a message of this chat (else 400 naming the parameter). */
 async function readAnchor(ctx: RequestContext, chatId: string, query: ParsedQuery, name: Anchor): Promise<string | undefined> {
   const id = query.extra.get(name);
@@ -99,11 +102,13 @@ export async function listMessages(ctx: RequestContext): Promise<Reply> {
 /** The page itself: a function of the database, the path, the query and HTML or not only (what kept-reply.ts may keep). */
 async function readMessagesPage(ctx: RequestContext, chatId: string): Promise<Reply> {
   const access = { id: chatId };
-  const parsed = parseCollectionQuery(ctx, MESSAGE_FIELDS, KEYSET_PARAMS);
+  const html = ctx.mediaType === 'text/html';
+  const parsed = parseCollectionQuery(ctx, MESSAGE_FIELDS, html ? [...KEYSET_PARAMS, ...SCREEN_PARAMS] : KEYSET_PARAMS);
   const after = await readAnchor(ctx, access.id, parsed, 'after');
   const before = await readAnchor(ctx, access.id, parsed, 'before');
-  // A person opens a chat on its newest messages (the HTML page without a query); every client's default stays oldest first.
-  const newest = ctx.mediaType === 'text/html' && ctx.rawQuery === '';
+  // A person opens a chat on its newest messages (the HTML page without a query but the screen's own); every client's
+  // default stays oldest first.
+  const newest = html && [...new URLSearchParams(ctx.rawQuery).keys()].every((name) => SCREEN_PARAMS.includes(name));
   const keyset = after !== undefined || before !== undefined || newest;
   if (keyset && parsed.sort.length > 0) throw invalidField('sort', 'cannot be combined with after or before, which page in the default order', 'ERR_BAD_QUERY');
   if (keyset && parsed.offset > 0) throw invalidField('offset', 'cannot be combined with after or before', 'ERR_BAD_QUERY');

@@ -4,11 +4,17 @@
 import type { AppServices } from '../context.ts';
 import { judgeByStatus, type OutboundKind, type PreparedPost, type Verdict } from '../../outbound/outbound-kind.ts';
 import type { PostReply } from '../../outbound/post-once.ts';
+import type { CryptoPool } from '../../outbound/crypto-pool.ts';
 import type { VapidSigner } from '../../outbound/vapid.ts';
-import { encryptPushPayload } from '../../outbound/web-push-encryption.ts';
 import type { OutboundDeliveryRow, PushSubscriptionRow } from '../../storage/store.ts';
 import { PUSH_KIND, type QueuedPush } from './queue-pushes.ts';
 import { describePush, type PushNotice } from './push-notice.ts';
+
+/**
+ * Pushes sent at once by a process: a quarter of the outbound loop's 64, so a fan-out's replies never crowd the event
+ * loop (docs/push.md, "What runs where"); 16 at 100 ms a push service reply is 160 pushes a second.
+ */
+export const PUSH_IN_FLIGHT = 16;
 
 /** RFC 8030 §5.2: a notification older than a day is no longer worth showing. */
 export const PUSH_TTL_SECONDS = 86_400;
@@ -33,10 +39,12 @@ export function judgePushReply(reply: PostReply): Verdict {
   return judgeByStatus(reply);
 }
 
-export function createPushKind(services: Services, signer: VapidSigner): OutboundKind {
+/** The encryption and the signature run on the pool's threads, never on the event loop (docs/push.md, "What runs where"). */
+export function createPushKind(services: Services, signer: VapidSigner, pool: CryptoPool): OutboundKind {
   const { storage, config } = services;
   return {
     kind: PUSH_KIND,
+    maxInFlight: PUSH_IN_FLIGHT,
     async prepare(delivery: OutboundDeliveryRow, now: number): Promise<PreparedPost | null> {
       if (config.pushSubject === '') return null;
       const subscription = await storage.push.findPushSubscription(delivery.targetId);
@@ -49,18 +57,21 @@ export function createPushKind(services: Services, signer: VapidSigner): Outboun
       if (queued.type === 'message' && isAttended(services, subscription)) return null;
       const notice: PushNotice | undefined = await describePush(services, queued, now);
       if (!notice) return null;
-      const body = encryptPushPayload(Buffer.from(JSON.stringify(notice)), { p256dh: Buffer.from(subscription.p256dh, 'base64url'), auth: Buffer.from(subscription.auth, 'base64url') });
+      const [body, authorization] = await Promise.all([
+        pool.run({ type: 'encrypt', payload: JSON.stringify(notice), p256dh: subscription.p256dh, auth: subscription.auth }),
+        signer.authorization(subscription.endpoint, config.pushSubject, Math.floor(now / 1000)),
+      ]);
       const headers: Record<string, string> = {
         'content-type': 'application/octet-stream',
         'content-encoding': 'aes128gcm',
         ttl: String(PUSH_TTL_SECONDS),
         // RFC 8030 §5.3: a mention or a direct message is high; a message under "all" is normal.
         urgency: queued.type === 'message' && queued.reason === 'all' ? 'normal' : 'high',
-        authorization: signer.authorization(subscription.endpoint, config.pushSubject, Math.floor(now / 1000)),
+        authorization,
       };
       // RFC 8030 §5.4: one topic per chat, so a newer notification of the chat replaces an older one not yet delivered.
       if (queued.type === 'message') headers['topic'] = queued.chatId;
-      return { url: subscription.endpoint, headers, body };
+      return { url: subscription.endpoint, headers, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
     },
     judge: judgePushReply,
     async gaveUp(delivery: OutboundDeliveryRow, reply: PostReply): Promise<void> {

@@ -6,7 +6,8 @@ import { publicReaction } from '../../representations/public-fields.ts';
 import type { MessageRow, ReactionRow } from '../../storage/store.ts';
 import { collectionReply } from '../collection.ts';
 import { findAddressedMessage } from '../messages/handlers.ts';
-import { validateEmoji } from './validate.ts';
+import { validateEmoji, validateEmojiBody } from './validate.ts';
+import { readJsonBody } from '../../http/json-body.ts';
 import { PATHS } from '../../paths.ts';
 import { singleReply } from '../single-reply.ts';
 
@@ -49,8 +50,20 @@ export async function getReaction(ctx: RequestContext): Promise<Reply> {
  * (PUT is idempotent: the second one changes nothing and sends no event). The unique index decides, so two
  * concurrent PUTs of one user count once.
  */
-export async function putReaction(ctx: RequestContext): Promise<Reply> {
-  const emoji = validateEmoji(ctx.params['emoji']!);
+export function putReaction(ctx: RequestContext): Promise<Reply> {
+  return addReaction(ctx, validateEmoji(ctx.params['emoji']!));
+}
+
+/**
+ * POST …/reactions {"emoji": "…"}: the same as PUT …/reactions/{emoji}, with the emoji in the body, so an HTML form
+ * can react with any emoji typed into a field (docs/protocol.md §10.2, docs/html.md).
+ */
+export async function postReaction(ctx: RequestContext): Promise<Reply> {
+  const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes);
+  return addReaction(ctx, validateEmojiBody(body));
+}
+
+async function addReaction(ctx: RequestContext, emoji: string): Promise<Reply> {
   const { storage, clock } = ctx.services;
   const { message } = await findAddressedMessage(ctx);
   const row: ReactionRow = { messageId: message.id, emoji, userId: ctx.caller!.userId, createdAt: clock.now() };

@@ -1,5 +1,6 @@
 // The {emoji} of a reaction's path (docs/protocol.md §10.2): percent-decoded UTF-8, 1 to 32 code points, nothing invisible that could spoof it.
 import { invalidField } from '../../http/http-error.ts';
+import { rejectUnknownFields, type Body } from '../../parsers/body-fields.ts';
 
 export const EMOJI_RULE = { min: 1, max: 32 };
 
@@ -16,4 +17,12 @@ export function validateEmoji(emoji: string): string {
   }
   if (FORBIDDEN.test(emoji)) throw invalidField('emoji', 'must not contain whitespace, control or bidirectional control characters');
   return emoji;
+}
+
+/** The body of POST …/reactions: {"emoji": "…"}, the emoji under the same rules as in the path; 400 naming `emoji`. */
+export function validateEmojiBody(body: Body): string {
+  rejectUnknownFields(body, ['emoji']);
+  const emoji = body['emoji'];
+  if (typeof emoji !== 'string') throw invalidField('emoji', 'is required: a string of 1 to 32 characters');
+  return validateEmoji(emoji);
 }

@@ -1,7 +1,7 @@
 // Every collection as PostgreSQL reads it: its SELECT, the caller's scope and its API fields' columns; one page runner.
 import type { ParsedQuery } from '../../parsers/query.ts';
 import type {
-  ActionItem, AuditRow, AvatarRow, ChatForCallerRow, CollectionRepository, MemberRow, MessageBounds, MessageRow, Page, ReactionRow,
+  ActionItem, AuditRow, AvatarRow, ChatActivityRow, ChatForCallerRow, CollectionRepository, MemberRow, MessageBounds, MessageRow, Page, ReactionRow,
   RevisionRow, SearchHit, UserRow,
 } from '../store.ts';
 import type { Sql } from './connection.ts';
@@ -29,6 +29,10 @@ const AUDIT_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: { id: 'a.id', at: 'a.at', actorId: 'a.actor_id', action: 'a.action', targetType: 'a.target_type', targetId: 'a.target_id' },
 };
+
+/** The sidebar's chats (docs/html.md): the newest message's time is one index lookup per chat (messages_by_chat_time). */
+const CHATS_BY_ACTIVITY = 'SELECT f.*, coalesce((SELECT max(m.created_at) FROM messages m WHERE m.chat_id = f.id), f."createdAt") AS "lastActivityAt"'
+  + ` FROM (${CHAT_FOR_CALLER_SELECT} WHERE me.user_id = ?) f ORDER BY "lastActivityAt" DESC, f.id DESC LIMIT ?`;
 
 const CHAT_COLUMNS: SqlColumns = {
   idField: 'id',
@@ -107,6 +111,10 @@ export class PgCollections implements CollectionRepository {
 
   listChatsOfMember(userId: string, query: ParsedQuery): Promise<Page<ChatForCallerRow>> {
     return listPage(this.sql, { select: CHAT_FOR_CALLER_SELECT, scope: 'me.user_id = ?', scopeParams: [userId], columns: CHAT_COLUMNS }, query);
+  }
+
+  listChatsByActivity(userId: string, limit: number): Promise<ChatActivityRow[]> {
+    return this.sql.rows<ChatActivityRow>(CHATS_BY_ACTIVITY, [userId, limit]);
   }
 
   listMembers(chatId: string, query: ParsedQuery): Promise<Page<MemberRow>> {

@@ -1,10 +1,11 @@
 // Every collection as SQLite reads it: its SELECT, its caller's scope and how its API fields are spelled in SQL.
 import type { ParsedQuery } from '../../parsers/query.ts';
-import type { AvatarRow, ChatForCallerRow, MemberRow, MessageRow, Page, ReactionRow, RevisionRow, SearchHit, UserRow } from '../rows.ts';
+import type { AvatarRow, ChatActivityRow, ChatForCallerRow, MemberRow, MessageRow, Page, ReactionRow, RevisionRow, SearchHit, UserRow } from '../rows.ts';
 import type { AuditRow } from '../account-rows.ts';
 import type { ActionItem, MessageBounds } from '../store.ts';
 import { AVATAR_IS_CURRENT, AVATAR_LIST_SELECT } from './avatar-store.ts';
 import { CHAT_FOR_CALLER_SELECT, chatFromRecord, MEMBER_SELECT, type ChatRecord } from './chat-store.ts';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 import { PageRunner, type PageSource } from './list-page.ts';
 import { MESSAGE_SELECT } from './message-store.ts';
@@ -29,6 +30,10 @@ const AUDIT_COLUMNS: SqlColumns = {
   idField: 'id',
   columns: { id: 'a.id', at: 'a.at', actorId: 'a.actor_id', action: 'a.action', targetType: 'a.target_type', targetId: 'a.target_id' },
 };
+
+/** The sidebar's chats (docs/html.md): the newest message's time is one index lookup per chat (messages_by_chat_time). */
+const CHATS_BY_ACTIVITY = 'SELECT f.*, coalesce((SELECT max(m.created_at) FROM messages m WHERE m.chat_id = f.id), f.createdAt) AS lastActivityAt'
+  + ` FROM (${CHAT_FOR_CALLER_SELECT} WHERE me.user_id = ?) f ORDER BY lastActivityAt DESC, f.id DESC LIMIT ?`;
 
 export const CHAT_COLUMNS: SqlColumns = {
   idField: 'id',
@@ -98,8 +103,11 @@ export function historySource(chatId: string, bounds: MessageBounds = {}): PageS
 export class SqliteCollections {
   private readonly pages: PageRunner;
 
+  private readonly byActivity: Statement<unknown[]>;
+
   constructor(db: Db) {
     this.pages = new PageRunner(db);
+    this.byActivity = db.prepare<unknown[]>(CHATS_BY_ACTIVITY);
   }
 
   listUsers(query: ParsedQuery): Page<UserRow> {
@@ -115,6 +123,11 @@ export class SqliteCollections {
     const source = { select: CHAT_FOR_CALLER_SELECT, scope: 'me.user_id = ?', scopeParams: [userId], columns: CHAT_COLUMNS };
     const page = this.pages.listPage<ChatRecord & Pick<ChatForCallerRow, 'lastReadId' | 'unreadCount' | 'mentionCount'>>(source, query);
     return { rows: page.rows.map((record) => ({ ...chatFromRecord(record), lastReadId: record.lastReadId, unreadCount: record.unreadCount, mentionCount: record.mentionCount })), total: page.total };
+  }
+
+  listChatsByActivity(userId: string, limit: number): ChatActivityRow[] {
+    const records = this.byActivity.all(userId, limit) as (ChatRecord & Omit<ChatActivityRow, 'members'>)[];
+    return records.map((record) => ({ ...record, ...chatFromRecord(record) }));
   }
 
   listMentions(userId: string, query: ParsedQuery): Page<MessageRow> {

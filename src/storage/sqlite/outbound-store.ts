@@ -12,7 +12,22 @@ import { PageRunner } from './list-page.ts';
 import { prepareStatements } from './statements.ts';
 
 export class OutboundStore {
+  /**
+   * Rows the queue's own bookkeeping (leases, attempts recorded, rows given back) changed on this connection: the
+   * change stamp of kept reads leaves them out (docs/performance.md, "Kept reads"), since no kept read shows a
+   * delivery's state; otherwise each of a fan-out's commits would retire every kept read of the API.
+   */
+  bookkeepingChanges = 0;
   private readonly statements;
+  private readonly totalChanges: () => number;
+  /**
+   * The queue's bookkeeping commits without waiting for the disk (synchronous=NORMAL for its own transactions; in WAL
+   * mode the next FULL commit syncs them too): a power cut may forget the last leases and outcomes, and those
+   * deliveries are sent again (at least once, as after a SIGKILL). Nothing queued is forgotten: a delivery is queued in
+   * the FULL transaction of what caused it. A commit's WAL sync on the event loop took up to 90 ms (docs/push.md).
+   */
+  private readonly relaxSync: { normal(): void; restore(): void } | undefined;
+  private readonly inTransaction: () => boolean;
   private readonly pages: PageRunner;
   private readonly leaseBatches: (owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => OutboundDeliveryRow[];
   private readonly recordOne: (id: number, owner: string, attempt: AttemptRecord) => boolean;
@@ -34,6 +49,14 @@ export class OutboundStore {
       followers: LEASE_FOLLOWERS_SQL,
       release: RELEASE_SQL,
     });
+    const totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.totalChanges = () => totalChanges.get() as number;
+    // The connection's own level (FULL unless a benchmark chose otherwise), restored after each bookkeeping write.
+    const level = db.pragma('synchronous', { simple: true }) as number;
+    const normal = db.prepare('PRAGMA synchronous = NORMAL');
+    const restore = db.prepare(`PRAGMA synchronous = ${level}`);
+    this.relaxSync = level > 1 ? { normal: () => void normal.run(), restore: () => void restore.run() } : undefined;
+    this.inTransaction = () => db.inTransaction;
     this.leaseBatches = db.transaction((owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => {
       const heads = this.statements.lease.all(owner, leaseUntil, now, now, limit) as OutboundDeliveryRow[];
       const rows = [...heads];
@@ -58,15 +81,15 @@ export class OutboundStore {
 
   /** Heads and their batches in one write transaction: one commit for up to limit x perTarget rows. */
   leaseDueDeliveries(owner: string, now: number, leaseUntil: number, limit: number, perTarget = 1): OutboundDeliveryRow[] {
-    return this.leaseBatches(owner, now, leaseUntil, limit, perTarget);
+    return this.countBookkeeping(() => this.leaseBatches(owner, now, leaseUntil, limit, perTarget));
   }
 
   recordAttempts(owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]): number[] {
-    return this.recordBatch(owner, attempts, released);
+    return this.countBookkeeping(() => this.recordBatch(owner, attempts, released));
   }
 
   recordAttempt(id: number, owner: string, attempt: AttemptRecord): boolean {
-    return this.recordOne(id, owner, attempt);
+    return this.countBookkeeping(() => this.recordOne(id, owner, attempt));
   }
 
   /** The row's update and its attempt's row: inside recordOne's or recordBatch's transaction. */
@@ -76,6 +99,23 @@ export class OutboundStore {
     this.statements.insertAttempt.run(id, row.attempts, attempt.at, attempt.status, attempt.error, attempt.durationMs);
     if (row.attempts > MAX_KEPT_ATTEMPTS) this.statements.trimAttempts.run(id, row.attempts);
     return true;
+  }
+
+  /**
+   * Runs synchronous bookkeeping (nothing else runs on the connection meanwhile) and counts the rows it changed. Never
+   * nested: a row counted twice would move the stamp back, to a value an older kept read may hold.
+   */
+  private countBookkeeping<T>(work: () => T): T {
+    // Only a transaction of its own may change the level (inside another, the other's commit decides).
+    const relax = this.relaxSync !== undefined && !this.inTransaction() ? this.relaxSync : undefined;
+    relax?.normal();
+    const before = this.totalChanges();
+    try {
+      return work();
+    } finally {
+      this.bookkeepingChanges += this.totalChanges() - before;
+      relax?.restore();
+    }
   }
 
   findDelivery(id: number): OutboundDeliveryRow | undefined {

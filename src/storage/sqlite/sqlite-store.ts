@@ -160,7 +160,8 @@ export class SqliteStore implements Store {
     // Two statements are cheaper than one joining pragma_data_version and concatenating in SQL.
     const totalChanges = this.db.prepare('SELECT total_changes()').pluck();
     const dataVersion = this.db.prepare('PRAGMA data_version').pluck();
-    this.stamp = { get: (): string => `${totalChanges.get() as number}.${dataVersion.get() as number}` };
+    // The outbound queue's bookkeeping is left out (outbound-store.ts): every other change of this connection counts.
+    this.stamp = { get: (): string => `${(totalChanges.get() as number) - stores.outbound.bookkeepingChanges}.${dataVersion.get() as number}` };
     const touch = this.db.prepare(TOUCH_SQL);
     this.touch = this.db.transaction(() => void touch.run());
     this.kept = new ReadThrough(this, options.keepReads === false ? undefined : () => this.changeStamp());
