@@ -47,9 +47,10 @@ typecheck: all-modules
 HTTP_TESTS = $(shell find test/http -name '*.test.ts' | sort)
 # Files of test/http/ that never start a server on the test database, so the PostgreSQL pass would only repeat the SQLite
 # one: unit tests of the HTTP layer (no server, or a bare node:http one) and servers on a SQLite file or :memory: of their
-# own (secrets-at-rest reads its SQLite file; metrics-workers spawns `--db :memory:`). A file that calls startTestServer
-# or withServer (test/http/client.ts), directly or through a fixture, runs on both backends and does not belong here.
-HTTP_SQLITE_ONLY = $(addprefix test/http/,$(addsuffix .test.ts,etag-from-json form-post http-error metrics-workers negotiate \
+# own (secrets-at-rest reads its SQLite file, descriptors spawns a server on one; metrics-workers spawns `--db :memory:`).
+# A file that calls startTestServer or withServer (test/http/client.ts), directly or through a fixture, runs on both
+# backends and does not belong here.
+HTTP_SQLITE_ONLY = $(addprefix test/http/,$(addsuffix .test.ts,descriptors etag-from-json form-post http-error metrics-workers negotiate \
   openapi-check secrets-at-rest send sha256))
 PG_TESTS = $(shell find test/postgres -name '*.test.ts' | sort)
 C8_RUN := npx c8 --clean=false --reporter=none --include 'src/**' --exclude 'src/main.ts'
