@@ -43,8 +43,15 @@ typecheck: all-modules
 	npx tsc --noEmit -p .
 
 # The HTTP suite, the PostgreSQL-only tests and the fuzzer run on a throwaway PostgreSQL too (scripts/with-postgres.ts starts it,
-# installing Debian's postgresql when missing, and removes it afterwards): every test of test/http/ against both backends.
+# installing Debian's postgresql when missing, and removes it afterwards): every test of test/http/ that starts a server against both backends.
 HTTP_TESTS = $(shell find test/http -name '*.test.ts' | sort)
+# Files of test/http/ that never start a server on the test database, so the PostgreSQL pass would only repeat the SQLite
+# one: unit tests of the HTTP layer (no server, or a bare node:http one) and servers on a SQLite file or :memory: of their
+# own (secrets-at-rest reads its SQLite file, descriptors spawns a server on one; metrics-workers spawns `--db :memory:`).
+# A file that calls startTestServer or withServer (test/http/client.ts), directly or through a fixture, runs on both
+# backends and does not belong here.
+HTTP_SQLITE_ONLY = $(addprefix test/http/,$(addsuffix .test.ts,descriptors etag-from-json form-post http-error metrics-workers negotiate \
+  openapi-check secrets-at-rest send sha256))
 PG_TESTS = $(shell find test/postgres -name '*.test.ts' | sort)
 C8_RUN := npx c8 --clean=false --reporter=none --include 'src/**' --exclude 'src/main.ts'
 NODE_TEST := node --import tsx --test --test-concurrency=2 --test-reporter=spec
@@ -55,7 +62,7 @@ test: all-modules $(CHROMIUM) $(EMOJI_FONT) typecheck
 	@echo "make test: node $$(node --version) ($$(readlink -f .runtime/bin/node))"
 	rm -rf coverage/tmp
 	$(C8_RUN) $(NODE_TEST) $(filter-out $(PG_TESTS),$(TESTS))
-	node --import tsx scripts/with-postgres.ts $(C8_RUN) $(NODE_TEST) $(HTTP_TESTS) $(PG_TESTS) test/fault/fuzz.test.ts
+	node --import tsx scripts/with-postgres.ts $(C8_RUN) $(NODE_TEST) $(filter-out $(HTTP_SQLITE_ONLY),$(HTTP_TESTS)) $(PG_TESTS) test/fault/fuzz.test.ts
 	npx c8 report --check-coverage --lines 90 --reporter=text-summary --reporter=text \
 	  --include 'src/**' --exclude 'src/main.ts'
 

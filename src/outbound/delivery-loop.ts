@@ -30,7 +30,7 @@ export interface DeliveryLoopOptions {
 }
 
 /** Three whole attempts long: a batch sends its next row only while a whole attempt still fits in the lease. */
-const LEASE_MS = TOTAL_TIMEOUT_MS * 3;
+export const LEASE_MS = TOTAL_TIMEOUT_MS * 3;
 /** Rows of one target leased and recorded together (one commit for up to this many POSTs). */
 const BATCH = 64;
 

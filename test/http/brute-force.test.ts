@@ -1,15 +1,15 @@
 // Brute force: failed logins per login from one address and per address are limited before any hashing (429, Retry-After).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LoginLimiter } from '../../src/resources/session/login-limiter.ts';
 import { call, TestClock, withServer } from './client.ts';
+import { dropLoginPauses } from './no-login-pauses.ts';
 
 test('1,000 wrong passwords, 50 at a time, cause at most the allowed number of hashes', async (t) => {
   const clock = new TestClock();
   const server = await withServer(t, { clock, loginMaxFailures: 10, loginWindow: 900 });
   await call(server, 'POST', '/users', { json: { login: 'target', password: 'the right one' } });
-  // The 429s come at once here (no refusal pause): this test counts hashes, it does not time refusals.
-  server.app.services.loginLimiter = new LoginLimiter({ maxFailures: 10, windowMs: 900_000, checkRate: 0, refusalPauseMs: 0, clock, store: server.app.services.storage.rateCounters });
+  // The 429s come at once here (no refusal pause nor slow-down): this test counts hashes, it does not time refusals.
+  dropLoginPauses(server);
   const { hasher } = server.app.services;
   const before = hasher.hashesComputed;
   const statuses: number[] = [];
@@ -33,6 +33,7 @@ test('1,000 wrong passwords, 50 at a time, cause at most the allowed number of h
 
 test('a success clears the login\'s failures; other logins are not affected', async (t) => {
   const server = await withServer(t, { loginMaxFailures: 3 });
+  dropLoginPauses(server);
   await call(server, 'POST', '/users', { json: { login: 'ivan', password: 'password1' } });
   await call(server, 'POST', '/users', { json: { login: 'judy', password: 'password1' } });
   for (let i = 0; i < 2; i++) assert.equal((await call(server, 'POST', '/session', { json: { login: 'ivan', password: 'wrong one' } })).status, 401);
@@ -44,6 +45,7 @@ test('a success clears the login\'s failures; other logins are not affected', as
 
 test('one address guessing many logins is limited too (ten times the per-login limit)', async (t) => {
   const server = await withServer(t, { loginMaxFailures: 2 });
+  dropLoginPauses(server);
   const statuses: number[] = [];
   for (let i = 0; i < 25; i++) {
     statuses.push((await call(server, 'POST', '/session', { json: { login: `someone${i}`, password: 'password1' } })).status);

@@ -6,6 +6,7 @@ import type { RunningServer } from '../../src/index.ts';
 import { histogramOf, parsePrometheus, typeOf, valueOf, type PromMetrics } from '../metrics/prometheus-parser.ts';
 import { createChat, postMessage } from './chat-fixtures.ts';
 import { call, registerAndLogIn, withServer } from './client.ts';
+import { dropLoginPauses } from './no-login-pauses.ts';
 import { openReady } from './event-stream.ts';
 
 // The metrics listener is not the API that /openapi.json describes: its answers are not checked against it.
@@ -81,6 +82,7 @@ test('requests are counted and timed by method, route pattern and status, never 
 
 test('login failures, rate-limited answers and write batches are counted', async (t) => {
   const server = await withServer(t, { metricsPort: 0, loginMaxFailures: 2 });
+  dropLoginPauses(server);
   const alice = await registerAndLogIn(server, 'alice', 'alice password');
   const batchesBefore = valueOf((await scrape(server)).metrics, 'chat_db_write_batches_total');
   for (let i = 0; i < 2; i++) assert.equal((await call(server, 'POST', '/session', { json: { login: 'alice', password: 'wrong password' } })).status, 401);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createChat } from './chat-fixtures.ts';
 import { call, registerAndLogIn, TestClock, withServer, type TestResponse } from './client.ts';
+import { dropLoginPauses } from './no-login-pauses.ts';
 
 function assertRateFields(res: TestResponse, name: string, quota: number, window: number, remaining: number, seconds: number): void {
   assert.equal(res.headers['ratelimit-policy'], `"${name}";q=${quota};w=${window}`);
@@ -105,6 +106,7 @@ test('with --trust-proxy the address is the last X-Forwarded-For entry, and an I
 
 test('failed logins are counted per forwarded address with --trust-proxy', async (t) => {
   const server = await withServer(t, { trustProxy: true, loginMaxFailures: 1 });
+  dropLoginPauses(server);
   await call(server, 'POST', '/users', { json: { login: 'alice', password: 'pass word 1' } });
   const attempt = (login: string, forwarded: string) => call(server, 'POST', '/session', { json: { login, password: 'wrong password' }, headers: { 'x-forwarded-for': forwarded } });
   for (let i = 0; i < 10; i++) assert.equal((await attempt(`nobody${i}`, '203.0.113.5')).status, 401);

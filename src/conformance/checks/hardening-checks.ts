@@ -73,7 +73,7 @@ export const HARDENING_CHECKS = [
     expectEqual(answer.status, 400, 'the status');
   }),
   check('hardening.framing.length-and-chunked', '§7.8', 'Both Content-Length and Transfer-Encoding MUST be refused with 400 and the connection closed', async (ctx) => {
-    const answer = await sendRaw(ctx, `POST ${ctx.prefixed(PATHS.users)} HTTP/1.1\r\nHost: ${ctx.base.host}\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`);
+    const answer = await sendRaw(ctx, `POST ${ctx.prefixed(PATHS.users)} HTTP/1.1\r\nHost: ${ctx.base.host}\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, { awaitClose: true });
     expectEqual([answer.status, answer.closed], [400, true], 'the status, and whether the connection closed');
   }),
   check('hardening.framing.two-lengths', '§7.8', 'Two different Content-Lengths MUST be refused with 400', async (ctx) => {
