@@ -59,7 +59,8 @@ export const STYLESHEET = [
   'ul.reactions button[aria-pressed=true]{border-color:var(--accent);outline:1px solid var(--accent)}',
   '.actions{margin:.25rem 0 0;font-size:.9rem;display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}',
   '.actions button{font-size:.85rem;min-height:1.75rem}',
-  '.chat-nav{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center}',
+  // The line's height is the Mark all as read button's (2rem) with or without it: nothing moves when the marker does.
+  '.chat-nav{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center;min-height:2rem}',
   'form.inline{display:inline;margin:0}',
   '.error{color:var(--error)}',
   'form p.field{display:grid;grid-template-columns:minmax(0,1fr);gap:.25rem;max-width:36rem}',

@@ -139,9 +139,16 @@ test('the read marker follows what the reader sees, only forwards', { timeout: 9
   await call(scene.server, 'POST', scene.path, { token: scene.alice.token, json: { data: { text: 'One more from Alice' } } });
   await item(bob.page, 'One more from Alice').waitFor({ state: 'attached' });
   assert.equal((await marker()).unreadCount, 1);
+  // The line above the conversation shows Mark all as read now, and keeps its height when it goes (no layout shift).
+  const markAll = bob.page.locator('.chat-nav button', { hasText: 'Mark all as read' });
+  await markAll.waitFor();
+  const navHeight = () => bob.page.locator('.chat-nav').evaluate((element) => element.getBoundingClientRect().height);
+  const withButton = await navHeight();
   // ...until the reader scrolls down to it.
   await bob.page.mouse.wheel(0, 5000);
   assert.equal((await until((data) => data.unreadCount === 0)).unreadCount, 0);
+  await markAll.waitFor({ state: 'detached' });
+  assert.equal(await navHeight(), withButton);
   assert.deepEqual(sent, [...sent].sort(), 'every PUT moved the marker forwards');
   assert.equal(new Set(sent).size, sent.length, 'never the same marker twice');
   assert.deepEqual([...alice.problems, ...bob.problems], []);

@@ -67,6 +67,19 @@ export const SCREEN_LIVE = `
     older.removeAttribute('rel');
     older.textContent = 'The start of the chat';
   };
+  // An older page goes in only once the reader's scroll is at rest (no scroll event for 150 ms): inserted while a
+  // wheel's smooth scroll was still running in the column-reverse box, Chromium moved the messages in view out of it
+  // for a frame (layout shifts of 0.36-0.44, in about half the bench runs; bench/RESULTS.md). At the top of what is
+  // loaded the scroll stops by itself, so the page comes in a moment after the reader gets there.
+  const scrollRest = () => new Promise((resolve) => {
+    const box = scroller();
+    const target = box === document.scrollingElement ? window : box;
+    let timer = 0;
+    const done = () => { target.removeEventListener('scroll', moved); resolve(); };
+    const moved = () => { clearTimeout(timer); timer = setTimeout(done, 150); };
+    target.addEventListener('scroll', moved, { passive: true });
+    moved();
+  });
   const loadOlder = async () => {
     if (loading || !older.hasAttribute('href')) return;
     loading = true;
@@ -75,6 +88,7 @@ export const SCREEN_LIVE = `
       const fresh = response.ok && doc ? freshListOf(doc) : null;
       if (!fresh) return;
       remember(fresh);
+      await scrollRest();
       // Times localised before the page goes in, and the link changed in the same step: nothing moves after.
       announce(fresh);
       const next = doc.querySelector('main a[rel=prev]');
