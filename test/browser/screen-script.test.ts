@@ -100,6 +100,20 @@ test('older messages load above as the reader scrolls up, in order, and the mess
   await pointAtMessages(bob.page);
   await bob.page.mouse.wheel(0, -5000);
   await asked;
+  // The wheel scrolls smoothly: measure once the scroll box is at rest (ten frames without moving), as the reader is.
+  // (A string: tsx would name a function written here, and the page has no __name.)
+  await bob.page.evaluate(`new Promise((resolve) => {
+    const element = document.querySelector('.scroller');
+    let last = element.scrollTop;
+    let still = 0;
+    const check = () => {
+      if (element.scrollTop === last) still += 1;
+      else { last = element.scrollTop; still = 0; }
+      if (still >= 10) resolve();
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  })`);
   const first = item(bob.page, 'Message 27 from Alice');
   // Measured in the scroll box (the line above it may change height as the unread count goes).
   const top = async () => (await first.boundingBox())!.y - (await bob.page.locator('.scroller').boundingBox())!.y;
