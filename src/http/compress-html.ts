@@ -6,17 +6,27 @@ import { constants, gzipSync } from 'node:zlib';
 /** Below this, gzip's header and the CPU cost more than they save. */
 const MIN_BYTES = 1024;
 
-/** Whether Accept-Encoding names gzip (or `*`) with a q above 0. */
+// RFC 9110 §12.4.2: qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ).
+const QVALUE = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * Whether Accept-Encoding rates gzip above 0 (RFC 9110 §12.5.3): `gzip` (or `x-gzip`) rated for itself decides, else
+ * `*` does, else no. An element with a malformed q (`q=2`, `q=x`) is ignored, as negotiate.ts ignores one in Accept.
+ */
 export function acceptsGzip(headers: IncomingHttpHeaders): boolean {
   const accepted = headers['accept-encoding'];
   if (accepted === undefined) return false;
+  let named: number | undefined;
+  let any: number | undefined;
   for (const item of accepted.split(',')) {
     const [name, ...parameters] = item.trim().toLowerCase().split(';');
     if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') continue;
-    const q = parameters.map((parameter) => parameter.trim()).find((parameter) => parameter.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
+    const q = parameters.map((parameter) => parameter.trim()).find((parameter) => parameter.startsWith('q='))?.slice(2) ?? '1';
+    if (!QVALUE.test(q)) continue;
+    if (name === '*') any = Number(q);
+    else named = Number(q);
   }
-  return false;
+  return (named ?? any ?? 0) > 0;
 }
 
 /** The tag of the gzipped bytes: another representation, so another strong validator (RFC 9110 §8.8.3.3). */

@@ -45,6 +45,10 @@ test('an HTML page is gzipped for a browser that takes gzip, with its own ETag; 
   const head = await getRaw(server, path, { ...html, 'accept-encoding': 'gzip' }, 'HEAD');
   assert.equal(head.headers['content-length'], zipped.headers['content-length']);
   assert.equal((await getRaw(server, path, { ...html, 'accept-encoding': 'gzip;q=0, identity' })).headers['content-encoding'], undefined);
+  // gzip rated for itself wins over `*`, whichever comes first; a malformed q counts for nothing (RFC 9110 §12.5.3).
+  assert.equal((await getRaw(server, path, { ...html, 'accept-encoding': '*;q=0, gzip' })).headers['content-encoding'], 'gzip');
+  assert.equal((await getRaw(server, path, { ...html, 'accept-encoding': '*, gzip;q=0' })).headers['content-encoding'], undefined);
+  assert.equal((await getRaw(server, path, { ...html, 'accept-encoding': 'gzip;q=2' })).headers['content-encoding'], undefined);
   const json = await getRaw(server, path, { authorization: `Bearer ${alice.token}`, 'accept-encoding': 'gzip' });
   assert.equal(json.headers['content-encoding'], undefined);
   assert.equal(json.headers['vary'], 'Accept');
