@@ -2,12 +2,10 @@
 // repeated markup, a fifth of its size compressed (docs/performance.md, "The chat screen in the browser").
 import type { IncomingHttpHeaders } from 'node:http';
 import { constants, gzipSync } from 'node:zlib';
+import { QVALUE } from './negotiate.ts';
 
 /** Below this, gzip's header and the CPU cost more than they save. */
 const MIN_BYTES = 1024;
-
-// RFC 9110 §12.4.2: qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ).
-const QVALUE = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
 
 /**
  * Whether Accept-Encoding rates gzip above 0 (RFC 9110 §12.5.3): `gzip` (or `x-gzip`) rated for itself decides, else

@@ -19,7 +19,7 @@ interface MediaRange extends MediaType {
 // RFC 9110 §5.6.2: token = 1*tchar.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // RFC 9110 §12.4.2: qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ).
-const QVALUE = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
+export const QVALUE = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
 // RFC 9110 §5.6.4: quoted-string, with quoted-pair escapes.
 const QUOTED_STRING = /^"((?:[^"\\]|\\.)*)"$/s;
 // Every representation this server sends is UTF-8, so a range asking for that charset is satisfied.
