@@ -30,7 +30,21 @@ export class Api {
     this.base = base;
   }
 
-  call(method: string, path: string, token: string, json?: unknown): Promise<Answer> {
+  /**
+   * One request. A request sent on a pooled connection the server closed as idle meanwhile (its keep-alive timeout)
+   * fails with ECONNRESET before any answer: sent again once on a fresh connection, as Node's documentation advises
+   * and as a proxy does; the time of both is counted.
+   */
+  async call(method: string, path: string, token: string, json?: unknown): Promise<Answer> {
+    try {
+      return await this.once(method, path, token, json);
+    } catch (error) {
+      if ((error as { reusedSocket?: boolean }).reusedSocket !== true || (error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error;
+      return this.once(method, path, token, json);
+    }
+  }
+
+  private once(method: string, path: string, token: string, json?: unknown): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const body = json === undefined ? undefined : JSON.stringify(json);
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
@@ -42,7 +56,7 @@ export class Api {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
         res.on('error', reject);
       });
-      req.on('error', reject);
+      req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
       req.end(body);
     });
   }
@@ -77,7 +91,20 @@ export interface ActionContext {
   now(): number;
 }
 
-const ok = (answer: Answer, ...statuses: number[]): boolean => statuses.includes(answer.status);
+/** Why actions failed this step, by status and error code (or socket error): the generator reports them with the step. */
+export const failureReasons: Record<string, number> = {};
+export function noteFailure(reason: string): void {
+  failureReasons[reason] = (failureReasons[reason] ?? 0) + 1;
+}
+
+const ok = (answer: Answer, ...statuses: number[]): boolean => {
+  if (statuses.includes(answer.status)) return true;
+  const code = /"code":\s*"([A-Z_]+)"/.exec(answer.body)?.[1] ?? '';
+  // A 4xx is the generator's own mistake or a rule it broke: its message says which.
+  const message = answer.status < 500 ? ` (${/"message":\s*"([^"]{0,120})/.exec(answer.body)?.[1] ?? ''})` : '';
+  noteFailure(`${answer.status} ${code}${message}`.trim());
+  return false;
+};
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
 const idsOf = (body: string): string[] => (JSON.parse(body) as { data: { id: string }[] }).data.map((item) => item.id);
 

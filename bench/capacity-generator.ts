@@ -2,7 +2,7 @@
 // (capacity.bench.ts) hands it a share of the roster, then asks it to connect users, run a step and check delivery;
 // it answers with raw latencies, its own CPU time and event-loop delay, so the coordinator sees whether it was the limit.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { ACTION_NAMES, Api, pickAction, RUN, type ActionName, type UserState } from './capacity-actions.ts';
+import { ACTION_NAMES, Api, failureReasons, noteFailure, pickAction, RUN, type ActionName, type UserState } from './capacity-actions.ts';
 import type { Roster, RosterUser } from './capacity-seed.ts';
 import { now, UserStream } from './capacity-stream.ts';
 
@@ -18,6 +18,8 @@ export type GeneratorRequest =
 export interface StepFigures {
   latencies: Record<string, number[]>;
   failures: Record<string, number>;
+  /** The failures by status and error code (or socket error). */
+  reasons: Record<string, number>;
   delivery: number[];
   /** Messages that came in a replay (after a reconnect) rather than live: counted as delivered, not timed. */
   replayed: number;
@@ -48,7 +50,7 @@ let running = false;
 const loop = monitorEventLoopDelay({ resolution: 1 });
 
 function freshFigures(): StepFigures {
-  return { latencies: Object.fromEntries(ACTION_NAMES.map((name) => [name, []])), failures: {}, delivery: [], replayed: 0, posts: [], deleted: [], dropped: 0, cpuMs: 0, loopP99Ms: 0, loopMaxMs: 0 };
+  return { latencies: Object.fromEntries(ACTION_NAMES.map((name) => [name, []])), failures: {}, reasons: failureReasons, delivery: [], replayed: 0, posts: [], deleted: [], dropped: 0, cpuMs: 0, loopP99Ms: 0, loopMaxMs: 0 };
 }
 
 function makeUser(roster: RosterUser): UserState {
@@ -119,7 +121,8 @@ async function actLoop(user: UserState, until: number): Promise<void> {
     let good = false;
     try {
       good = await RUN[action](ctx, user);
-    } catch {
+    } catch (error) {
+      noteFailure((error as NodeJS.ErrnoException).code ?? String(error));
       good = false;
     }
     figures.latencies[action]!.push(now() - started);
@@ -130,6 +133,7 @@ async function actLoop(user: UserState, until: number): Promise<void> {
 
 async function run(seconds: number): Promise<void> {
   figures = freshFigures();
+  for (const reason of Object.keys(failureReasons)) delete failureReasons[reason];
   for (const set of received.values()) set.clear();
   for (const user of users) {
     user.stream.seen.clear();

@@ -22,6 +22,7 @@ export interface StepRow {
   replayed: number;
   failures: number;
   failuresByAction: Record<string, number>;
+  failureReasons: Record<string, number>;
   connectFailures: number;
   connectSeconds: number;
   expected: number;
@@ -58,6 +59,8 @@ export function summarizeStep(input: StepInput): StepRow {
   const failuresByAction: Record<string, number> = {};
   for (const f of figures) for (const [name, count] of Object.entries(f.failures)) failuresByAction[name] = (failuresByAction[name] ?? 0) + count;
   const failures = sum(Object.values(failuresByAction));
+  const failureReasons: Record<string, number> = {};
+  for (const f of figures) for (const [why, count] of Object.entries(f.reasons ?? {})) failureReasons[why] = (failureReasons[why] ?? 0) + count;
   const worstP99 = actions.filter((a) => a.count > 0).reduce((a, b) => (b.p99 > a.p99 ? b : a), { name: '-', p99: 0 });
   const lost = sum(input.checks.map((c) => c.lost));
   const duplicated = sum(input.checks.map((c) => c.duplicated));
@@ -67,7 +70,7 @@ export function summarizeStep(input: StepInput): StepRow {
     actions, worstP99,
     deliveryP50: pct(delivery, 0.5), deliveryP99: pct(delivery, 0.99), deliveries: delivery.length,
     replayed: sum(figures.map((f) => f.replayed)),
-    failures, failuresByAction, connectFailures: input.connectFailures, connectSeconds: input.connectSeconds,
+    failures, failuresByAction, failureReasons, connectFailures: input.connectFailures, connectSeconds: input.connectSeconds,
     expected: sum(input.checks.map((c) => c.expected)), lost, duplicated, dropped: sum(figures.map((f) => f.dropped)),
     ...(input.server ? { server: {
       cpuShare: input.server.cpuMs / (input.seconds * 1000 * CORES), cpuMsPerAction: input.server.cpuMs / Math.max(1, sum(actions.map((a) => a.count))),
@@ -107,6 +110,7 @@ export function formatCapacity(result: { label: string; rows: StepRow[]; options
   if (!full) return stepLine(result.rows[0]!);
   const perAction = result.rows.map((row) => `- ${row.users.toLocaleString('en')} users: ${row.actions.filter((a) => a.count > 0)
     .map((a) => `${a.name} ${a.count} × ${ms(a.p50)} / ${ms(a.p99)}${row.failuresByAction[a.name] ? ` (${row.failuresByAction[a.name]} failed)` : ''}`).join('; ')}`
+    + `${Object.keys(row.failureReasons).length > 0 ? `; failures: ${Object.entries(row.failureReasons).map(([why, n]) => `${n}× ${why}`).join(', ')}` : ''}`
     + `; replayed after a reconnect ${row.replayed}; streams connected in ${row.connectSeconds.toFixed(0)} s`);
   return [
     `${result.label}: ${result.options.seconds} s a step, ${result.options.generators} generator processes; weights ${ACTION_NAMES.map((n) => `${n} ${ACTIONS[n]}`).join(', ')}.`,
