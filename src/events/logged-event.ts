@@ -1,6 +1,6 @@
 // One event of the log as it goes out: the public event object as JSON text and its SSE frame, made once per event.
 import { NO_CHAT, type EventRecord } from '../storage/rows.ts';
-import { formatSseEvent } from './sse-frame.ts';
+import { formatSseEvent, lazyFrameBytes } from './sse-frame.ts';
 
 export interface LoggedEvent {
   id: number;
@@ -33,7 +33,6 @@ export function toLoggedEvent(record: EventRecord): LoggedEvent {
   const json = `{"id":"${id}","type":${JSON.stringify(record.type)},"chatId":${chatId},`
     + `"createdAt":"${new Date(record.createdAt).toISOString()}","data":${record.data}}`;
   const frameText = formatSseEvent(id, record.type, json);
-  let bytes: Buffer | undefined;
   return {
     id: record.id,
     type: record.type,
@@ -44,7 +43,7 @@ export function toLoggedEvent(record: EventRecord): LoggedEvent {
     purged: false,
     json,
     frameText,
-    frameBytes: () => (bytes ??= Buffer.from(frameText)),
+    frameBytes: lazyFrameBytes(frameText),
     data: record.data,
   };
 }

@@ -24,3 +24,19 @@ export function formatSseRetry(ms: number): string {
 export function formatSseComment(text: string): string {
   return `: ${oneLine(text)}\n\n`;
 }
+
+/**
+ * A frame's bytes, encoded once on first use and shared by every stream it goes to. They get memory of their own:
+ * Buffer.from would cut them from Node's shared pool (64 KiB on Node 24), and the log tail keeps thousands of recent
+ * events, each of which would then hold a whole pool alive (95 MiB at 5,000 users, bench/RESULTS.md).
+ */
+export function lazyFrameBytes(frameText: string): () => Buffer {
+  let bytes: Buffer | undefined;
+  return () => {
+    if (bytes === undefined) {
+      bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(frameText));
+      bytes.write(frameText);
+    }
+    return bytes;
+  };
+}
