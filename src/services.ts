@@ -76,6 +76,8 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     onCommit: (writes) => metrics.observeWriteBatch(writes),
     // One process counts in memory; several processes on one database (--workers) count in it, together.
     sharedRateCounters: config.workers > 1,
+    // One process alone on its file syncs each commit off the event loop (storage/sqlite/wal-sync.ts).
+    syncOffLoop: config.workers <= 1,
     commits: wakeUp,
     onBroadcast: (payload) => bus.receive(payload),
   });

@@ -2,8 +2,12 @@
 // commit wakes the streams"). Given to the store when it is opened; events/event-wake-up.ts is its one implementation.
 
 export interface CommitListener {
-  /** This process committed a transaction that appended `count` events (always more than 0). */
-  eventsCommitted(count: number): void;
+  /**
+   * This process committed a transaction that appended `count` events or queued outbound deliveries (or both).
+   * `queued` false says no delivery was queued, so the delivery loop has nothing new to lease; a backend that cannot
+   * tell leaves it out (true).
+   */
+  eventsCommitted(count: number, queued?: boolean): void;
   /**
    * Events may have been appended by any server, this one included (a PostgreSQL NOTIFY, sent once per committing
    * transaction, or LISTEN beginning again after a cut): read the log. No count, and nothing to relay: whoever

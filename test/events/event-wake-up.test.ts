@@ -57,3 +57,27 @@ for (const how of ['transaction', 'writeTogether'] as const) test(`a SQLite ${ho
   await until(() => u.got.length === 1, 'the event');
   assert.deepEqual([u.got.map((event) => event.type), counter.get()], [['read.updated'], 2]);
 });
+
+test('the delivery loop is woken by a commit that queued deliveries, not by every commit that appended events', async (t) => {
+  const heard: { count: number; queued: boolean | undefined }[] = [];
+  const store = new SqliteStore(':memory:', { commits: { eventsCommitted: (count, queued) => void heard.push({ count, queued }), othersCommitted: () => {} } });
+  t.after(() => store.close());
+  await store.writeTogether((tx) => tx.events.append({ type: 'read.updated', chatId: 'c', createdAt: 1, data: {}, onlyUserId: 'u' }));
+  await store.transaction((tx) => tx.outbound.enqueueDelivery({ kind: 'push', targetId: 's', eventId: null, payload: '{}', createdAt: 1 }));
+  await store.transaction(async (tx) => {
+    await tx.events.append({ type: 'read.updated', chatId: 'c', createdAt: 1, data: {}, onlyUserId: 'u' });
+    await tx.outbound.enqueueDelivery({ kind: 'push', targetId: 's', eventId: 1, payload: '{}', createdAt: 1 });
+  });
+  assert.deepEqual(heard, [{ count: 1, queued: false }, { count: 0, queued: true }, { count: 1, queued: true }]);
+
+  const counter = eventsWritten();
+  let relayed = 0;
+  let loopWakes = 0;
+  const wakeUp = new EventWakeUp(counter, () => relayed++);
+  wakeUp.alsoWake(() => loopWakes++);
+  wakeUp.eventsCommitted(3, false);
+  wakeUp.eventsCommitted(0, true);
+  wakeUp.eventsCommitted(2);
+  // A backend that cannot tell (PostgreSQL) wakes the loop with every commit, as before.
+  assert.deepEqual([counter.get(), relayed, loopWakes], [5, 2, 2]);
+});

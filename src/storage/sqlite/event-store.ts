@@ -3,6 +3,7 @@
 import type { EventPurge, EventRecord, NewEvent } from '../rows.ts';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
+import type { QueuedWork } from './queued-work.ts';
 import { INSERT_DELIVERY_SQL } from '../outbound-sql.ts';
 import { OUTGOING_HOOKS_SQL, webhookDeliveries, type OutgoingHook } from '../webhook-fan-out.ts';
 
@@ -28,8 +29,11 @@ export class EventStore {
   private readonly recordEvents: boolean;
 
   /** recordEvents false exists only so a benchmark can show what the event write costs a POST (not a flag). */
-  constructor(db: Db, recordEvents = true) {
+  private readonly queuedWork: QueuedWork | undefined;
+
+  constructor(db: Db, recordEvents = true, queuedWork?: QueuedWork) {
     this.db = db;
+    this.queuedWork = queuedWork;
     this.recordEvents = recordEvents;
     this.insert = db.prepare('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.after = db.prepare(`SELECT ${COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?`);
@@ -55,6 +59,7 @@ export class EventStore {
     if (event.chatId !== '') {
       for (const delivery of webhookDeliveries(id, event, this.outgoingHooks.all(event.chatId) as OutgoingHook[])) {
         this.insertDelivery.run(delivery.kind, delivery.targetId, delivery.eventId, delivery.payload, delivery.createdAt, delivery.createdAt);
+        this.queuedWork?.note();
       }
     }
     return id;

@@ -2,6 +2,7 @@
 // SAVEPOINT, and every caller hears back only after the shared COMMIT returned, so nothing is acknowledged early.
 import type { Db } from './database.ts';
 import type { Gate } from './gate.ts';
+import type { WalSync } from './wal-sync.ts';
 
 interface PendingWrite {
   work: () => Promise<unknown>;
@@ -23,6 +24,8 @@ export interface GroupCommitOptions {
   afterCommit?: (committed: boolean, writes: number) => void;
   /** Maps the error of a failed BEGIN or COMMIT to what each write of the batch is rejected with. */
   batchFailure?: (error: unknown) => unknown;
+  /** Commits without the WAL sync on the event loop, then syncs it on the thread pool before anyone hears (wal-sync.ts). */
+  walSync?: WalSync;
 }
 
 const DEFAULT_MAX_BATCH = 256;
@@ -51,6 +54,7 @@ export class GroupCommit {
   private readonly grouped: boolean;
   private readonly afterCommit: (committed: boolean, writes: number) => void;
   private readonly batchFailure: (error: unknown) => unknown;
+  private readonly walSync: WalSync | undefined;
 
   private readonly db: Db;
   private readonly gate: Gate;
@@ -62,6 +66,7 @@ export class GroupCommit {
     this.grouped = options.groupCommit ?? true;
     this.afterCommit = options.afterCommit ?? (() => {});
     this.batchFailure = options.batchFailure ?? ((error) => error);
+    this.walSync = options.walSync;
     this.sql = prepareControl(db);
   }
 
@@ -104,6 +109,31 @@ export class GroupCommit {
   private async commitBatch(batch: PendingWrite[]): Promise<void> {
     const outcomes: Outcome[] = [];
     try {
+      if (this.walSync) {
+        await this.walSync.unsynced(() => this.runBatch(batch, outcomes));
+        await this.walSync.sync();
+      } else {
+        await this.runBatch(batch, outcomes);
+      }
+    } catch (error) {
+      // BEGIN, COMMIT or the sync failed: nothing of this batch is known to be durable, so every caller hears the failure.
+      if (this.db.inTransaction) this.sql.rollback();
+      this.afterCommit(false, batch.length);
+      const failure = this.batchFailure(error);
+      for (const write of batch) write.reject(failure);
+      return;
+    }
+    this.afterCommit(true, batch.length);
+    batch.forEach((write, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) write.resolve(outcome.value);
+      else write.reject(outcome.error);
+    });
+  }
+
+  /** BEGIN, each write in its savepoint (its outcome noted), COMMIT; a failed BEGIN or COMMIT throws. */
+  private async runBatch(batch: PendingWrite[], outcomes: Outcome[]): Promise<void> {
+    try {
       this.sql.begin();
       for (const write of batch) {
         // Each write in its own savepoint (inline: this loop is the hot path of every POST).
@@ -123,18 +153,9 @@ export class GroupCommit {
       }
       this.sql.commit();
     } catch (error) {
-      // BEGIN or COMMIT failed: nothing of this batch is durable, so every caller hears the failure.
+      // Rolled back here, before the level is restored (SQLite will not change it inside a transaction).
       if (this.db.inTransaction) this.sql.rollback();
-      this.afterCommit(false, batch.length);
-      const failure = this.batchFailure(error);
-      for (const write of batch) write.reject(failure);
-      return;
+      throw error;
     }
-    this.afterCommit(true, batch.length);
-    batch.forEach((write, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) write.resolve(outcome.value);
-      else write.reject(outcome.error);
-    });
   }
 }

@@ -8,6 +8,7 @@ import {
 } from '../outbound-sql.ts';
 import type { Page } from '../rows.ts';
 import type { Db } from './database.ts';
+import type { QueuedWork } from './queued-work.ts';
 import { PageRunner } from './list-page.ts';
 import { prepareStatements } from './statements.ts';
 
@@ -33,7 +34,10 @@ export class OutboundStore {
   private readonly recordOne: (id: number, owner: string, attempt: AttemptRecord) => boolean;
   private readonly recordBatch: (owner: string, attempts: readonly (AttemptRecord & { id: number })[], released: readonly number[]) => number[];
 
-  constructor(db: Db) {
+  private readonly queuedWork: QueuedWork | undefined;
+
+  constructor(db: Db, queuedWork?: QueuedWork) {
+    this.queuedWork = queuedWork;
     this.statements = prepareStatements(db, {
       insert: INSERT_DELIVERY_SQL,
       lease: leaseSql(''),
@@ -76,6 +80,7 @@ export class OutboundStore {
 
   enqueueDelivery(delivery: NewDelivery): number {
     const result = this.statements.insert.run(delivery.kind, delivery.targetId, delivery.eventId, delivery.payload, delivery.createdAt, delivery.createdAt);
+    this.queuedWork?.note();
     return Number(result.lastInsertRowid);
   }
 

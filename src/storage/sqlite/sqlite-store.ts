@@ -14,6 +14,8 @@ import { ChatStore } from './chat-store.ts';
 import { SqliteCollections } from './collections.ts';
 import { openDatabase, toStoreError, type Db, type OpenOptions } from './database.ts';
 import { EventStore } from './event-store.ts';
+import { QueuedWork } from './queued-work.ts';
+import { WalSync, type SyncFile } from './wal-sync.ts';
 import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { InviteStore } from './invite-store.ts';
@@ -41,6 +43,13 @@ export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCo
   sharedRateCounters?: boolean;
   /** Told after each commit that appended events, how many (docs/events.md): the event hub's wake-up. */
   commits?: CommitListener;
+  /**
+   * true: the only process writing this file (no --workers) syncs each commit's WAL off the event loop (wal-sync.ts);
+   * other processes could read a commit in the moment before its sync, so several keep SQLite's sync in COMMIT.
+   */
+  syncOffLoop?: boolean;
+  /** Tests only: how the WAL file is synced (to hold a sync open). */
+  syncFile?: SyncFile;
 };
 
 export class SqliteStore implements Store {
@@ -65,10 +74,14 @@ export class SqliteStore implements Store {
   readonly attachments: Repositories['attachments'];
   readonly rateCounters: RateCounterRepository & { close?(): void };
   private readonly eventLog: EventStore;
+  /** Whether a transaction queued outbound deliveries: its commit wakes the delivery loop (commit-listener.ts). */
+  private readonly queuedWork = new QueuedWork();
   private readonly gate = new Gate();
   /** The repositories a transaction's work uses: straight to the connection, which the transaction holds. */
   private readonly tx: Tx;
   private readonly group: GroupCommit;
+  /** Set when commits sync the WAL off the event loop (wal-sync.ts): one process alone on a file at synchronous=FULL. */
+  private readonly walSync: WalSync | undefined;
   /** BEGIN, COMMIT and ROLLBACK, prepared once rather than parsed for every transaction. */
   private readonly control;
   private readonly commits: CommitListener | undefined;
@@ -94,7 +107,7 @@ export class SqliteStore implements Store {
     this.notices = migrated.includes(ROLES_MIGRATION.sqlite)
       ? upgradeNotices((this.db.prepare(FIRST_ADMIN_SQL).get() as { login: string } | undefined)?.login)
       : [];
-    this.eventLog = new EventStore(this.db, options.recordEvents ?? true);
+    this.eventLog = new EventStore(this.db, options.recordEvents ?? true, this.queuedWork);
     this.commits = options.commits;
     this.control = {
       beginImmediate: this.db.prepare('BEGIN IMMEDIATE'),
@@ -116,7 +129,7 @@ export class SqliteStore implements Store {
       accounts: new AccountStore(this.db),
       invites: new InviteStore(this.db),
       audit: new AuditStore(this.db),
-      outbound: new OutboundStore(this.db),
+      outbound: new OutboundStore(this.db, this.queuedWork),
       integrations: new IntegrationStore(this.db),
       push: new PushStore(this.db),
       attachments: new AttachmentStore(this.db),
@@ -126,7 +139,12 @@ export class SqliteStore implements Store {
       ? this.gate.call(() => settle(method, store, args, this.refused)) as Promise<unknown>
       : settle(method, store, args, this.refused)));
     this.users = gated.users;
-    this.sessions = gated.sessions;
+    // A session's use (its idle expiry moved, at most once a minute a session) shares the group commit: on its own
+    // it was one synchronous commit, WAL sync included, for every user's first request of the minute.
+    this.sessions = {
+      ...gated.sessions,
+      recordSessionUse: (id, userId, expiresAt, now) => this.writeTogether((tx) => tx.sessions.recordSessionUse(id, userId, expiresAt, now)),
+    };
     this.avatars = gated.avatars;
     this.chats = gated.chats;
     this.messages = gated.messages;
@@ -147,8 +165,11 @@ export class SqliteStore implements Store {
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));
       return settle(method, store, args, this.refused);
     }));
+    const level = this.db.pragma('synchronous', { simple: true }) as number;
+    this.walSync = options.syncOffLoop && path !== ':memory:' && level >= 2 ? new WalSync(this.db, options.syncFile) : undefined;
     this.group = new GroupCommit(this.db, this.gate, {
       ...options,
+      walSync: this.walSync,
       afterCommit: (committed, writes) => {
         if (committed) options.onCommit?.(writes);
         this.signalEvents(committed);
@@ -207,7 +228,8 @@ export class SqliteStore implements Store {
   /** After every COMMIT or ROLLBACK (group commit's or a transaction's): a commit that appended events wakes the hub. */
   private signalEvents(committed: boolean): void {
     const count = this.eventLog.takeCommitted();
-    if (committed && count > 0) this.commits?.eventsCommitted(count);
+    const queued = this.queuedWork.take();
+    if (committed && (count > 0 || queued)) this.commits?.eventsCommitted(count, queued);
   }
 
   /**
@@ -216,16 +238,26 @@ export class SqliteStore implements Store {
    * at once when another process (--workers) wrote in between.
    */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.gate.hold(async () => {
-      let committed = false;
+    const run = async (): Promise<T> => {
       try {
         this.control.beginImmediate.run();
         const result = await work(this.tx);
         this.control.commit.run();
+        return result;
+      } catch (error) {
+        // Rolled back here, before wal-sync.ts restores the level (SQLite will not change it inside a transaction).
+        if (this.db.inTransaction) this.control.rollback.run();
+        throw error;
+      }
+    };
+    return this.gate.hold(async () => {
+      let committed = false;
+      try {
+        const result = this.walSync ? await this.walSync.unsynced(run) : await run();
+        await this.walSync?.sync();
         committed = true;
         return result;
       } catch (error) {
-        if (this.db.inTransaction) this.control.rollback.run();
         throw this.refused.note(toStoreError(error));
       } finally {
         this.signalEvents(committed);
@@ -271,6 +303,7 @@ export class SqliteStore implements Store {
     // Waits for a transaction still open, then closes while nothing else can run.
     await this.gate.hold(async () => {
       this.rateCounters.close?.();
+      this.walSync?.close();
       if (this.db.open) this.db.close();
     });
   }

@@ -1,0 +1,86 @@
+// A commit's WAL sync off the event loop (src/storage/sqlite/wal-sync.ts): nothing in the process hears of a commit,
+// or reads it, before its sync completed; COMMIT itself does not sync; a failed sync refuses the writes.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.ts';
+import { StoreWriteRefusedError } from '../../../src/storage/store.ts';
+import type { CommitListener } from '../../../src/storage/commit-listener.ts';
+
+/** A store whose WAL syncs wait until the test lets each one go. */
+function openHeldStore(t: TestContext, syncOffLoop = true) {
+  const dir = mkdtempSync(join(tmpdir(), 'wal-sync-'));
+  const held: { fd: number; release(error?: Error): void }[] = [];
+  const woken: number[] = [];
+  const commits: CommitListener = { eventsCommitted: (count) => void woken.push(count), othersCommitted: () => {} };
+  const store = new SqliteStore(join(dir, 'chat.db'), {
+    syncOffLoop, commits,
+    syncFile: (fd) => new Promise((resolve, reject) => void held.push({ fd, release: (error) => (error ? reject(error) : resolve()) })),
+  });
+  t.after(async () => {
+    for (const sync of held) sync.release();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { store, held, woken };
+}
+
+const turns = async (n = 5): Promise<void> => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+const event = { type: 'read.updated', chatId: 'c', createdAt: 1, data: {}, onlyUserId: 'u' } as const;
+
+for (const how of ['transaction', 'writeTogether'] as const) {
+  test(`${how}: acknowledged, and its events woken, only after the WAL sync; a read meanwhile waits for it`, async (t) => {
+    const { store, held, woken } = openHeldStore(t);
+    let acknowledged = false;
+    const write = store[how](async (tx) => {
+      await tx.events.append(event);
+      return 'done';
+    }).then((value) => { acknowledged = true; return value; });
+    await turns();
+    assert.equal(held.length, 1, 'one sync of the WAL file, started after COMMIT');
+    let read: number | undefined;
+    const reading = store.events.newestId().then((id) => { read = id; });
+    await turns();
+    assert.deepEqual([acknowledged, woken, read], [false, [], undefined], 'nothing heard or read before the sync');
+    held[0]!.release();
+    assert.equal(await write, 'done');
+    await reading;
+    assert.deepEqual([woken, read], [[1], 1]);
+  });
+}
+
+test('a failed sync refuses the writes of its commit (503, as SQLite\'s own failed sync), and wakes nothing', async (t) => {
+  const { store, held, woken } = openHeldStore(t);
+  const write = store.writeTogether((tx) => tx.events.append(event));
+  await turns();
+  held[0]!.release(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+  await assert.rejects(write, (error: unknown) => error instanceof StoreWriteRefusedError && error.reason === 'read-only');
+  assert.deepEqual(woken, []);
+});
+
+test('without syncOffLoop (--workers, :memory:) COMMIT syncs as SQLite does, and no sync of ours runs', async (t) => {
+  const { store, held, woken } = openHeldStore(t, false);
+  await store.transaction((tx) => tx.events.append(event));
+  await store.writeTogether((tx) => tx.events.append(event));
+  assert.deepEqual([held.length, woken], [0, [1, 1]]);
+});
+
+test('the connection is back at synchronous=FULL after each transaction, committed or rolled back', async (t) => {
+  const { store, held } = openHeldStore(t);
+  const level = (): number => store.db.pragma('synchronous', { simple: true }) as number;
+  const write = store.transaction((tx) => tx.events.append(event));
+  await turns();
+  assert.equal(level(), 2, 'FULL again while the sync runs');
+  held[0]!.release();
+  await write;
+  await assert.rejects(store.transaction(async (tx) => {
+    await tx.events.append(event);
+    throw new Error('undo');
+  }), /undo/);
+  assert.equal(level(), 2);
+});
