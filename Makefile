@@ -34,7 +34,8 @@ $(EMOJI_FONT):
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-noto-color-emoji
 
 # Node 24 runs the TypeScript itself, its types stripped (README.md, Running): serving needs no tsx.
-SERVE := NODE_COMPILE_CACHE=$(CURDIR)/.runtime/compile-cache node src/main.ts
+# The server's node flags are src/node-flags.ts's SERVER_NODE_FLAGS (a test holds the two the same).
+SERVE := NODE_COMPILE_CACHE=$(CURDIR)/.runtime/compile-cache node --max-semi-space-size=16 src/main.ts
 
 run: serve-modules
 	$(SERVE) $(ARGS)

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createChatFixture } from './chat-fixture.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { runnable } from './server-process.ts';
+import { SERVER_NODE_FLAGS } from '../src/node-flags.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
@@ -16,7 +17,7 @@ export interface Running { url: string; child: ChildProcess }
 /** src/main.ts (compiled) on `db` with `workers` processes, further server flags and node flags; answers when it listens. */
 export async function startMain(db: string, workers: number, extra: readonly string[] = [], nodeFlags: readonly string[] = []): Promise<Running> {
   const main = runnable(MAIN);
-  const child = spawn(process.execPath, [...nodeFlags, ...main.execArgv, main.file, '--db', db, '--port', '0', '--host', '127.0.0.1', '--quiet',
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeFlags, ...main.execArgv, main.file, '--db', db, '--port', '0', '--host', '127.0.0.1', '--quiet',
     '--workers', String(workers), '--scrypt-n', '1024', '--write-rate', '0', '--register-rate', '0', ...extra], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_V8_COVERAGE: '' } });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

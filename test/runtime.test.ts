@@ -39,3 +39,11 @@ test('compareVersions orders dotted versions numerically', () => {
   assert.equal(compareVersions('24.21.1', '24.21.0'), 1);
   assert.equal(compareVersions('25.0.0', '24.99.99'), 1);
 });
+
+test('make run starts the server with SERVER_NODE_FLAGS (src/node-flags.ts), and the single executable carries them', async () => {
+  const { SERVER_NODE_FLAGS } = await import('../src/node-flags.ts');
+  const serve = /^SERVE := (.*)$/m.exec(readFileSync(join(ROOT, 'Makefile'), 'utf8'))?.[1] ?? '';
+  const nodeArgs = serve.slice(serve.indexOf(' node ') + ' node '.length, serve.indexOf(' src/main.ts')).split(' ');
+  assert.deepEqual(nodeArgs, [...SERVER_NODE_FLAGS]);
+  assert.match(readFileSync(join(ROOT, 'scripts', 'build-binary.ts'), 'utf8'), /execArgv: \[\.\.\.SERVER_NODE_FLAGS\]/);
+});
