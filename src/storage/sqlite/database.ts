@@ -99,6 +99,9 @@ function describeOpenFailure(error: unknown): string {
   return OPEN_FAILURES.get(general ?? '') ?? String(message ?? error).split('\n', 1)[0]!;
 }
 
+/** How long a statement waits for another process's lock before SQLITE_BUSY (a 503): write-lock.ts waits as long. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /**
  * Takes the write lock and writes (TOUCH_SQL), then rolls back: the file is left as it was (docs/operations.md).
  * Opening a file read-only succeeds (SQLite quietly falls back to reading it), so only a write proves the server can serve.
@@ -127,7 +130,7 @@ export function openDatabase(path: string, migrations: readonly Migration[] = de
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const applied = migrate(db, migrations);
     options.migrated?.(applied);
     if (options.proveWritable !== false) proveWritable(db);

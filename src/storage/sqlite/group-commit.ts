@@ -3,6 +3,7 @@
 import type { Db } from './database.ts';
 import type { Gate } from './gate.ts';
 import type { WalSync } from './wal-sync.ts';
+import { WriteLock } from './write-lock.ts';
 
 interface PendingWrite {
   work: () => Promise<unknown>;
@@ -37,7 +38,6 @@ function prepareControl(db: Db) {
     return () => void prepared.run();
   };
   return {
-    begin: statement('BEGIN IMMEDIATE'),
     commit: statement('COMMIT'),
     rollback: statement('ROLLBACK'),
     savepoint: statement('SAVEPOINT group_write'),
@@ -49,6 +49,7 @@ function prepareControl(db: Db) {
 export class GroupCommit {
   private queue: PendingWrite[] = [];
   private readonly sql: ReturnType<typeof prepareControl>;
+  private readonly lock: WriteLock;
   private scheduled = false;
   private readonly maxBatch: number;
   private readonly grouped: boolean;
@@ -68,6 +69,7 @@ export class GroupCommit {
     this.batchFailure = options.batchFailure ?? ((error) => error);
     this.walSync = options.walSync;
     this.sql = prepareControl(db);
+    this.lock = new WriteLock(db);
   }
 
   /** Writes waiting for the next commit. */
@@ -134,7 +136,7 @@ export class GroupCommit {
   /** BEGIN, each write in its savepoint (its outcome noted), COMMIT; a failed BEGIN or COMMIT throws. */
   private async runBatch(batch: PendingWrite[], outcomes: Outcome[]): Promise<void> {
     try {
-      this.sql.begin();
+      await this.lock.beginImmediate();
       for (const write of batch) {
         // Each write in its own savepoint (inline: this loop is the hot path of every POST).
         this.sql.savepoint();

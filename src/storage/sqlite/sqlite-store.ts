@@ -16,6 +16,7 @@ import { openDatabase, toStoreError, type Db, type OpenOptions } from './databas
 import { EventStore } from './event-store.ts';
 import { QueuedWork } from './queued-work.ts';
 import { WalSync, type SyncFile } from './wal-sync.ts';
+import { WriteLock } from './write-lock.ts';
 import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { InviteStore } from './invite-store.ts';
@@ -82,6 +83,8 @@ export class SqliteStore implements Store {
   private readonly group: GroupCommit;
   /** Set when commits sync the WAL off the event loop (wal-sync.ts): one process alone on a file at synchronous=FULL. */
   private readonly walSync: WalSync | undefined;
+  /** BEGIN IMMEDIATE that waits for another process's lock without sleeping on the event loop (write-lock.ts). */
+  private readonly writeLock: WriteLock;
   /** BEGIN, COMMIT and ROLLBACK, prepared once rather than parsed for every transaction. */
   private readonly control;
   private readonly commits: CommitListener | undefined;
@@ -110,7 +113,6 @@ export class SqliteStore implements Store {
     this.eventLog = new EventStore(this.db, options.recordEvents ?? true, this.queuedWork);
     this.commits = options.commits;
     this.control = {
-      beginImmediate: this.db.prepare('BEGIN IMMEDIATE'),
       beginDeferred: this.db.prepare('BEGIN DEFERRED'),
       commit: this.db.prepare('COMMIT'),
       rollback: this.db.prepare('ROLLBACK'),
@@ -165,6 +167,7 @@ export class SqliteStore implements Store {
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));
       return settle(method, store, args, this.refused);
     }));
+    this.writeLock = new WriteLock(this.db);
     const level = this.db.pragma('synchronous', { simple: true }) as number;
     this.walSync = options.syncOffLoop && path !== ':memory:' && level >= 2 ? new WalSync(this.db, options.syncFile) : undefined;
     this.group = new GroupCommit(this.db, this.gate, {
@@ -240,7 +243,7 @@ export class SqliteStore implements Store {
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       try {
-        this.control.beginImmediate.run();
+        await this.writeLock.beginImmediate();
         const result = await work(this.tx);
         this.control.commit.run();
         return result;
