@@ -20,6 +20,10 @@ const STREAM_TYPES = [...EVENT_TYPES, 'typing', 'presence.changed'];
  * ended, 429, 503: EventSource does not try again by itself): then the next tab in line, say one of a newer session,
  * takes the stream over, and this one queues again 15 s later (§9.7). Without Web Locks (an insecure origin, or a
  * document they are refused to) or BroadcastChannel, a tab with something live (`[data-live]`) opens its own.
+ * A `reset` (§9.3: the resume id cannot be honoured, say after a night asleep past the log's retention, or a server
+ * whose log began again) reaches every tab as a cancelable `chat:reset` on `document`, and the ids it knew are
+ * forgotten: the chat screen re-reads its regions in place (screen-live.ts); any other page with something live
+ * reloads, unless a part cancelled the event.
  * (No comments inside the script: its text goes over the wire with every page.)
  */
 export const EVENT_STREAM = `
@@ -42,6 +46,11 @@ export const EVENT_STREAM = `
     document.dispatchEvent(new CustomEvent('chat:event', { detail }));
     return true;
   };
+  const reread = () => {
+    seen = '';
+    resume = '';
+    if (document.dispatchEvent(new CustomEvent('chat:reset', { cancelable: true })) && document.querySelector('[data-live]')) location.reload();
+  };
   const say = (role) => { document.body.dataset.eventStream = role; };
   const open = (relay, refused) => {
     const address = new URL(url, location.href);
@@ -53,6 +62,10 @@ export const EVENT_STREAM = `
         if (dispatch(detail)) relay({ detail });
       });
     }
+    source.addEventListener('reset', () => {
+      reread();
+      relay({ reset: true });
+    });
     source.addEventListener('ready', (frame) => {
       hint(frame.lastEventId);
       relay({ resume });
@@ -68,6 +81,7 @@ export const EVENT_STREAM = `
   let leading = false;
   channel.onmessage = ({ data }) => {
     if (data.detail) dispatch(data.detail);
+    else if (data.reset) reread();
     else if (data.resume !== undefined) hint(data.resume);
     else if (data.hello && leading && resume !== '') channel.postMessage({ resume });
   };

@@ -57,6 +57,11 @@ export const SCREEN_LIVE = `
     else if (here && !shown && type !== 'read.updated') refresh(2);
     else refresh(here ? 1 : 0);
   });
+  // The stream could not resume (client/event-stream.ts): what the screen shows is read again, the draft kept.
+  document.addEventListener('chat:reset', (event) => {
+    event.preventDefault();
+    refresh(2);
+  });
   // Older messages: the keyset link above the list loads its page in place when it comes near the view, or when used.
   const older = list && document.querySelector('main a[rel=prev]');
   if (!older || !window.IntersectionObserver) return;
