@@ -16,6 +16,15 @@ const syncOnThreadPool: SyncFile = (fd) => new Promise((resolve, reject) => {
   fdatasync(fd, (error) => (error ? reject(error) : resolve()));
 });
 
+function openWal(path: string): number | undefined {
+  try {
+    return openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 export class WalSync {
   private readonly normal: () => void;
   private readonly restore: () => void;
@@ -51,8 +60,9 @@ export class WalSync {
   /** Puts everything committed so far on disk; a failed sync refuses writes as SQLite's own failed sync would. */
   async sync(): Promise<void> {
     try {
-      this.fd ??= openSync(this.walPath, 'r');
-      await this.syncFile(this.fd);
+      this.fd ??= openWal(this.walPath);
+      // No WAL file: no commit was written to one, so there is nothing to sync (SQLite makes it at the first read).
+      if (this.fd !== undefined) await this.syncFile(this.fd);
     } catch (error) {
       const full = (error as NodeJS.ErrnoException).code === 'ENOSPC';
       throw new StoreWriteRefusedError(full ? 'full' : 'read-only', `syncing the WAL failed: ${(error as Error).message}`, { cause: error });
