@@ -31,6 +31,8 @@ export interface Config {
   trace: boolean;
   logFormat: 'text' | 'json';
   eventRetention: number;
+  /** Seconds a finished outbound delivery (a webhook's, a push) is kept after it was queued (docs/integrations.md). */
+  deliveryRetention: number;
   /** null: sized from the process's file limit at start (http/descriptors.ts). */
   maxStreams: number | null;
   workers: number;
@@ -100,6 +102,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   trace: false,
   logFormat: 'text',
   eventRetention: 86_400,
+  deliveryRetention: 30 * 86_400,
   maxStreams: null,
   workers: 1,
   writeRate: 600,
@@ -147,6 +150,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'trace', flag: '--trace', env: 'TRACE', kind: 'flag', help: 'print every exchange as raw HTTP/1.1 to stderr, secrets redacted' },
   { key: 'logFormat', flag: '--log-format', env: 'LOG_FORMAT', kind: 'log-format', help: 'access log lines: text or json (one object a line)' },
   { key: 'eventRetention', flag: '--event-retention', env: 'EVENT_RETENTION', kind: 'seconds', help: 'how long the event log keeps events, seconds' },
+  { key: 'deliveryRetention', flag: '--delivery-retention', env: 'DELIVERY_RETENTION', kind: 'seconds', help: 'how long finished webhook and push deliveries are kept, seconds' },
   { key: 'maxStreams', flag: '--max-streams', env: 'MAX_STREAMS', kind: 'count', help: 'open event streams the server process holds at most', auto: 'nine tenths of what the file limit (ulimit -n) leaves' },
   { key: 'workers', flag: '--workers', env: 'WORKERS', kind: 'workers', help: 'server processes on one port and one database (auto: one per core)' },
   { key: 'writeRate', flag: '--write-rate', env: 'WRITE_RATE', kind: 'rate', help: 'writes per minute per signed-in user (0: no limit)' },

@@ -15,7 +15,8 @@ import { EphemeralBus, type BusTransport } from './events/ephemeral-bus.ts';
 import { PresenceTracker } from './events/presence.ts';
 import { TypingTracker } from './events/typing.ts';
 import { RouteTable } from './router/route-table.ts';
-import { UploadCleanup } from './resources/attachments/cleanup.ts';
+import { uploadCleanup as makeUploadCleanup } from './resources/attachments/cleanup.ts';
+import { deliveryRetention as makeDeliveryRetention } from './outbound/delivery-retention.ts';
 import { openStore, type StoreConfig } from './storage/open-store.ts';
 import { DeliveryLoop, type DeliveryLoopOptions } from './outbound/delivery-loop.ts';
 import { OutboundKinds } from './outbound/outbound-kind.ts';
@@ -143,10 +144,15 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
   kinds.register(createPushKind({ storage, clock, config, events, publicOrigin }, pushSigner, cryptoPool));
   wakeUp.alsoWake(() => loop.wake());
   loop.start();
-  const uploadCleanup = new UploadCleanup({
+  const uploadCleanup = makeUploadCleanup({
     storage, clock, logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'upload-cleanup', error)),
   });
   uploadCleanup.start();
+  const deliveryRetention = makeDeliveryRetention({
+    storage, clock, retentionSeconds: config.deliveryRetention,
+    logError: (error) => process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'delivery-retention', error)),
+  });
+  deliveryRetention.start();
   metrics.streamsOpen.readFrom(() => events.streamCount());
   return {
     config,
@@ -162,6 +168,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     outbound: { kinds, loop },
     push: { signer: pushSigner, pool: cryptoPool },
     uploadCleanup,
+    deliveryRetention,
     bus,
     typing,
     presence,
@@ -176,6 +183,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
       // Jobs not yet answered are rejected: their deliveries are not recorded, and are sent when their lease runs out.
       await cryptoPool.stop();
       uploadCleanup.stop();
+      deliveryRetention.stop();
       metrics.stop();
       await storage.close();
     },

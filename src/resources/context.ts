@@ -19,7 +19,7 @@ import type { TypingTracker } from '../events/typing.ts';
 import type { Reply } from '../http/reply.ts';
 import type { FormSubmission } from '../http/form-post.ts';
 import type { RateLimit } from './limits/rate-limit.ts';
-import type { UploadCleanup } from './attachments/cleanup.ts';
+import type { PeriodicSweep } from '../storage/periodic-sweep.ts';
 
 export type { Clock } from '../clock.ts';
 export type { Reply } from '../http/reply.ts';
@@ -42,7 +42,9 @@ export interface AppServices {
   writeLimit: RateLimit;
   registerLimit: RateLimit;
   /** Removes unused uploads after their hour (docs/protocol.md §15.2); tests call its sweep() after moving the clock. */
-  uploadCleanup: UploadCleanup;
+  uploadCleanup: PeriodicSweep;
+  /** Removes finished outbound deliveries past --delivery-retention; tests call its sweep() after moving the clock. */
+  deliveryRetention: PeriodicSweep;
   /** The origin browsers reach the server at (--public-url, else the listen address): never the client's Host. */
   publicOrigin(): string;
   /** docs/protocol.md §16.5: the durable delivery queue's loop and the kinds it sends. */

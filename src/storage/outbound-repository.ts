@@ -77,6 +77,8 @@ export interface OutboundRepository {
   dropPendingDeliveries(kind: string, targetId: string): Promise<number>;
   /** Forgets a target's deliveries, every state (the target is gone). */
   deleteDeliveriesOf(kind: string, targetId: string): Promise<number>;
+  /** Forgets at most `limit` finished deliveries (delivered, failed, dropped) queued before `before`; answers how many. */
+  deleteFinishedDeliveries(before: number, limit: number): Promise<number>;
   /**
    * A target's deliveries. Fields id, eventId, state, attempts, nextAttemptAt, createdAt, lastAttemptAt, lastStatus.
    */

@@ -64,3 +64,6 @@ export const DROP_PENDING_SQL = 'UPDATE outbound_deliveries SET state = \'droppe
 export const FIND_DELIVERY_SQL = `${DELIVERY_SELECT} WHERE d.id = ?`;
 
 export const DELETE_DELIVERIES_SQL = 'DELETE FROM outbound_deliveries WHERE kind = ? AND target_id = ?';
+
+/** At most `limit` finished deliveries (any state but pending) queued before a time, their attempts with them (index outbound_finished). */
+export const DELETE_FINISHED_SQL = "DELETE FROM outbound_deliveries WHERE id IN (SELECT id FROM outbound_deliveries WHERE state <> 'pending' AND created_at < ? LIMIT ?)";

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import type { RunningServer, StartOptions } from '../../src/index.ts';
 import { createChat, postMessage, type Chat } from './chat-fixtures.ts';
-import { call, registerAndLogIn, TestClock, withServer, type LoggedIn } from './client.ts';
+import { call, registerAndLogIn, runSql, TestClock, withServer, type LoggedIn } from './client.ts';
 import { startReceiver } from './webhook-receiver.ts';
 
 const FAST = { outbound: { pollMs: 20, retry: { firstDelayMs: 20, maxDelayMs: 100, windowMs: 24 * 3_600_000 } } };
@@ -207,4 +207,29 @@ test('a webhook whose disabling a crash cut short (its delivery given up, the we
   assert.notEqual((await call(server, 'GET', `/chats/${chat.id}/webhooks/${hook.id}`, { token: alice.token })).body.data.disabledAt, null);
   const told = (await call(server, 'GET', '/events?after=0', { token: alice.token })).body.data.filter((event: { type: string }) => event.type === 'webhook.disabled');
   assert.deepEqual(told.map((event: { data: { id: string } }) => event.data.id), [hook.id], 'told once');
+});
+
+test('finished deliveries leave --delivery-retention after they were queued (30 days unless set), their attempts with them; pending ones stay', async (t) => {
+  const clock = new TestClock(Date.now());
+  const { server, alice, bob, chat } = await setUp(t, { clock });
+  const receiver = await startReceiver(t);
+  const hook = (await createHook(server, alice, chat.id, { name: 'Kept', direction: 'outgoing', url: receiver.url })).body.data;
+  await postMessage(server, bob, chat.id, { text: 'one' });
+  await postMessage(server, bob, chat.id, { text: 'two' });
+  await receiver.waitFor(2);
+  const path = `/chats/${chat.id}/webhooks/${hook.id}/deliveries`;
+  await until(async () => (await call(server, 'GET', path, { token: alice.token })).body.data.every((delivery: { state: string }) => delivery.state === 'delivered'), 'both delivered');
+  // A delivery still waiting for its turn, queued long ago, is never removed, whatever its age.
+  await runSql(server, `INSERT INTO outbound_deliveries (kind, target_id, event_id, payload, next_attempt_at, created_at) VALUES ('push', 'nobody', NULL, '{}', ${clock.now() + 86_400_000}, 0)`);
+  const count = async (): Promise<number> => Number((await runSql(server, 'SELECT count(*) AS n FROM outbound_deliveries'))[0]!['n']);
+  const attempts = async (): Promise<number> => Number((await runSql(server, 'SELECT count(*) AS n FROM outbound_attempts'))[0]!['n']);
+  assert.deepEqual([await count(), await attempts()], [3, 2]);
+  const reader = (await call(server, 'POST', `/users/${alice.userId}/tokens`, { token: alice.token, json: { data: { name: 'r', scopes: ['read'] } } })).body.data.token;
+  clock.advance(30 * 86_400_000 - 60_000);
+  assert.equal(await server.app.services.deliveryRetention.sweep(), 0);
+  assert.equal((await call(server, 'GET', path, { token: reader })).body.data.length, 2, 'kept for 30 days');
+  clock.advance(120_000);
+  assert.equal(await server.app.services.deliveryRetention.sweep(), 2);
+  assert.deepEqual((await call(server, 'GET', path, { token: reader })).body.data, []);
+  assert.deepEqual([await count(), await attempts()], [1, 0], 'the pending one stays; the attempts went with their deliveries');
 });

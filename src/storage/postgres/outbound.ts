@@ -3,7 +3,7 @@
 import type { ParsedQuery } from '../../parsers/query.ts';
 import { MAX_KEPT_ATTEMPTS, type AttemptRecord, type DeliveryAttemptRow, type NewDelivery, type OutboundDeliveryRow, type OutboundRepository } from '../outbound-repository.ts';
 import {
-  ATTEMPT_COLUMNS_SQL, DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, FAILED_TARGETS_SQL, FIND_DELIVERY_SQL, INSERT_DELIVERY_SQL,
+  ATTEMPT_COLUMNS_SQL, DELETE_DELIVERIES_SQL, DELETE_FINISHED_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, FAILED_TARGETS_SQL, FIND_DELIVERY_SQL, INSERT_DELIVERY_SQL,
   LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL,
 } from '../outbound-sql.ts';
 import type { Page } from '../rows.ts';
@@ -81,6 +81,10 @@ export class PgOutbound implements OutboundRepository {
 
   deleteDeliveriesOf(kind: string, targetId: string): Promise<number> {
     return this.sql.count(DELETE_DELIVERIES_SQL, [kind, targetId]);
+  }
+
+  deleteFinishedDeliveries(before: number, limit: number): Promise<number> {
+    return this.sql.count(DELETE_FINISHED_SQL, [before, limit]);
   }
 
   async listDeliveries(kind: string, targetId: string, query: ParsedQuery): Promise<Page<OutboundDeliveryRow>> {

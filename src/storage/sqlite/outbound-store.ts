@@ -3,7 +3,7 @@
 import type { ParsedQuery } from '../../parsers/query.ts';
 import { MAX_KEPT_ATTEMPTS, type AttemptRecord, type DeliveryAttemptRow, type NewDelivery, type OutboundDeliveryRow } from '../outbound-repository.ts';
 import {
-  ATTEMPT_COLUMNS_SQL, DELETE_DELIVERIES_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, FAILED_TARGETS_SQL, FIND_DELIVERY_SQL, INSERT_ATTEMPT_SQL,
+  ATTEMPT_COLUMNS_SQL, DELETE_DELIVERIES_SQL, DELETE_FINISHED_SQL, DELIVERY_LIST_COLUMNS, DELIVERY_SELECT, DROP_PENDING_SQL, FAILED_TARGETS_SQL, FIND_DELIVERY_SQL, INSERT_ATTEMPT_SQL,
   INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL, TRIM_ATTEMPTS_SQL,
 } from '../outbound-sql.ts';
 import type { Page } from '../rows.ts';
@@ -49,6 +49,7 @@ export class OutboundStore {
       failedTargets: FAILED_TARGETS_SQL,
       drop: DROP_PENDING_SQL,
       remove: DELETE_DELIVERIES_SQL,
+      removeFinished: DELETE_FINISHED_SQL,
       find: FIND_DELIVERY_SQL,
       followers: LEASE_FOLLOWERS_SQL,
       release: RELEASE_SQL,
@@ -133,6 +134,11 @@ export class OutboundStore {
 
   deleteDeliveriesOf(kind: string, targetId: string): number {
     return this.statements.remove.run(kind, targetId).changes;
+  }
+
+  /** Bookkeeping too: no kept read shows a delivery, so the change stamp leaves it out. */
+  deleteFinishedDeliveries(before: number, limit: number): number {
+    return this.countBookkeeping(() => this.statements.removeFinished.run(before, limit).changes);
   }
 
   listDeliveries(kind: string, targetId: string, query: ParsedQuery): Page<OutboundDeliveryRow> {
