@@ -7,6 +7,7 @@ import { BUSY_TIMEOUT_MS, type Db } from './database.ts';
 
 /** Waits between tries grow to this: a commit elsewhere takes about a millisecond, a checkpoint longer. */
 const MAX_RETRY_MS = 8;
+const RESTORE_BUSY_TIMEOUT = `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`;
 
 export class WriteLock {
   private readonly begin;
@@ -34,7 +35,8 @@ export class WriteLock {
   /** Undefined when the transaction is open, else the SQLITE_BUSY error; any other error is thrown. */
   private tryBegin(): Error | undefined {
     // Not prepared once: SQLite applies busy_timeout when the PRAGMA is compiled, not when a prepared one is run again.
-    this.db.pragma('busy_timeout = 0');
+    // exec compiles it for a tenth of what db.pragma() costs (2.6 against 22 µs the pair): this runs for every write.
+    this.db.exec('PRAGMA busy_timeout = 0');
     try {
       this.begin.run();
       return undefined;
@@ -42,7 +44,7 @@ export class WriteLock {
       if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return error as Error;
       throw error;
     } finally {
-      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      this.db.exec(RESTORE_BUSY_TIMEOUT);
     }
   }
 }
