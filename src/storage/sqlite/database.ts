@@ -99,6 +99,25 @@ function describeOpenFailure(error: unknown): string {
   return OPEN_FAILURES.get(general ?? '') ?? String(message ?? error).split('\n', 1)[0]!;
 }
 
+/** Switches a connection to synchronous=NORMAL for a transaction of its own, and back to its own level after. */
+export interface RelaxedSync {
+  normal(): void;
+  restore(): void;
+}
+
+/**
+ * The connection's own level (FULL unless a benchmark chose otherwise) and NORMAL, prepared once (SQLite applies this
+ * PRAGMA each time it runs, unlike busy_timeout); undefined when the connection does not sync on commit anyway.
+ * Either is refused inside a transaction: callers switch before BEGIN and back after COMMIT or ROLLBACK.
+ */
+export function relaxedSync(db: Db): RelaxedSync | undefined {
+  const level = db.pragma('synchronous', { simple: true }) as number;
+  if (level <= 1) return undefined;
+  const normal = db.prepare('PRAGMA synchronous = NORMAL');
+  const restore = db.prepare(`PRAGMA synchronous = ${level}`);
+  return { normal: () => void normal.run(), restore: () => void restore.run() };
+}
+
 /** How long a statement waits for another process's lock before SQLITE_BUSY (a 503): write-lock.ts waits as long. */
 export const BUSY_TIMEOUT_MS = 5000;
 

@@ -27,10 +27,9 @@ export class EventStore {
 
   private readonly db: Db;
   private readonly recordEvents: boolean;
-
-  /** recordEvents false exists only so a benchmark can show what the event write costs a POST (not a flag). */
   private readonly queuedWork: QueuedWork | undefined;
 
+  /** recordEvents false exists only so a benchmark can show what the event write costs a POST (not a flag). */
   constructor(db: Db, recordEvents = true, queuedWork?: QueuedWork) {
     this.db = db;
     this.queuedWork = queuedWork;

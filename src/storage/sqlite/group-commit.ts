@@ -2,7 +2,7 @@
 // SAVEPOINT, and every caller hears back only after the shared COMMIT returned, so nothing is acknowledged early.
 import type { Db } from './database.ts';
 import type { Gate } from './gate.ts';
-import type { WalSync } from './wal-sync.ts';
+import { durably, type WalSync } from './wal-sync.ts';
 import { WriteLock } from './write-lock.ts';
 
 interface PendingWrite {
@@ -111,15 +111,10 @@ export class GroupCommit {
   private async commitBatch(batch: PendingWrite[]): Promise<void> {
     const outcomes: Outcome[] = [];
     try {
-      if (this.walSync) {
-        await this.walSync.unsynced(() => this.runBatch(batch, outcomes));
-        await this.walSync.sync();
-      } else {
-        await this.runBatch(batch, outcomes);
-      }
+      await durably(this.walSync, () => this.runBatch(batch, outcomes));
     } catch (error) {
-      // BEGIN, COMMIT or the sync failed: nothing of this batch is known to be durable, so every caller hears the failure.
-      if (this.db.inTransaction) this.sql.rollback();
+      // BEGIN, COMMIT or the sync failed (runBatch rolled back what it began): nothing of this batch is known to be
+      // durable, so every caller hears the failure.
       this.afterCommit(false, batch.length);
       const failure = this.batchFailure(error);
       for (const write of batch) write.reject(failure);

@@ -7,7 +7,7 @@ import {
   INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL, TRIM_ATTEMPTS_SQL,
 } from '../outbound-sql.ts';
 import type { Page } from '../rows.ts';
-import type { Db } from './database.ts';
+import { relaxedSync, type Db, type RelaxedSync } from './database.ts';
 import type { QueuedWork } from './queued-work.ts';
 import { PageRunner } from './list-page.ts';
 import { prepareStatements } from './statements.ts';
@@ -27,7 +27,7 @@ export class OutboundStore {
    * deliveries are sent again (at least once, as after a SIGKILL). Nothing queued is forgotten: a delivery is queued in
    * the FULL transaction of what caused it. A commit's WAL sync on the event loop took up to 90 ms (docs/push.md).
    */
-  private readonly relaxSync: { normal(): void; restore(): void } | undefined;
+  private readonly relaxSync: RelaxedSync | undefined;
   private readonly inTransaction: () => boolean;
   private readonly pages: PageRunner;
   private readonly leaseBatches: (owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => OutboundDeliveryRow[];
@@ -56,11 +56,7 @@ export class OutboundStore {
     });
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
     this.totalChanges = () => totalChanges.get() as number;
-    // The connection's own level (FULL unless a benchmark chose otherwise), restored after each bookkeeping write.
-    const level = db.pragma('synchronous', { simple: true }) as number;
-    const normal = db.prepare('PRAGMA synchronous = NORMAL');
-    const restore = db.prepare(`PRAGMA synchronous = ${level}`);
-    this.relaxSync = level > 1 ? { normal: () => void normal.run(), restore: () => void restore.run() } : undefined;
+    this.relaxSync = relaxedSync(db);
     this.inTransaction = () => db.inTransaction;
     this.leaseBatches = db.transaction((owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => {
       const heads = this.statements.lease.all(owner, leaseUntil, now, now, limit) as OutboundDeliveryRow[];

@@ -12,10 +12,10 @@ import { AttachmentStore } from './attachment-store.ts';
 import { AvatarStore } from './avatar-store.ts';
 import { ChatStore } from './chat-store.ts';
 import { SqliteCollections } from './collections.ts';
-import { openDatabase, toStoreError, type Db, type OpenOptions } from './database.ts';
+import { openDatabase, relaxedSync, toStoreError, type Db, type OpenOptions } from './database.ts';
 import { EventStore } from './event-store.ts';
 import { QueuedWork } from './queued-work.ts';
-import { WalSync, type SyncFile } from './wal-sync.ts';
+import { durably, WalSync, type SyncFile } from './wal-sync.ts';
 import { WriteLock } from './write-lock.ts';
 import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
@@ -168,8 +168,8 @@ export class SqliteStore implements Store {
       return settle(method, store, args, this.refused);
     }));
     this.writeLock = new WriteLock(this.db);
-    const level = this.db.pragma('synchronous', { simple: true }) as number;
-    this.walSync = options.syncOffLoop && path !== ':memory:' && level >= 2 ? new WalSync(this.db, options.syncFile) : undefined;
+    const relaxed = options.syncOffLoop && path !== ':memory:' ? relaxedSync(this.db) : undefined;
+    this.walSync = relaxed ? new WalSync(this.db, relaxed, options.syncFile) : undefined;
     this.group = new GroupCommit(this.db, this.gate, {
       ...options,
       walSync: this.walSync,
@@ -256,8 +256,7 @@ export class SqliteStore implements Store {
     return this.gate.hold(async () => {
       let committed = false;
       try {
-        const result = this.walSync ? await this.walSync.unsynced(run) : await run();
-        await this.walSync?.sync();
+        const result = await durably(this.walSync, run);
         committed = true;
         return result;
       } catch (error) {

@@ -7,7 +7,7 @@
 // mode keeps the file safe on its own (the WAL is synced before each checkpoint, the database after it).
 import { fdatasync, openSync, closeSync } from 'node:fs';
 import { StoreWriteRefusedError } from '../store.ts';
-import type { Db } from './database.ts';
+import type { Db, RelaxedSync } from './database.ts';
 
 /** fdatasync on the thread pool; tests hand their own to hold a sync open. */
 export type SyncFile = (fd: number) => Promise<void>;
@@ -26,39 +26,37 @@ function openWal(path: string): number | undefined {
 }
 
 export class WalSync {
-  private readonly normal: () => void;
-  private readonly restore: () => void;
+  private readonly relaxed: RelaxedSync;
   private readonly walPath: string;
   private readonly syncFile: SyncFile;
   /** The WAL file, opened at the first sync (SQLite creates it with the first write). */
   private fd: number | undefined;
 
-  /** Only for a connection at synchronous=FULL (or EXTRA) on a file; its level is restored after each transaction. */
-  constructor(db: Db, syncFile: SyncFile = syncOnThreadPool) {
-    const level = db.pragma('synchronous', { simple: true }) as number;
-    const normal = db.prepare('PRAGMA synchronous = NORMAL');
-    const restore = db.prepare(`PRAGMA synchronous = ${level}`);
-    this.normal = () => void normal.run();
-    this.restore = () => void restore.run();
+  /** For a connection on a file that syncs on commit (database.ts's relaxedSync is defined for it). */
+  constructor(db: Db, relaxed: RelaxedSync, syncFile: SyncFile = syncOnThreadPool) {
+    this.relaxed = relaxed;
     this.walPath = `${db.name}-wal`;
     this.syncFile = syncFile;
   }
 
   /**
    * Runs one whole transaction, BEGIN to COMMIT or ROLLBACK (SQLite will not change the level inside one), without
-   * the sync, while the caller holds the gate; `sync` must follow before anything learns of its commit.
+   * the sync, then syncs, while the caller holds the gate: it answers once the commit is on disk.
    */
-  async unsynced<T>(transaction: () => Promise<T>): Promise<T> {
-    this.normal();
+  async commit<T>(transaction: () => Promise<T>): Promise<T> {
+    this.relaxed.normal();
+    let result: T;
     try {
-      return await transaction();
+      result = await transaction();
     } finally {
-      this.restore();
+      this.relaxed.restore();
     }
+    await this.sync();
+    return result;
   }
 
   /** Puts everything committed so far on disk; a failed sync refuses writes as SQLite's own failed sync would. */
-  async sync(): Promise<void> {
+  private async sync(): Promise<void> {
     try {
       this.fd ??= openWal(this.walPath);
       // No WAL file: no commit was written to one, so there is nothing to sync (SQLite makes it at the first read).
@@ -73,4 +71,9 @@ export class WalSync {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+/** Runs one whole transaction and answers once it is on disk: through walSync when there is one, else as SQLite syncs it, inside COMMIT. */
+export function durably<T>(walSync: WalSync | undefined, transaction: () => Promise<T>): Promise<T> {
+  return walSync ? walSync.commit(transaction) : transaction();
 }
