@@ -3,7 +3,7 @@
 // message once, in order (the next leader resumes with ?after=, the tabs drop what they already have by id).
 import assert from 'node:assert/strict';
 import { after, before, test, type TestContext } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RunningServer } from '../../src/index.ts';
 import { call, registerAndLogIn, withServer } from '../http/client.ts';
 import { launch, logIn, openPerson, type Person } from './people.ts';
@@ -35,6 +35,19 @@ async function waitFor(what: string, check: () => Promise<boolean> | boolean): P
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   assert.fail(`waited 15 s for ${what}`);
+}
+
+/** Holds back every /events request of the context until `release`; `asked` is each one's query, in order. */
+async function holdStreams(context: BrowserContext): Promise<{ asked: string[]; release: () => void }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  const asked: string[] = [];
+  await context.route(/\/events(\?|$)/, async (route) => {
+    asked.push(new URL(route.request().url()).search);
+    await held;
+    await route.continue();
+  });
+  return { asked, release };
 }
 
 /** A server, alice signed in to it in a browser context of her own (`script` run first on each page), and her chat. */
@@ -84,14 +97,7 @@ test('ten tabs share one event stream; the leader\'s tab closes during a burst a
 
   // Bob's burst; alice's leading tab closes in the middle of it. The next leader's stream is held back until the burst
   // is over, so the second half is posted while no tab has a stream: only the resume id brings it.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
-  const resumed: string[] = [];
-  await person.context.route(/\/events(\?|$)/, async (route) => {
-    resumed.push(new URL(route.request().url()).search);
-    await held;
-    await route.continue();
-  });
+  const { asked: resumed, release } = await holdStreams(person.context);
   const leader = tabs[(await roles()).indexOf('leader')]!;
   let closing: Promise<void> | undefined;
   for (let index = 0; index < BURST; index++) {
@@ -157,14 +163,7 @@ test('a stream that cannot resume (reset) makes every tab re-read what it shows,
   // The follower comes to hold a resume id the server cannot honour (as after a night past the log's retention, or
   // with a server whose log began again); its stream is held back while a message is posted that no tab hears.
   await leader.evaluate(`new BroadcastChannel('chat-events:${alice.userId}').postMessage({ resume: '99999999999' })`);
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
-  const asked: string[] = [];
-  await person.context.route(/\/events(\?|$)/, async (route) => {
-    asked.push(new URL(route.request().url()).search);
-    await held;
-    await route.continue();
-  });
+  const { asked, release } = await holdStreams(person.context);
   await leader.close();
   await waitFor('the leader\'s stream to end', () => events.streamCount(alice.userId) === 0);
   await call(server, 'POST', `/chats/${chatId}/messages`, { token: alice.token, json: { data: { text: 'Posted while no tab listened' } } });
