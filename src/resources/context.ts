@@ -139,9 +139,10 @@ export interface Route {
   /** Media types this route answers besides JSON, XML and HTML (text/event-stream), asked for explicitly. */
   extraMediaTypes?: readonly string[];
   /**
-   * GET: the reply may be kept while the database is unchanged and answer later requests too (docs/performance.md,
-   * "Kept reads"), through keptReply (resources/kept-reply.ts). 'shared': the same for every caller allowed to
-   * read it (the handler checks that before, on every request); 'per-caller': it carries the caller's own fields.
+   * GET: the reply may be kept and answer later requests too (docs/performance.md, "Kept reads"), through keptReply
+   * (resources/kept-reply.ts). 'shared': the same for every member of the chat its path names, made of that chat's
+   * messages only, kept while they and its members hold (the handler checks access before, on every request);
+   * 'per-caller': it carries the caller's own fields, kept while nothing at all is written.
    */
   keep?: KeptValueKind;
 }

@@ -43,5 +43,10 @@ function keptAsShared(reply: Reply | undefined): boolean {
 /** `read()`'s reply, found kept or kept as the route's `keep` says; just read for a write or a route that keeps nothing. */
 export function keptReply<R extends Reply | undefined>(ctx: RequestContext, read: () => Promise<R>): Promise<R> {
   const kind = ctx.kept.reply;
-  return kind === undefined ? read() : ctx.kept.reads.keep(kind, keyOf(ctx, kind), read, keptAsShared);
+  if (kind === undefined) return read();
+  if (kind === 'per-caller') return ctx.kept.reads.keep(kind, keyOf(ctx, kind), read, keptAsShared);
+  // A 'shared' route's path names its chat: the reply is kept while that chat's messages and members hold.
+  const chatId = ctx.params['chatId'];
+  if (chatId === undefined) throw new Error(`kept reply: a 'shared' route without a chat in its path: ${ctx.path}`);
+  return ctx.kept.reads.keepInChat(chatId, keyOf(ctx, kind), read, keptAsShared);
 }

@@ -1,19 +1,33 @@
-// The entries one store keeps between requests, by kind, each kind under its own limit, all of them valid for
-// one change stamp only (docs/performance.md, "Kept reads"): a stamp other than the one they were read under
-// retires every entry at once.
+// The entries one store keeps between requests (docs/performance.md, "Kept reads"), by kind, each kind under its
+// own limit. Most are valid for one change stamp of the whole database: a stamp other than the one they were read
+// under retires all of them at once. What depends on one chat's shared content only (its messages, who its members
+// are) is kept per chat instead, each entry with the version of its chat it was read under: a write elsewhere leaves
+// it, a write to its chat makes that version old.
 
-/** Entries kept per kind; a history page of 50 with its renderings is ~60 KiB, a session or membership a few hundred bytes. */
-export const KEPT_LIMITS = { session: 4096, member: 4096, 'per-caller': 1024, shared: 64 } as const;
+/**
+ * Entries kept per kind; a history page of 50 with its renderings is ~60 KiB, a session a few hundred bytes, the
+ * members of one chat (kept by chat: the members found so far, one id each) a few KiB at most.
+ */
+export const KEPT_LIMITS = { session: 4096, member: 4096, 'per-caller': 1024, shared: 512 } as const;
 
 /**
  * What is kept: rows (a token's session, a caller's membership of a chat) and values of the layers above, opaque
  * here: one made for one caller ('per-caller', e.g. a chat with the caller's read marker) or the same for every
- * reader allowed to see it ('shared', e.g. a page of a chat's history).
+ * member of one chat ('shared', e.g. a page of a chat's history).
  */
 export type KeptKind = keyof typeof KEPT_LIMITS;
 
+/** A chat's members found so far under one version of its members, and what each of them was answered: one access. */
+interface KeptMembers {
+  version: string;
+  access: unknown;
+  userIds: Set<string>;
+}
+
 export class KeptEntries {
   private readonly kinds = new Map<KeptKind, Map<string, unknown>>();
+  private readonly pages = new Map<string, { version: string; value: unknown }>();
+  private readonly members = new Map<string, KeptMembers>();
   private stampSeen: string | undefined;
 
   /** Forgets everything when `stamp` is not the one the entries were read under. */
@@ -39,14 +53,63 @@ export class KeptEntries {
     entries.set(key, value);
   }
 
+  /** What was kept for `key` under `version` of its chat's messages; a hit becomes the newest, so what is read often stays. */
+  getInChat(key: string, version: string): unknown {
+    const entry = this.pages.get(key);
+    if (entry === undefined || entry.version !== version) return undefined;
+    newest(this.pages, key, entry);
+    return entry.value;
+  }
+
+  /** Keeps a value read under `version` of its chat's messages, in place of whatever was kept for the key. */
+  setInChat(key: string, version: string, value: unknown): void {
+    this.pages.delete(key);
+    evictFor(this.pages, KEPT_LIMITS.shared);
+    this.pages.set(key, { version, value });
+  }
+
+  /** A member's access to a chat, found under `version` of its members. */
+  getMember(chatId: string, userId: string, version: string): unknown {
+    const entry = this.members.get(chatId);
+    if (entry === undefined || entry.version !== version || !entry.userIds.has(userId)) return undefined;
+    newest(this.members, chatId, entry);
+    return entry.access;
+  }
+
+  /** Keeps a member's access read under `version` of the chat's members; every member of the chat shares one. */
+  setMember(chatId: string, userId: string, version: string, access: unknown): void {
+    let entry = this.members.get(chatId);
+    if (entry === undefined || entry.version !== version) {
+      this.members.delete(chatId);
+      evictFor(this.members, KEPT_LIMITS.member);
+      this.members.set(chatId, entry = { version, access, userIds: new Set() });
+    }
+    entry.userIds.add(userId);
+  }
+
   /** How many entries of a kind are kept (tests of the limits). */
   size(kind: KeptKind): number {
+    if (kind === 'shared') return this.pages.size;
+    if (kind === 'member') return this.members.size;
     return this.kinds.get(kind)?.size ?? 0;
   }
 
   /** Drops everything: the store closes, or cannot tell any more what was written. */
   clear(): void {
     this.kinds.clear();
+    this.pages.clear();
+    this.members.clear();
     this.stampSeen = undefined;
   }
+}
+
+/** Moves a found entry to the end, so the least recently found goes first (a Map iterates in insertion order). */
+function newest<V>(entries: Map<string, V>, key: string, entry: V): void {
+  entries.delete(key);
+  entries.set(key, entry);
+}
+
+/** Makes room for one more entry under `limit`: the least recently found goes. */
+function evictFor(entries: Map<string, unknown>, limit: number): void {
+  if (entries.size >= limit) entries.delete(entries.keys().next().value!);
 }

@@ -3,17 +3,26 @@
 import type { KeptKind } from './kept-entries.ts';
 import type { ChatAccess, SessionRow } from './rows.ts';
 
-/** The kinds of value the layers above may keep through `keep`: a caller's own, or one shared by every reader. */
+/**
+ * The kinds of value the layers above may keep: a caller's own ('per-caller', through `keep`), or one the same for
+ * every member of a chat and made of its messages only ('shared', through `keepInChat`).
+ */
 export type KeptValueKind = Extract<KeptKind, 'shared' | 'per-caller'>;
 
 export interface KeptReads {
   /** sessions.findSessionByTokenHash, found kept while nothing was written. */
   findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined>;
-  /** chats.findChatForMember, found kept while nothing was written. */
+  /** chats.findChatForMember, found kept while the chat's members and owner stay as they were. */
   findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined>;
   /**
    * `read()`'s answer for `key`, kept when `keepable` says so (it may make the value unchangeable first: it is
-   * shared by every request that finds it). `read` must depend on nothing but the database and the key.
+   * shared by every request that finds it), while nothing is written. `read` must depend on nothing but the
+   * database and the key.
    */
-  keep<T>(kind: KeptValueKind, key: string, read: () => Promise<T>, keepable: (value: T) => boolean): Promise<T>;
+  keep<T>(kind: 'per-caller', key: string, read: () => Promise<T>, keepable: (value: T) => boolean): Promise<T>;
+  /**
+   * As `keep`, kept while chat `chatId`'s messages and members stay as they were, whatever else is written: `read`
+   * must depend on nothing but those and the key (a page of the chat's history; access is the caller's to check).
+   */
+  keepInChat<T>(chatId: string, key: string, read: () => Promise<T>, keepable: (value: T) => boolean): Promise<T>;
 }

@@ -1,16 +1,20 @@
 // The read-through layer of a store (docs/performance.md, "Kept reads"): what a GET or HEAD reads is kept while
 // the database's change stamp holds (SQLite: total_changes + data_version; PostgreSQL: counters its triggers bump,
 // sql/postgres/014-change-stamp.sql), so a write of any kind, by this process or another (--workers, another
-// server), retires every entry at once. Owned by its store: made when the store opens, dropped when it closes; a
-// store that cannot tell whether anything was written keeps nothing.
+// server), retires every entry at once. A page of one chat's history and a membership are kept under a version of
+// that chat's messages or of its members instead, which triggers move with exactly those writes
+// (sql/migrations/022-chat-versions.sql): a busy server writes all the time, mostly elsewhere. Owned by its store:
+// made when the store opens, dropped when it closes; a store that cannot tell whether anything was written keeps
+// nothing.
 //
-// A request reads the stamp once, the first time it asks, and every read it keeps or finds is checked against
-// that one stamp: a request answered from kept entries sees the database as it was when it began, never older.
-// Only safe requests (GET, HEAD) keep or find anything: a write reads what it changes itself. A kept value is
-// shared by the requests that find it, so it is never changed once kept: rows are frozen here, the values of
-// the layers above by their own `keepable`.
+// A request reads the stamp once, the first time it asks, and each chat's versions once, the first time it asks
+// about that chat; every read it keeps or finds is checked against those: a request answered from kept entries
+// sees the database as it was when it began, never older.
+// Safe requests (GET, HEAD) keep and find everything; a write, which reads what it changes itself, only the
+// memberships it checks. A kept value is shared by the requests that find it, so it is never changed once kept:
+// rows are frozen here, the values of the layers above by their own `keepable`.
 import { KeptEntries, type KeptKind } from './kept-entries.ts';
-import type { KeptReads, KeptValueKind } from './kept-reads.ts';
+import type { KeptReads } from './kept-reads.ts';
 import type { ChatAccess, Repositories, SessionRow } from './store.ts';
 
 export type { KeptReads } from './kept-reads.ts';
@@ -21,6 +25,26 @@ export type { KeptReads } from './kept-reads.ts';
  */
 export type ChangeStamp = () => Promise<string | undefined>;
 
+/**
+ * A chat's two versions: of its messages, and of its members (who they are, and the chat's owner). Each changes
+ * whenever what it covers is written, and never comes back to an earlier value, even for a chat made again under
+ * the same id; undefined for no such chat, or inside a transaction. What was read about the chat's messages (or
+ * members) after a version is current while that version is the same.
+ */
+export type ChatVersion = (chatId: string) => Promise<ChatVersions | undefined>;
+
+export interface ChatVersions {
+  messages: string;
+  members: string;
+}
+
+
+/** How a store tells what was written: everything at once, and one chat's shared content. */
+export interface Stamps {
+  change: ChangeStamp;
+  chat: ChatVersion;
+}
+
 /** A row is kept when there is one; frozen, since every request that finds it gets this one object. */
 function keptRow(row: object | undefined): boolean {
   if (row === undefined) return false;
@@ -28,7 +52,7 @@ function keptRow(row: object | undefined): boolean {
   return true;
 }
 
-/** Every read made, nothing kept: writes, and stores without a change stamp. */
+/** Every read made, nothing kept: stores without stamps (and closed ones). */
 class ReadsMade implements KeptReads {
   private readonly store: Repositories;
 
@@ -44,40 +68,76 @@ class ReadsMade implements KeptReads {
     return this.store.chats.findChatForMember(chatId, userId);
   }
 
-  keep<T>(_kind: KeptValueKind, _key: string, read: () => Promise<T>): Promise<T> {
+  keep<T>(_kind: 'per-caller', _key: string, read: () => Promise<T>): Promise<T> {
+    return read();
+  }
+
+  keepInChat<T>(_chatId: string, _key: string, read: () => Promise<T>): Promise<T> {
     return read();
   }
 }
 
-/** A GET's or HEAD's reads on a store with a change stamp: the stamp read once, at the first ask. */
+/**
+ * A request's reads on a store with stamps: the change stamp read once, at the first ask, and each chat's versions.
+ * A GET or HEAD finds and keeps everything; a write only memberships, which it checks and never changes: checked
+ * against the chat's members version read now, a kept one is exactly what reading the row would answer.
+ */
 class StampedReads implements KeptReads {
   private stamp: Promise<string | undefined> | undefined;
+  private readonly versions = new Map<string, Promise<ChatVersions | undefined>>();
 
   private readonly store: Repositories;
   private readonly entries: KeptEntries;
-  private readonly changeStamp: ChangeStamp;
+  private readonly stamps: Stamps;
+  private readonly safe: boolean;
 
-  constructor(store: Repositories, entries: KeptEntries, changeStamp: ChangeStamp) {
+  constructor(store: Repositories, entries: KeptEntries, stamps: Stamps, safe: boolean) {
     this.store = store;
     this.entries = entries;
-    this.changeStamp = changeStamp;
+    this.stamps = stamps;
+    this.safe = safe;
   }
 
   findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined> {
-    return this.find('session', tokenHash.toString('latin1'), () => this.store.sessions.findSessionByTokenHash(tokenHash), keptRow);
+    const read = () => this.store.sessions.findSessionByTokenHash(tokenHash);
+    return this.safe ? this.find('session', tokenHash.toString('latin1'), read, keptRow) : read();
   }
 
-  findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined> {
-    return this.find('member', `${chatId} ${userId}`, () => this.store.chats.findChatForMember(chatId, userId), keptRow);
+  async findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined> {
+    const seen = (await this.versionsOf(chatId))?.members;
+    if (seen === undefined) return this.store.chats.findChatForMember(chatId, userId);
+    const found = this.entries.getMember(chatId, userId, seen);
+    if (found !== undefined) return found as ChatAccess;
+    const access = await this.store.chats.findChatForMember(chatId, userId);
+    if (keptRow(access)) this.entries.setMember(chatId, userId, seen, access);
+    return access;
   }
 
-  keep<T>(kind: KeptValueKind, key: string, read: () => Promise<T>, keepable: (value: T) => boolean): Promise<T> {
-    return this.find(kind, key, read, keepable);
+  keep<T>(kind: 'per-caller', key: string, read: () => Promise<T>, keepable: (value: T) => boolean): Promise<T> {
+    return this.safe ? this.find(kind, key, read, keepable) : read();
+  }
+
+  async keepInChat<T>(chatId: string, key: string, read: () => Promise<T>, keepable: (value: T) => boolean): Promise<T> {
+    if (!this.safe) return read();
+    const seen = (await this.versionsOf(chatId))?.messages;
+    if (seen === undefined) return read();
+    const found = this.entries.getInChat(key, seen);
+    if (found !== undefined) return found as T;
+    const value = await read();
+    if (keepable(value)) this.entries.setInChat(key, seen, value);
+    return value;
+  }
+
+  /** The chat's versions, read once a request, at its first ask about the chat: like the stamp, before what they validate. */
+  private versionsOf(chatId: string): Promise<ChatVersions | undefined> {
+    let versions = this.versions.get(chatId);
+    if (versions === undefined) this.versions.set(chatId, versions = this.stamps.chat(chatId));
+    return versions;
   }
 
   private async find<T>(kind: KeptKind, key: string, read: () => Promise<T>, keepable: (value: T) => boolean): Promise<T> {
     // Read before anything it validates: if a write comes meanwhile, a kept value is newer than its stamp, never older.
-    const seen = await (this.stamp ??= this.changeStamp());
+    const seen = await (this.stamp ??= this.stamps.change());
     if (seen === undefined) return read();
     const found = this.entries.get(seen, kind, key);
     if (found !== undefined) return found as T;
@@ -93,19 +153,19 @@ export class ReadThrough {
   private readonly made: KeptReads;
 
   private readonly store: Repositories;
-  private readonly changeStamp: ChangeStamp | undefined;
+  private readonly stamps: Stamps | undefined;
 
-  /** `changeStamp` undefined: the store cannot tell whether anything was written, and every read is made. */
-  constructor(store: Repositories, changeStamp: ChangeStamp | undefined) {
+  /** `stamps` undefined: the store cannot tell whether anything was written, and every read is made. */
+  constructor(store: Repositories, stamps: Stamps | undefined) {
     this.store = store;
-    this.changeStamp = changeStamp;
-    this.entries = changeStamp === undefined ? undefined : new KeptEntries();
+    this.stamps = stamps;
+    this.entries = stamps === undefined ? undefined : new KeptEntries();
     this.made = new ReadsMade(store);
   }
 
-  /** The reads of one request: `safe` for GET and HEAD, the only ones that keep or find anything. */
+  /** The reads of one request: `safe` for GET and HEAD, which keep and find everything; a write only memberships. */
   forRequest(safe: boolean): KeptReads {
-    return safe && this.entries !== undefined ? new StampedReads(this.store, this.entries, this.changeStamp!) : this.made;
+    return this.entries !== undefined ? new StampedReads(this.store, this.entries, this.stamps!, safe) : this.made;
   }
 
   /** How many entries of a kind are kept (tests of the limits). */

@@ -222,3 +222,31 @@ test('a kept reply is frozen: an HTML reader\'s page context goes on a copy, and
     assert.equal(jsonAgain.headers.etag, json.headers.etag);
   }
 });
+
+test('a page kept for a chat stays through writes elsewhere, and a chat made again under the same id never answers the old one\'s page', async (t) => {
+  const server = await withServer(t);
+  const { alice, bob } = await threeUsers(server);
+  const other = await createChat(server, alice, { title: 'elsewhere', members: [bob.userId] });
+  const path = '/chats/same-id';
+  const put = () => call(server, 'PUT', path, { token: alice.token, json: { data: { title: 'again', members: [bob.userId] } } });
+  assert.equal((await put()).status, 201);
+  const old = await postMessage(server, alice, 'same-id', { text: 'old' });
+  const page = `${path}/messages`;
+  const kept = await call(server, 'GET', page, { token: bob.token });
+  assert.deepEqual(texts(kept), ['old']);
+
+  // Writes elsewhere: a post in another chat, a read marker in this one; the page is the same, tag and all.
+  await postMessage(server, bob, other.id, { text: 'elsewhere' });
+  const marked = await call(server, 'PUT', `${path}/read`, { token: bob.token, json: { data: { lastReadId: old.id } } });
+  assert.ok(marked.status === 200 || marked.status === 201, marked.text);
+  const again = await call(server, 'GET', page, { token: bob.token });
+  assert.equal(again.text, kept.text);
+  assert.equal(again.headers.etag, kept.headers.etag);
+
+  // Deleted and made again the same way, with as many writes: its own page, never the kept one.
+  assert.equal((await call(server, 'DELETE', path, { token: alice.token })).status, 204);
+  assert.equal((await call(server, 'GET', page, { token: bob.token })).status, 404);
+  assert.equal((await put()).status, 201);
+  await postMessage(server, alice, 'same-id', { text: 'new' });
+  assert.deepEqual(texts(await call(server, 'GET', page, { token: bob.token })), ['new']);
+});

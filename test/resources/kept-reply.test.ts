@@ -7,9 +7,12 @@ import { freezeDeep, keptReadsFor, keptReply } from '../../src/resources/kept-re
 import type { Reply, RequestContext, Route } from '../../src/resources/context.ts';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.ts';
 
-function openStore(t: TestContext): SqliteStore {
+/** A store with chats c1 and c2: a 'shared' reply is kept under its chat's version, and no chat has none. */
+async function openStore(t: TestContext): Promise<SqliteStore> {
   const store = new SqliteStore(':memory:');
   t.after(() => store.close());
+  await store.users.insertUser({ id: 'u1', login: 'alice', passwordHash: 'x', avatarId: null, role: 'member' as const, deactivatedAt: null, lastSeenAt: null, createdAt: 1, updatedAt: 1 });
+  for (const id of ['c1', 'c2']) await store.chats.insertChat({ id, kind: 'group', directKey: null, title: id, ownerId: 'u1', createdAt: 1, updatedAt: 1 });
   return store;
 }
 
@@ -20,9 +23,10 @@ function request(store: SqliteStore, options: { method?: string; keep?: Route['k
     mediaType: options.mediaType ?? 'application/json',
     path: options.path ?? '/chats/c1/messages',
     rawQuery: options.query ?? '',
+    params: { chatId: (options.path ?? '/chats/c1/messages').split('/')[2]! },
     caller: { userId: options.userId ?? 'u1', sessionId: 's1', via: 'header' },
     kept: keptReadsFor(store, options.method ?? 'GET', { keep: options.keep }),
-  } as RequestContext;
+  } as unknown as RequestContext;
 }
 
 /** A fresh page each time it is read, counted. */
@@ -40,7 +44,7 @@ function pageReader(): { read: () => Promise<Reply>; count: () => number } {
 }
 
 test('a kept reply is frozen all the way down: changing it throws, and the next request finds it unchanged', async (t) => {
-  const store = openStore(t);
+  const store = await openStore(t);
   const { read, count } = pageReader();
   const reply = await keptReply(request(store, { keep: 'shared' }), read);
   const rep = reply.representation!;
@@ -56,7 +60,7 @@ test('a kept reply is frozen all the way down: changing it throws, and the next 
 });
 
 test('a per-caller reply is kept for each caller apart; HTML apart from JSON and XML; each path and query apart', async (t) => {
-  const store = openStore(t);
+  const store = await openStore(t);
   const { read, count } = pageReader();
   const mine = await keptReply(request(store, { keep: 'per-caller', path: '/chats/c1' }), read);
   assert.equal(await keptReply(request(store, { keep: 'per-caller', path: '/chats/c1' }), read), mine);
@@ -72,7 +76,7 @@ test('a per-caller reply is kept for each caller apart; HTML apart from JSON and
 });
 
 test('a route without keep, a write, and a problem or an absent reply are read every time and left as they are', async (t) => {
-  const store = openStore(t);
+  const store = await openStore(t);
   const { read, count } = pageReader();
   const plain = await keptReply(request(store), read);
   assert.equal(Object.isFrozen(plain), false);

@@ -1,6 +1,7 @@
 // The store's read-through layer (storage/read-through.ts): what a GET finds kept and when it is read again. On a
-// SQLite file: hits, misses, writes by this store and by another connection, the one stamp of a request, the
-// end with the store; with a stand-in store: the limits per kind, a store without a stamp, a read in a transaction.
+// SQLite file: hits, misses, writes by this store and by another connection, the one stamp of a request, what is
+// kept per chat (memberships, pages) through writes elsewhere and retired by every write to its chat, the end with
+// the store; with a stand-in store: the limits per kind, a store without a stamp, a read in a transaction.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import { KEPT_LIMITS } from '../../src/storage/kept-entries.ts';
-import { ReadThrough } from '../../src/storage/read-through.ts';
+import { ReadThrough, type Stamps } from '../../src/storage/read-through.ts';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.ts';
 import type { Repositories, SessionRow } from '../../src/storage/store.ts';
 
@@ -44,6 +45,11 @@ function countingStore(): { store: Repositories; reads: { count: number }; stamp
   return { store, reads, stamp };
 }
 
+/** Stamps of a stand-in: the change stamp `change` answers, and every chat at version '1'. */
+function stampsOf(change: () => Promise<string | undefined>, chat: Stamps['chat'] = async () => ({ messages: '1', members: '1' })): Stamps {
+  return { change, chat };
+}
+
 test('a GET finds what an earlier GET read, the same frozen row, while nothing is written', async (t) => {
   const { store } = await storeOnFile(t);
   const first = await store.keptReads(true).findSessionByTokenHash(TOKEN);
@@ -66,7 +72,7 @@ test('a miss is not kept: a row written later is found by the next GET', async (
   assert.deepEqual(await store.keptReads(true).findChatForMember('c1', 'u2'), { id: 'c1', ownerId: 'u1', kind: 'group' });
 });
 
-test('a write by this store retires every kept entry, of every kind', async (t) => {
+test('a write by this store retires every kept entry but those of the chats it left alone', async (t) => {
   const { store } = await storeOnFile(t);
   const session = await store.keptReads(true).findSessionByTokenHash(TOKEN);
   const access = await store.keptReads(true).findChatForMember('c1', 'u1');
@@ -74,9 +80,66 @@ test('a write by this store retires every kept entry, of every kind', async (t) 
   const sessionAfter = await store.keptReads(true).findSessionByTokenHash(TOKEN);
   assert.deepEqual(sessionAfter, session);
   assert.notEqual(sessionAfter, session, 'read again after a write, even of another table');
-  assert.notEqual(await store.keptReads(true).findChatForMember('c1', 'u1'), access);
+  assert.equal(await store.keptReads(true).findChatForMember('c1', 'u1'), access, 'a title is not what a membership reads');
   await store.sessions.deleteSession('s1');
   assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), undefined);
+});
+
+test('what is kept per chat stays through writes elsewhere: a page until its messages change, a membership until its members do', async (t) => {
+  const { store, other } = await storeOnFile(t);
+  await store.chats.insertChat({ id: 'c2', kind: 'group', directKey: null, title: 'two', ownerId: 'u1', createdAt: 2, updatedAt: 2 });
+  await store.chats.addMember('c2', 'u1', 2);
+  other.prepare("INSERT INTO users (id, login, password_hash, created_at, updated_at) VALUES ('u2', 'bob', 'x', 1, 1)").run();
+  let made = 0;
+  const page = (): Promise<object> => store.keptReads(true).keepInChat('c1', '/chats/c1/messages', async () => (made += 1, { made }), () => true);
+  const access = (): Promise<object | undefined> => store.keptReads(true).findChatForMember('c1', 'u1');
+  const kept = { access: await access(), page: await page() };
+  /** After a write: which of the two was read again (the other must still be found kept), and keep what was. */
+  const readAgain = async (which: 'none' | 'page' | 'access', why: string): Promise<void> => {
+    const now = { access: await access(), page: await page() };
+    assert.equal(now.page === kept.page, which !== 'page', `${why}: the page`);
+    assert.equal(now.access === kept.access, which !== 'access', `${why}: the membership`);
+    Object.assign(kept, now);
+  };
+  await readAgain('none', 'nothing written');
+
+  // Elsewhere: another chat's messages and members, a session, a read marker and the counts every post moves, a title.
+  other.prepare("INSERT INTO messages (id, chat_id, author_id, text, created_at, updated_at) VALUES ('m9', 'c2', 'u1', 'elsewhere', 3, 3)").run();
+  await store.chats.addMember('c2', 'u2', 3);
+  await store.sessions.insertSession({ ...SESSION, id: 's2', tokenHash: Buffer.alloc(32, 8) });
+  other.prepare("UPDATE chat_members SET unread_count = 0, last_read_id = 'm9' WHERE chat_id = 'c1'").run();
+  await store.chats.updateChatTitle('c1', 'renamed', 4);
+  await readAgain('none', 'written elsewhere');
+
+  // To the chat, by this store and by another connection to the file.
+  other.prepare("INSERT INTO messages (id, chat_id, author_id, text, created_at, updated_at) VALUES ('m1', 'c1', 'u1', 'hello', 5, 5)").run();
+  await readAgain('page', 'a message posted');
+  await store.reactions.addReaction({ messageId: 'm1', emoji: '👍', userId: 'u1', createdAt: 6 });
+  await readAgain('page', 'a reaction: a column of its message');
+  other.prepare("UPDATE messages SET text = 'edited' WHERE id = 'm1'").run();
+  await readAgain('page', 'a message edited');
+  other.prepare("DELETE FROM messages WHERE id = 'm1'").run();
+  await readAgain('page', 'a message deleted');
+  await store.chats.addMember('c1', 'u2', 7);
+  await readAgain('access', 'a member added');
+  other.prepare("DELETE FROM chat_members WHERE chat_id = 'c1' AND user_id = 'u2'").run();
+  await readAgain('access', 'a member removed');
+  other.prepare("UPDATE chats SET owner_id = 'u2' WHERE id = 'c1'").run();
+  await readAgain('access', 'its owner changed');
+  assert.deepEqual(kept.access, { id: 'c1', ownerId: 'u2', kind: 'group' });
+});
+
+test('a chat deleted and made again under the same id finds nothing kept for the one before', async (t) => {
+  const { store, other } = await storeOnFile(t);
+  const first = await store.keptReads(true).keepInChat('c1', 'page', async () => ({ chat: 'first' }), () => true);
+  assert.equal(await store.keptReads(true).keepInChat('c1', 'page', async () => ({ chat: 'read again' }), () => true), first);
+  other.prepare("DELETE FROM chats WHERE id = 'c1'").run();
+  assert.equal(await store.keptReads(true).findChatForMember('c1', 'u1'), undefined);
+  assert.deepEqual(await store.keptReads(true).keepInChat('c1', 'page', async () => ({ chat: 'none' }), () => true), { chat: 'none' }, 'no chat, nothing found');
+  // Made again, as the first was, with nothing posted: its version is still new.
+  other.prepare("INSERT INTO chats (id, title, owner_id, created_at, updated_at) VALUES ('c1', 'one', 'u1', 1, 1)").run();
+  other.prepare("INSERT INTO chat_members (chat_id, user_id, added_at) VALUES ('c1', 'u1', 1)").run();
+  assert.deepEqual(await store.keptReads(true).keepInChat('c1', 'page', async () => ({ chat: 'second' }), () => true), { chat: 'second' });
 });
 
 test('a write by another connection to the file retires every kept entry at the next request', async (t) => {
@@ -98,15 +161,21 @@ test('one request reads the stamp once: it sees the database as it was when it b
 
   // Counted on a stand-in: three finds of one request, one stamp read.
   const { store: standIn, stamp } = countingStore();
-  const layer = new ReadThrough(standIn, async () => (stamp.reads += 1, stamp.value));
+  let versionReads = 0;
+  const layer = new ReadThrough(standIn, stampsOf(async () => (stamp.reads += 1, stamp.value), async () => (versionReads += 1, { messages: '1', members: '1' })));
   const reads = layer.forRequest(true);
   await reads.findSessionByTokenHash(TOKEN);
-  await reads.findChatForMember('c1', 'u1');
-  await reads.keep('shared', 'page', async () => ({ page: 1 }), () => true);
+  await reads.keep('per-caller', 'chat', async () => ({ chat: 1 }), () => true);
   assert.equal(stamp.reads, 1);
+  // And each chat's version once: the membership and the page of one chat, under one version.
+  await reads.findChatForMember('c1', 'u1');
+  await reads.keepInChat('c1', 'page', async () => ({ page: 1 }), () => true);
+  assert.equal(versionReads, 1);
+  await reads.findChatForMember('c2', 'u1');
+  assert.equal(versionReads, 2);
 });
 
-test('writes find and keep nothing: every read is made', async (t) => {
+test('writes find and keep only memberships, under the chat\'s members version: every other read is made', async (t) => {
   const { store } = await storeOnFile(t);
   const kept = await store.keptReads(true).findSessionByTokenHash(TOKEN);
   const written = store.keptReads(false);
@@ -116,58 +185,74 @@ test('writes find and keep nothing: every read is made', async (t) => {
   assert.equal(Object.isFrozen(first), false);
   let made = 0;
   const value = { n: 1 };
-  for (let i = 0; i < 2; i += 1) assert.equal(await written.keep('shared', 'k', async () => (made += 1, value), () => true), value);
-  assert.equal(made, 2);
+  for (let i = 0; i < 2; i += 1) assert.equal(await written.keep('per-caller', 'k', async () => (made += 1, value), () => true), value);
+  for (let i = 0; i < 2; i += 1) assert.equal(await written.keepInChat('c1', 'k', async () => (made += 1, value), () => true), value);
+  assert.equal(made, 4);
+  const access = await store.keptReads(false).findChatForMember('c1', 'u1');
+  assert.equal(await store.keptReads(true).findChatForMember('c1', 'u1'), access, 'a membership a write checked, found by a read');
+  assert.equal(await store.keptReads(false).findChatForMember('c1', 'u1'), access);
+  await store.chats.removeMember('c1', 'u1');
+  assert.equal(await store.keptReads(false).findChatForMember('c1', 'u1'), undefined, 'gone with the member');
 });
 
 test('values of the layers above are kept only when keepable says so, per kind and key', async () => {
   const { store, reads } = countingStore();
-  const layer = new ReadThrough(store, async () => '1');
+  const layer = new ReadThrough(store, stampsOf(async () => '1'));
   const read = async (): Promise<{ n: number }> => (reads.count += 1, { n: reads.count });
-  const shared = await layer.forRequest(true).keep('shared', 'k', read, () => true);
-  assert.equal(await layer.forRequest(true).keep('shared', 'k', read, () => true), shared);
+  const shared = await layer.forRequest(true).keepInChat('c1', 'k', read, () => true);
+  assert.equal(await layer.forRequest(true).keepInChat('c1', 'k', read, () => true), shared);
   assert.notEqual(await layer.forRequest(true).keep('per-caller', 'k', read, () => true), shared, 'another kind, another entry');
-  const refused = await layer.forRequest(true).keep('shared', 'other', read, () => false);
-  assert.notEqual(await layer.forRequest(true).keep('shared', 'other', read, () => false), refused);
+  const refused = await layer.forRequest(true).keepInChat('c1', 'other', read, () => false);
+  assert.notEqual(await layer.forRequest(true).keepInChat('c1', 'other', read, () => false), refused);
   assert.equal(reads.count, 4);
 });
 
-test('each kind keeps at most its limit, oldest out first', async () => {
+test('each kind keeps at most its limit: per chat the least recently found out first, else the oldest', async () => {
   const { store, reads } = countingStore();
-  const layer = new ReadThrough(store, async () => '1');
+  const layer = new ReadThrough(store, stampsOf(async () => '1'));
   const read = async (): Promise<object> => (reads.count += 1, {});
-  for (let i = 0; i <= KEPT_LIMITS.shared; i += 1) await layer.forRequest(true).keep('shared', `page ${i}`, read, () => true);
+  const page = (i: number): Promise<object> => layer.forRequest(true).keepInChat('c1', `page ${i}`, read, () => true);
+  for (let i = 0; i < KEPT_LIMITS.shared; i += 1) await page(i);
+  await page(0);
+  await page(KEPT_LIMITS.shared);
   assert.equal(layer.size('shared'), KEPT_LIMITS.shared);
   reads.count = 0;
-  await layer.forRequest(true).keep('shared', `page ${KEPT_LIMITS.shared}`, read, () => true);
-  assert.equal(reads.count, 0, 'the newest is kept');
-  await layer.forRequest(true).keep('shared', 'page 0', read, () => true);
-  assert.equal(reads.count, 1, 'the oldest went');
+  await page(KEPT_LIMITS.shared);
+  await page(0);
+  assert.equal(reads.count, 0, 'the newest is kept, and the first, found again before the limit');
+  await page(1);
+  assert.equal(reads.count, 1, 'the least recently found went');
   for (let i = 0; i < KEPT_LIMITS.session + 10; i += 1) await layer.forRequest(true).findSessionByTokenHash(Buffer.from(String(i)));
   assert.equal(layer.size('session'), KEPT_LIMITS.session);
   assert.equal(layer.size('shared'), KEPT_LIMITS.shared, 'one kind\'s limit leaves the others alone');
 });
 
 test('a store without a change stamp (PostgreSQL), or a stamp it cannot tell (in a transaction), keeps nothing', async () => {
-  for (const stamp of [undefined, async (): Promise<undefined> => undefined]) {
+  const cannotTell = async (): Promise<undefined> => undefined;
+  for (const stamps of [undefined, stampsOf(cannotTell, cannotTell)]) {
     const { store, reads } = countingStore();
-    const layer = new ReadThrough(store, stamp);
+    const layer = new ReadThrough(store, stamps);
     for (let i = 0; i < 3; i += 1) await layer.forRequest(true).findSessionByTokenHash(TOKEN);
-    assert.equal(reads.count, 3);
+    for (let i = 0; i < 3; i += 1) await layer.forRequest(true).findChatForMember('c1', 'u1');
+    assert.equal(reads.count, 6);
     assert.equal(layer.size('session'), 0);
+    assert.equal(layer.size('member'), 0);
   }
 });
 
 test('the kept entries end with their store: after close, nothing is kept', async () => {
   const { store, reads } = countingStore();
-  const layer = new ReadThrough(store, async () => '1');
+  const layer = new ReadThrough(store, stampsOf(async () => '1'));
   await layer.forRequest(true).findSessionByTokenHash(TOKEN);
+  await layer.forRequest(true).findChatForMember('c1', 'u1');
   assert.equal(layer.size('session'), 1);
+  assert.equal(layer.size('member'), 1);
   layer.close();
   assert.equal(layer.size('session'), 0);
+  assert.equal(layer.size('member'), 0);
   await layer.forRequest(true).findSessionByTokenHash(TOKEN);
   await layer.forRequest(true).findSessionByTokenHash(TOKEN);
-  assert.equal(reads.count, 3);
+  assert.equal(reads.count, 4);
 });
 
 test('two stores keep apart: what one keeps, the other never finds', async (t) => {

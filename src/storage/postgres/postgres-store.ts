@@ -2,7 +2,7 @@
 // migrations on open, and a LISTEN connection that wakes the event hub when another server appends events.
 import type { CommitListener } from '../commit-listener.ts';
 import { DatabaseOpenError, type KeptReads, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
-import { ReadThrough } from '../read-through.ts';
+import { ReadThrough, type ChatVersions } from '../read-through.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { Sql } from './connection.ts';
 import { PgCollections } from './collections.ts';
@@ -40,6 +40,8 @@ export interface PostgresStoreOptions {
 
 /** The change stamp of sql/postgres/014-change-stamp.sql: the sum of counters every committed write bumps. */
 const CHANGE_STAMP_SQL = 'SELECT sum(n)::text AS stamp FROM change_stamps';
+/** A chat's versions (sql/postgres/017-chat-versions.sql): what its kept pages and memberships are read under. */
+const CHAT_VERSION_SQL = 'SELECT messages_version::text AS messages, members_version::text AS members FROM chat_stats WHERE chat_id = $1';
 
 export const DEFAULT_POOL_SIZE = 10;
 
@@ -147,7 +149,10 @@ export class PostgresStore implements Store {
     this.push = base.push;
     this.rateCounters = new PgRateCounters(sql);
     // One statement on any pooled connection, outside every transaction: it sees every write committed before it.
-    this.kept = new ReadThrough(this, options.keepReads === false ? undefined : async () => (await sql.one<{ stamp: string }>(CHANGE_STAMP_SQL))?.stamp);
+    this.kept = new ReadThrough(this, options.keepReads === false ? undefined : {
+      change: async () => (await sql.one<{ stamp: string }>(CHANGE_STAMP_SQL))?.stamp,
+      chat: (chatId) => sql.one<ChatVersions>(CHAT_VERSION_SQL, [chatId]),
+    });
     this.hints = options.listen === false ? undefined : new EventListener({ connect: () => createClient(url), commits: options.commits, onBroadcast: options.onBroadcast });
   }
 

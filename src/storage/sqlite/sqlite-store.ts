@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { CommitListener } from '../commit-listener.ts';
 import { StoreWriteRefusedError, type KeptReads, type RateCounterRepository, type Repositories, type Store, type Tx, type WriteRefusal } from '../store.ts';
 import { MemoryRateCounters } from '../memory-rate-counters.ts';
-import { ReadThrough } from '../read-through.ts';
+import { ReadThrough, type ChatVersions } from '../read-through.ts';
 import { RefusedWrites, TOUCH_SQL } from '../refused-writes.ts';
 import { asRepositories, asyncRepositories, settle, type SyncRepositories } from './async-repositories.ts';
 import { AuditStore } from './audit-store.ts';
@@ -53,6 +53,9 @@ export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCo
   syncFile?: SyncFile;
 };
 
+
+/** A chat's versions (sql/migrations/022-chat-versions.sql): what its kept pages and memberships are read under. */
+const CHAT_VERSION_SQL = 'SELECT CAST(messages_version AS TEXT) AS messages, CAST(members_version AS TEXT) AS members FROM chat_stats WHERE chat_id = ?';
 export class SqliteStore implements Store {
   /** For tests and tools that must reach SQLite itself (the backup, a broken table); never for handlers. */
   readonly db: Db;
@@ -188,7 +191,12 @@ export class SqliteStore implements Store {
     this.stamp = { get: (): string => `${(totalChanges.get() as number) - stores.outbound.bookkeepingChanges}.${dataVersion.get() as number}` };
     const touch = this.db.prepare(TOUCH_SQL);
     this.touch = this.db.transaction(() => void touch.run());
-    this.kept = new ReadThrough(this, options.keepReads === false ? undefined : () => this.changeStamp());
+    const chatVersion = this.db.prepare(CHAT_VERSION_SQL);
+    this.kept = new ReadThrough(this, options.keepReads === false ? undefined : {
+      change: () => this.changeStamp(),
+      // Through the gate like the stamp, and undefined inside a transaction for the same reason.
+      chat: (chatId) => this.gate.call(() => (this.db.inTransaction ? undefined : chatVersion.get(chatId) as ChatVersions | undefined)),
+    });
   }
 
   keptReads(safe: boolean): KeptReads {
