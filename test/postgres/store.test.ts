@@ -154,3 +154,26 @@ test('the commit listener hears this store\'s commits with their number, and eve
   await until(() => heard.length === 1, 'the NOTIFY of the other store\'s commit');
   assert.deepEqual(heard, ['notified']);
 });
+
+test('a deadlock undoes one of the two transactions, which runs again (after a pause at random) and commits', async (t) => {
+  const store = await openStore(t);
+  await store.users.insertUser(user('u1', 'one'));
+  await store.users.insertUser(user('u2', 'two'));
+  // Each locks its first row, waits until the other holds its own, then asks for the other's: a cycle, once.
+  const holding: Array<() => void> = [];
+  const bothHold = new Promise<void>((resolve) => { holding.push(resolve); });
+  let held = 0;
+  const runs: string[] = [];
+  const lockBoth = (first: string, second: string) => store.run('BEGIN', async (client) => {
+    runs.push(first);
+    await client.query('UPDATE users SET updated_at = updated_at + 1 WHERE id = $1', [first]);
+    if (runs.length <= 2 && (held += 1) === 2) holding[0]!();
+    if (runs.length <= 2) await bothHold;
+    await client.query('UPDATE users SET updated_at = updated_at + 1 WHERE id = $1', [second]);
+    return first;
+  });
+  assert.deepEqual(await Promise.all([lockBoth('u1', 'u2'), lockBoth('u2', 'u1')]), ['u1', 'u2']);
+  assert.equal(runs.length, 3, 'one of the two ran again');
+  const rows = await Promise.all(['u1', 'u2'].map((id) => store.users.findUserById(id)));
+  assert.deepEqual(rows.map((row) => row?.updatedAt), [3, 3], 'each committed once, the undone one not at all');
+});

@@ -120,10 +120,15 @@ const TABLES: readonly TableCopy[] = [
   },
 ];
 
-/** The triggers that keep counts, markers and summaries: the copy brings those values along, so they stay off. */
+/**
+ * The triggers that keep counts, markers and summaries: the copy brings those values along, so they stay off; and
+ * those that move a chat's versions (017-chat-versions.sql), which its copied chat_stats row starts afresh, since
+ * nothing is kept yet: a row each, a million messages would be a million updates of their chats' rows.
+ */
 const KEEPING_TRIGGERS = [
   ['chats', 'chats_after_insert'], ['chat_members', 'chat_members_before_insert'], ['messages', 'messages_after_insert'],
   ['reactions', 'reactions_after_change'], ['messages', 'mentions_after_message_insert'], ['attachments', 'attachments_count_refs'],
+  ['messages', 'chat_version_after_message'], ['chat_members', 'chat_version_after_member'],
 ] as const;
 
 const BATCH = 1000;

@@ -41,13 +41,15 @@ export interface PostgresStoreOptions {
 /** The change stamp of sql/postgres/014-change-stamp.sql: the sum of counters every committed write bumps. */
 const CHANGE_STAMP_SQL = 'SELECT sum(n)::text AS stamp FROM change_stamps';
 /** A chat's versions (sql/postgres/017-chat-versions.sql): what its kept pages and memberships are read under. */
-const CHAT_VERSION_SQL = 'SELECT messages_version::text AS messages, members_version::text AS members FROM chat_stats WHERE chat_id = $1';
+const CHAT_VERSION_SQL = 'SELECT s.messages_version::text AS messages, c.members_version::text AS members FROM chats c JOIN chat_stats s ON s.chat_id = c.id WHERE c.id = $1';
 
 export const DEFAULT_POOL_SIZE = 10;
 
 /** deadlock_detected and serialization_failure: PostgreSQL undid the transaction; running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 6;
+/** A retry waits up to this many milliseconds times its number, at random. */
+const RETRY_JITTER_MS = 20;
 
 function codeOf(error: unknown): string | undefined {
   const cause = (error as { cause?: unknown })?.cause ?? error;
@@ -210,7 +212,11 @@ export class PostgresStore implements Store {
         client.off('error', ignore);
         // A connection that broke is dropped from the pool rather than handed to the next request.
         client.release(broken ? (error as Error) : undefined);
-        if (RETRYABLE.has(codeOf(error) ?? '') && attempt < MAX_ATTEMPTS) continue;
+        if (RETRYABLE.has(codeOf(error) ?? '') && attempt < MAX_ATTEMPTS) {
+          // Apart from whoever it collided with, which may be retrying too: at once, two could meet again.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_JITTER_MS * attempt));
+          continue;
+        }
         throw this.refused.note(mapError(error));
       }
     }
