@@ -12,7 +12,7 @@ import { newId } from '../src/storage/ids.ts';
 import { buildPageSql } from '../src/storage/sqlite/list-page.ts';
 import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT } from '../src/storage/sqlite/message-store.ts';
 import type { MessageRow, SearchHit, UserRow } from '../src/storage/store.ts';
-import { searchSource } from '../src/storage/sqlite/search-store.ts';
+import { messageMatch, searchSource } from '../src/storage/sqlite/search-store.ts';
 import { searchCountLimit } from '../src/storage/search-count.ts';
 
 export interface PeerWork {
@@ -63,7 +63,8 @@ export function openPeerWork(path: string): PeerWork {
   // server runs for any other order), and the total counted to the same bound as ours (docs/protocol.md §5).
   const query = parseQuery('q=x', SEARCH_FIELDS, { reserved: ['q'] });
   query.sort.push({ field: SEARCH_FIELDS.fields.find((field) => field.name === 'createdAt')!, direction: 'DESC' });
-  const searchSql = buildPageSql(searchSource('u', ['x'], query), query);
+  const searchSql = buildPageSql(searchSource('u', ['x'], query, []), query);
+  const chatTokensOf = db.prepare("SELECT 'c' || hex(chat_id) FROM chat_members WHERE user_id = ?").pluck();
   const searchPage = db.prepare(searchSql.page.sql);
   const searchTotal = db.prepare(searchSql.total.sql).pluck();
   const messageById = db.prepare(`${MESSAGE_SELECT} WHERE m.id = ?`);
@@ -98,7 +99,7 @@ export function openPeerWork(path: string): PeerWork {
       return { data: publicMessage(row) };
     },
     search(userId, word, limit = query.limit) {
-      const params = [{ match: `"${word.replaceAll('"', '""')}"*`, userId }];
+      const params = [{ match: `"${word.replaceAll('"', '""')}"*`, messageMatch: messageMatch([word], chatTokensOf.all(userId) as string[]), userId }];
       const total = searchTotal.get(...params, searchCountLimit({ offset: 0, limit })) as number;
       const hits = searchPage.all(...params, limit, 0) as SearchHit[];
       const data = hits.map((hit): Record<string, unknown> => {

@@ -28,7 +28,9 @@ CREATE TRIGGER chat_version_after_message_insert AFTER INSERT ON messages BEGIN
   UPDATE chat_version_counter SET n = n + 1;
   UPDATE chat_stats SET messages_version = (SELECT n FROM chat_version_counter) WHERE chat_id = new.chat_id;
 END;
-CREATE TRIGGER chat_version_after_message_update AFTER UPDATE ON messages BEGIN
+-- An update of what a page shows (newest_so_far, written after each insert, is not).
+CREATE TRIGGER chat_version_after_message_update
+  AFTER UPDATE OF id, chat_id, author_id, text, reply_to, created_at, updated_at, edited_at, reactions, mentions, attachments ON messages BEGIN
   UPDATE chat_version_counter SET n = n + 1;
   UPDATE chat_stats SET messages_version = (SELECT n FROM chat_version_counter) WHERE chat_id IN (new.chat_id, old.chat_id);
 END;

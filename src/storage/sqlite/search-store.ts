@@ -24,10 +24,19 @@ const CALLER_CHATS = 'SELECT cm.chat_id FROM chat_members cm WHERE cm.user_id = 
 
 const HIT_COLUMNS = 's.type AS type, s.id AS id, s.chat_id AS chatId, s.created_at AS createdAt, s.updated_at AS updatedAt';
 
-/** The caller's messages that match, with `more` columns after the common ones. */
+/**
+ * The caller's messages that match, with `more` columns after the common ones: @messageMatch asks the index for the
+ * words and the caller's chats (messageMatch below); the membership test is the SQL's all the same.
+ */
 const messageMatches = (more = ''): string => `SELECT 'message' AS type, m.id AS id, m.chat_id AS chat_id, m.created_at AS created_at, m.updated_at AS updated_at${more}
     FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
-    WHERE messages_fts MATCH @match AND m.chat_id IN (${CALLER_CHATS})`;
+    WHERE messages_fts MATCH @messageMatch AND m.chat_id IN (${CALLER_CHATS})`;
+
+/** The caller's chats as the index names them (sql/migrations/023-search-by-chat.sql: 'c' and the id in hex). */
+const CALLER_CHAT_TOKENS = `SELECT 'c' || hex(cm.chat_id) FROM chat_members cm WHERE cm.user_id = ?`;
+
+/** Beyond this many chats the index is asked for the words alone: its query would grow with every chat. */
+export const MAX_CHAT_TOKENS = 500;
 
 const CHAT_AND_USER_MATCHES = `SELECT 'chat' AS type, c.id AS id, NULL AS chat_id, c.created_at AS created_at, c.updated_at AS updated_at
     FROM chats_fts JOIN chats c ON c.seq = chats_fts.rowid
@@ -65,12 +74,24 @@ export function toMatchExpression(terms: readonly string[]): string {
 }
 
 /**
+ * The FTS5 query of message matches: the words in the text or the attachment names only (never in a chat's
+ * token), AND one of the caller's chats by its token; a caller in no chat matches nothing ('none' is no token);
+ * a caller in more than MAX_CHAT_TOKENS chats, the words alone.
+ */
+export function messageMatch(terms: readonly string[], chatTokens: readonly string[]): string {
+  const words = `{text attachment_names} : (${toMatchExpression(terms)})`;
+  if (chatTokens.length > MAX_CHAT_TOKENS) return words;
+  return `${words} AND chat_token : (${chatTokens.length === 0 ? 'none' : chatTokens.join(' OR ')})`;
+}
+
+/**
  * What `userId` may find for `terms`: messages of their chats, their chats (by title), and users (by
  * login). better-sqlite3 binds an object's keys to the @names wherever the object stands among the
  * arguments, so the `?` of the client's filters still bind in order after it.
  */
-export function searchSource(userId: string, terms: readonly string[], query: Pick<ParsedQuery, 'offset' | 'limit'>): PageSource {
-  return { select: SEARCH_SELECT, selectParams: [{ match: toMatchExpression(terms), userId }], columns: SEARCH_COLUMNS, countAtMost: searchCountLimit(query) };
+export function searchSource(userId: string, terms: readonly string[], query: Pick<ParsedQuery, 'offset' | 'limit'>, chatTokens: readonly string[]): PageSource {
+  const params = { match: toMatchExpression(terms), messageMatch: messageMatch(terms, chatTokens), userId };
+  return { select: SEARCH_SELECT, selectParams: [params], columns: SEARCH_COLUMNS, countAtMost: searchCountLimit(query) };
 }
 
 /**
@@ -79,7 +100,8 @@ export function searchSource(userId: string, terms: readonly string[], query: Pi
  * any other order sorts every match.
  */
 export function searchPage(pages: PageRunner, userId: string, terms: readonly string[], query: ParsedQuery): Page<SearchHit> {
-  const source = searchSource(userId, terms, query);
+  const chatTokens = pages.statement(CALLER_CHAT_TOKENS).pluck().all(userId) as string[];
+  const source = searchSource(userId, terms, query, chatTokens);
   if (!isNewestFirst(query)) return pages.listPage<SearchHit>(source, query);
   const total = pages.countOf(source, query);
   const wanted = query.offset + query.limit;

@@ -40,10 +40,11 @@ describe('newest-first search', () => {
     const db = openDatabase(':memory:');
     seed(db, 600);
     const pages = new PageRunner(db);
+    const chatTokens = db.prepare("SELECT 'c' || hex(chat_id) FROM chat_members WHERE user_id = 'u1'").pluck().all() as string[];
     const check = () => {
       for (const queryString of ['q=fox', 'q=fox&limit=50', 'q=fox&limit=7&offset=13', 'q=fox&limit=100&offset=250', 'q=fox&type=message&limit=3', 'q=fox&createdAt=<1970-01-01T00:00:01.100Z&limit=9', 'q=fox&limit=0']) {
         const query = searchQuery(queryString);
-        const sorted = pages.listPage(searchSource('u1', ['fox'], query), query);
+        const sorted = pages.listPage(searchSource('u1', ['fox'], query, chatTokens), query);
         assert.deepEqual(searchPage(pages, 'u1', ['fox'], query), sorted, queryString);
       }
     };

@@ -1,8 +1,9 @@
-// The FTS5 indexes of migration 004: the match expression, triggers in step with every write, and the backfill of older rows.
+// The FTS5 indexes of migration 004 (and 023's chat token): the match expressions, triggers in step with every write, and the
+// backfill of older rows.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadMigrations, migrate, openDatabase, type Db } from '../../../src/storage/sqlite/database.ts';
-import { toMatchExpression } from '../../../src/storage/sqlite/search-store.ts';
+import { MAX_CHAT_TOKENS, messageMatch, toMatchExpression } from '../../../src/storage/sqlite/search-store.ts';
 
 function seed(db: Db): void {
   db.exec(`
@@ -96,5 +97,36 @@ describe('FTS5 triggers', () => {
     assert.equal(count('c1'), 1);
     db.close();
   });
-});
 
+  test('each message is indexed with its chat\'s token: a match asks for the words in the caller\'s chats, never for the token as a word', () => {
+    const migrations = loadMigrations();
+    const db = openDatabase(':memory:', migrations.filter((migration) => migration.version < 23));
+    seed(db);
+    // Ids a tokenizer would split alike ('x-y', 'x_y'), written after the rows before the migration.
+    db.exec(`
+      INSERT INTO chats (id, title, owner_id, created_at, updated_at) VALUES ('x-y', 'dash', 'u1', 6, 6), ('x_y', 'underscore', 'u2', 6, 6);
+      INSERT INTO messages (id, chat_id, author_id, text, created_at, updated_at) VALUES ('m3', 'x-y', 'u1', 'picnic dash', 7, 7);
+    `);
+    migrate(db, migrations);
+    db.exec("INSERT INTO messages (id, chat_id, author_id, text, created_at, updated_at) VALUES ('m4', 'x_y', 'u2', 'picnic underscore', 8, 8)");
+    const tokenOf = (chatId: string): string => db.prepare("SELECT 'c' || hex(?)").pluck().get(chatId) as string;
+    const found = (words: string[], chats: string[]): string[] => (db.prepare('SELECT t.id FROM messages_fts JOIN messages t ON t.seq = messages_fts.rowid WHERE messages_fts MATCH ? ORDER BY t.id')
+      .pluck().all(messageMatch(words, chats.map(tokenOf))) as string[]);
+    assert.deepEqual(found(['picnic'], ['c1']), ['m1'], 'written before the migration');
+    assert.deepEqual(found(['picnic'], ['x-y']), ['m3']);
+    assert.deepEqual(found(['picnic'], ['x_y']), ['m4']);
+    assert.deepEqual(found(['picnic'], ['c1', 'x-y', 'x_y']), ['m1', 'm3', 'm4']);
+    assert.deepEqual(found(['picnic'], []), [], 'in no chat, nothing');
+    assert.deepEqual(found([tokenOf('c1')], ['c1']), [], 'the token is no word');
+    assert.deepEqual(found([tokenOf('c1').slice(0, 3)], ['c1']), [], 'nor a prefix of one');
+    // More chats than the index is asked for: the words alone (the SQL keeps to the caller's chats).
+    assert.deepEqual(found(['picnic'], Array.from({ length: MAX_CHAT_TOKENS + 1 }, () => 'elsewhere')), ['m1', 'm3', 'm4']);
+    db.exec("UPDATE messages SET chat_id = 'x_y' WHERE id = 'm3'");
+    assert.deepEqual(found(['picnic'], ['x-y']), [], 'a message moved to another chat moves in the index');
+    assert.deepEqual(found(['picnic'], ['x_y']), ['m3', 'm4']);
+    db.exec("DELETE FROM messages WHERE id = 'm4'");
+    assert.deepEqual(found(['picnic'], ['x_y']), ['m3']);
+    assertIntact(db);
+    db.close();
+  });
+});
