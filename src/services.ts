@@ -100,8 +100,8 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     retentionSeconds: config.eventRetention,
     // A stream's "session" is a login session or a personal access token (docs/protocol.md §16.1).
     liveSessions: async (ids) => {
-      const [sessions, tokens] = await Promise.all([storage.sessions.findLiveSessionIds(ids, clock.now()), storage.integrations.findLiveAccessTokenIds(ids, clock.now())]);
-      return new Set([...sessions, ...tokens]);
+      const [sessions, tokens] = await Promise.all([storage.sessions.findLiveSessions(ids, clock.now()), storage.integrations.findLiveAccessTokens(ids, clock.now())]);
+      return new Map([...sessions, ...tokens]);
     },
     logError: logHubError,
     streamsChanged: (userId, open) => presence?.streamsChanged(userId, open),

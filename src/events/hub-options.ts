@@ -27,8 +27,11 @@ export interface HubOptions {
   pruneMs?: number;
   /** Where an unexpected failure of the hub's own timed work goes (the server's error log); stderr by default. */
   logError?: (error: unknown) => void;
-  /** Which of these session ids still hold (exist, not expired): streams of the others are closed. */
-  liveSessions(sessionIds: readonly string[]): Promise<Set<string>>;
+  /**
+   * Which of these session ids still hold (exist, not expired), each with its expiry as the store holds it now:
+   * until then it holds unless it is ended, which a `session.ended` tells. Streams of the others are closed.
+   */
+  liveSessions(sessionIds: readonly string[]): Promise<Map<string, number>>;
   /** A user's open streams on this process went from 0 to 1 or from 1 to 0 (presence: events/presence.ts). */
   streamsChanged?(userId: string, open: number): void;
 }

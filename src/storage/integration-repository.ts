@@ -56,8 +56,8 @@ export interface IntegrationRepository {
   findAccessTokenIdsOf(userId: string): Promise<string[]>;
   /** Deletes every token of a user (erasure); answers their ids. */
   deleteAccessTokensOf(userId: string): Promise<string[]>;
-  /** Which of these ids are tokens that still hold at `now` (for streams held by tokens). */
-  findLiveAccessTokenIds(ids: readonly string[], now: number): Promise<Set<string>>;
+  /** Which of these ids are tokens that still hold at `now` (for streams held by tokens), each with its expiry (Infinity: none). */
+  findLiveAccessTokens(ids: readonly string[], now: number): Promise<Map<string, number>>;
   insertWebhook(webhook: WebhookRow): Promise<void>;
   findWebhook(id: string): Promise<WebhookRow | undefined>;
   findWebhookBySecretHash(secretHash: Buffer): Promise<WebhookRow | undefined>;

@@ -36,8 +36,11 @@ export interface SessionRepository {
   insertSession(session: SessionRow): Promise<void>;
   findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined>;
   findSessionById(id: string): Promise<SessionRow | undefined>;
-  /** Which of these sessions still hold (exist, expiresAt and maxExpiresAt after now): one query for all. */
-  findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>>;
+  /**
+   * Which of these sessions still hold (exist, expiresAt and maxExpiresAt after now), each with the earlier of the
+   * two: until then it holds unless it is ended (which a `session.ended` tells). One query for all.
+   */
+  findLiveSessions(ids: readonly string[], now: number): Promise<Map<string, number>>;
   extendSession(id: string, expiresAt: number): Promise<void>;
   /**
    * A request used the session (at most once a minute, resources/session/authenticate.ts): its idle expiry and

@@ -41,7 +41,7 @@ for (const how of ['transaction', 'writeTogether'] as const) test(`a SQLite ${ho
   const hub = new EventHub({
     log: store.events, snapshot: (work) => store.snapshot((tx) => work(tx.events)), startAfter: await store.events.newestId(),
     now: () => 0, retentionSeconds: 86_400, pingMs: 3_600_000, pollMs: 3_600_000, pruneMs: 3_600_000,
-    liveSessions: async (sessionIds) => new Set(sessionIds),
+    liveSessions: async (sessionIds) => new Map(sessionIds.map((id) => [id, Infinity])),
   });
   wakeUp.startWaking(hub);
   t.after(async () => {

@@ -10,7 +10,7 @@ import { MemoryLog } from './memory-log.ts';
 function hubOver(t: TestContext, log: MemoryLog, startAfter = 0): EventHub {
   const hub = new EventHub({
     log, snapshot: (work) => work(log), startAfter, now: () => 0, retentionSeconds: 86_400,
-    pingMs: 3_600_000, pollMs: 3_600_000, pruneMs: 3_600_000, liveSessions: async (ids) => new Set(ids),
+    pingMs: 3_600_000, pollMs: 3_600_000, pruneMs: 3_600_000, liveSessions: async (ids) => new Map(ids.map((id) => [id, Infinity])),
   });
   t.after(() => hub.stop());
   return hub;
@@ -145,7 +145,7 @@ test('a user added while their stream attaches is followed from the snapshot on:
   };
   const hub = new EventHub({
     log, snapshot, startAfter: 1, now: () => 0, retentionSeconds: 86_400,
-    pingMs: 3_600_000, pollMs: 3_600_000, pruneMs: 3_600_000, liveSessions: async (ids) => new Set(ids),
+    pingMs: 3_600_000, pollMs: 3_600_000, pruneMs: 3_600_000, liveSessions: async (ids) => new Map(ids.map((id) => [id, Infinity])),
   });
   t.after(() => hub.stop());
   const subscriber = recorder('u');

@@ -34,7 +34,7 @@ for (const { what, error, logged } of [
   };
   const hub = new EventHub({
     log, snapshot: (work) => work(log), startAfter: 0, now: () => 0, retentionSeconds: 60,
-    pingMs: 3_600_000, pollMs: 3_600_000, pruneMs: 5, liveSessions: async (ids) => new Set(ids),
+    pingMs: 3_600_000, pollMs: 3_600_000, pruneMs: 5, liveSessions: async (ids) => new Map(ids.map((id) => [id, Infinity])),
     logError: (failure) => seen.push(failure),
   });
   t.after(() => hub.stop());

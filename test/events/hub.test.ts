@@ -179,11 +179,45 @@ test('a session.ended read from the log is delivered, then ends the subscribers 
 test('at each tick, streams of a session that ended are ended and the others pinged; long-polls are not pinged', async (t) => {
   const log = new MemoryLog();
   log.created('a', ['u']);
-  const hub = hubOver(t, log, log.newestId, { pingMs: 5, liveSessions: async (sessionIds) => new Set(sessionIds.filter((id) => id !== 'gone')) });
+  const hub = hubOver(t, log, log.newestId, { pingMs: 5, liveSessions: async (sessionIds) => new Map(sessionIds.filter((id) => id !== "gone").map((id) => [id, Infinity])) });
   const [kept, gone, poll] = [recorder('u', 'kept'), recorder('u', 'gone'), recorder('u', 'kept', 'poll')];
   for (const subscriber of [kept, gone, poll]) await openStream(hub, subscriber);
   await until(() => kept.pings > 0 && gone.ended.length > 0, 'a tick');
   assert.deepEqual([gone.ended, gone.pings, poll.pings, poll.ended], [['session ended'], 0, 0, []]);
+  assert.equal(hub.streamCount('u'), 1);
+});
+
+test('a tick reads a session again only once its known expiry has come: extended, it stays; expired, its streams end', async (t) => {
+  const log = new MemoryLog();
+  log.created('a', ['u']);
+  let now = 1000;
+  // The store's view: each session's expiry; a session missing from it has ended.
+  const expiry = new Map([['short', 2000], ['long', 9000]]);
+  const asked: string[][] = [];
+  const hub = hubOver(t, log, log.newestId, {
+    pingMs: 5,
+    now: () => now,
+    liveSessions: async (sessionIds) => {
+      asked.push([...sessionIds].sort());
+      return new Map(sessionIds.filter((id) => (expiry.get(id) ?? 0) > now).map((id) => [id, expiry.get(id)!]));
+    },
+  });
+  const [short, long, shortToo] = [recorder('u', 'short'), recorder('u', 'long'), recorder('u', 'short')];
+  for (const subscriber of [short, long, shortToo]) await openStream(hub, subscriber);
+  await until(() => short.pings >= 3 && long.pings >= 3, 'three ticks');
+  assert.deepEqual(asked, [['long', 'short']], 'each session read once, while its expiry is ahead');
+
+  // Its expiry came, but it was used meanwhile: read again, kept, known until the new expiry.
+  now = 2000;
+  expiry.set('short', 5000);
+  const pings = short.pings;
+  await until(() => short.pings >= pings + 3, 'three more ticks');
+  assert.deepEqual(asked, [['long', 'short'], ['short']]);
+  // Expired: both its streams end at the next tick; the other session's stream goes on.
+  now = 5000;
+  await until(() => short.ended.length > 0 && shortToo.ended.length > 0, 'the expired session\'s streams end');
+  assert.deepEqual([short.ended, shortToo.ended, long.ended], [['session ended'], ['session ended'], []]);
+  assert.deepEqual(asked.slice(2), [['short']]);
   assert.equal(hub.streamCount('u'), 1);
 });
 

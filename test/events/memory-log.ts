@@ -87,7 +87,7 @@ export class MemoryLog implements EventLog {
 export function hubOver(t: TestContext, log: MemoryLog, startAfter: number, options: Partial<HubOptions> = {}): EventHub {
   const hub = new EventHub({
     log, snapshot: log.snapshot, startAfter, now: () => 0, retentionSeconds: 86_400,
-    pingMs: 3_600_000, pollMs: 3_600_000, pruneMs: 3_600_000, liveSessions: async (ids) => new Set(ids), ...options,
+    pingMs: 3_600_000, pollMs: 3_600_000, pruneMs: 3_600_000, liveSessions: async (ids) => new Map(ids.map((id) => [id, Infinity])), ...options,
   });
   t.after(() => hub.stop());
   return hub;

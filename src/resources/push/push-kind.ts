@@ -24,7 +24,7 @@ type Services = Pick<AppServices, 'storage' | 'clock' | 'config' | 'events' | 'p
 /** The session still signs in (a login session or a token); an ended one's subscription goes (docs/protocol.md §17.2). */
 async function isSessionLive(services: Services, subscription: PushSubscriptionRow, now: number): Promise<boolean> {
   const ids = [subscription.sessionId];
-  const [sessions, tokens] = await Promise.all([services.storage.sessions.findLiveSessionIds(ids, now), services.storage.integrations.findLiveAccessTokenIds(ids, now)]);
+  const [sessions, tokens] = await Promise.all([services.storage.sessions.findLiveSessions(ids, now), services.storage.integrations.findLiveAccessTokens(ids, now)]);
   return sessions.size + tokens.size > 0;
 }
 

@@ -49,10 +49,10 @@ export class PgIntegrations implements IntegrationRepository {
     return listPage(this.sql, { select: TOKEN_LIST_SELECT, columns: TOKEN_LIST_COLUMNS, scope: 't.user_id = ?', scopeParams: [userId] }, query);
   }
 
-  async findLiveAccessTokenIds(ids: readonly string[], now: number): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.sql.rows<{ id: string }>('SELECT id FROM access_tokens WHERE id = ANY(?::text[]) AND (expires_at IS NULL OR expires_at > ?)', [ids, now]);
-    return new Set(rows.map((row) => row.id));
+  async findLiveAccessTokens(ids: readonly string[], now: number): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.sql.rows<{ id: string; until: string | null }>('SELECT id, expires_at AS until FROM access_tokens WHERE id = ANY(?::text[]) AND (expires_at IS NULL OR expires_at > ?)', [ids, now]);
+    return new Map(rows.map((row) => [row.id, row.until === null ? Number.POSITIVE_INFINITY : Number(row.until)]));
   }
 
   async insertWebhook(webhook: WebhookRow): Promise<void> {

@@ -101,9 +101,9 @@ export class PgSessions implements SessionRepository {
     return this.sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`, [id]);
   }
 
-  async findLiveSessionIds(ids: readonly string[], now: number): Promise<Set<string>> {
-    const rows = await this.sql.rows<{ id: string }>(`SELECT s.id FROM sessions s WHERE s.id = ANY(?::text[]) AND s.expires_at > ? AND s.max_expires_at > ? AND ${OF_ACTIVE_USER}`, [ids, now, now]);
-    return new Set(rows.map((row) => row.id));
+  async findLiveSessions(ids: readonly string[], now: number): Promise<Map<string, number>> {
+    const rows = await this.sql.rows<{ id: string; until: string }>(`SELECT s.id, least(s.expires_at, s.max_expires_at) AS until FROM sessions s WHERE s.id = ANY(?::text[]) AND s.expires_at > ? AND s.max_expires_at > ? AND ${OF_ACTIVE_USER}`, [ids, now, now]);
+    return new Map(rows.map((row) => [row.id, Number(row.until)]));
   }
 
   async extendSession(id: string, expiresAt: number): Promise<void> {

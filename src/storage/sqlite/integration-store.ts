@@ -7,14 +7,19 @@ import type { Db } from './database.ts';
 import { PageRunner } from './list-page.ts';
 import { prepareStatements } from './statements.ts';
 
+/** Which of a list of token ids hold, and until when (NULL: no expiry); the list as JSON, one statement for any length. */
+const LIVE_TOKENS = 'SELECT t.id, t.expires_at AS until FROM json_each(?) j JOIN access_tokens t ON t.id = j.value WHERE t.expires_at IS NULL OR t.expires_at > ?';
+
 export class IntegrationStore {
   private readonly sql;
+  private readonly liveTokens;
   private readonly db: Db;
   private readonly pages: PageRunner;
 
   constructor(db: Db) {
     this.db = db;
     this.sql = prepareStatements(db, INTEGRATION_SQL);
+    this.liveTokens = db.prepare(LIVE_TOKENS);
     this.pages = new PageRunner(db);
   }
 
@@ -54,11 +59,10 @@ export class IntegrationStore {
     return this.pages.listPage<AccessTokenRow>({ select: TOKEN_LIST_SELECT, columns: TOKEN_LIST_COLUMNS, scope: 't.user_id = ?', scopeParams: [userId] }, query);
   }
 
-  findLiveAccessTokenIds(ids: readonly string[], now: number): Set<string> {
-    if (ids.length === 0) return new Set();
-    const marks = ids.map(() => '?').join(', ');
-    const rows = this.db.prepare(`SELECT id FROM access_tokens WHERE id IN (${marks}) AND (expires_at IS NULL OR expires_at > ?)`).pluck().all(...ids, now) as string[];
-    return new Set(rows);
+  findLiveAccessTokens(ids: readonly string[], now: number): Map<string, number> {
+    if (ids.length === 0) return new Map();
+    const rows = this.liveTokens.all(JSON.stringify(ids), now) as { id: string; until: number | null }[];
+    return new Map(rows.map((row) => [row.id, row.until ?? Number.POSITIVE_INFINITY]));
   }
 
   insertWebhook(webhook: WebhookRow): void {

@@ -38,12 +38,12 @@ export class SessionStore {
     this.removeOthers = db.prepare('DELETE FROM sessions WHERE user_id = ? AND id <> ? RETURNING id').pluck();
     this.removeAll = db.prepare('DELETE FROM sessions WHERE user_id = ? RETURNING id').pluck();
     this.removeExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
-    this.live = db.prepare(`SELECT s.id FROM json_each(?) j JOIN sessions s ON s.id = j.value WHERE s.expires_at > ? AND s.max_expires_at > ? AND ${OF_ACTIVE_USER}`).pluck();
+    this.live = db.prepare(`SELECT s.id, min(s.expires_at, s.max_expires_at) AS until FROM json_each(?) j JOIN sessions s ON s.id = j.value WHERE s.expires_at > ? AND s.max_expires_at > ? AND ${OF_ACTIVE_USER}`);
   }
 
-  /** Which of these sessions still hold (exist and have not expired): one query for any number of them. */
-  findLiveSessionIds(ids: readonly string[], now: number): Set<string> {
-    return new Set(this.live.all(JSON.stringify(ids), now, now) as string[]);
+  /** Which of these sessions still hold (exist and have not expired), each with when it expires as of now: one query for any number. */
+  findLiveSessions(ids: readonly string[], now: number): Map<string, number> {
+    return new Map((this.live.all(JSON.stringify(ids), now, now) as { id: string; until: number }[]).map((row) => [row.id, row.until]));
   }
 
   insertSession(session: SessionRow): void {
