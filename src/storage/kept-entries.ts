@@ -1,8 +1,8 @@
 // The entries one store keeps between requests (docs/performance.md, "Kept reads"), by kind, each kind under its
 // own limit. Most are valid for one change stamp of the whole database: a stamp other than the one they were read
-// under retires all of them at once. What depends on one chat's shared content only (its messages, who its members
-// are) is kept per chat instead, each entry with the version of its chat it was read under: a write elsewhere leaves
-// it, a write to its chat makes that version old.
+// under retires all of them at once. A page of a chat's history and a membership are kept per chat instead, each
+// under the version of its chat's messages (a page) or members (a membership) it was read under: a write elsewhere
+// leaves it, a write to what it shows makes that version old.
 
 /**
  * Entries kept per kind; a history page of 50 with its renderings is ~60 KiB, a session a few hundred bytes, the

@@ -38,7 +38,6 @@ export interface ChatVersions {
   members: string;
 }
 
-
 /** How a store tells what was written: everything at once, and one chat's shared content. */
 export interface Stamps {
   change: ChangeStamp;
