@@ -52,7 +52,7 @@ HTTP_TESTS = $(shell find test/http -name '*.test.ts' | sort)
 # A file that calls startTestServer or withServer (test/http/client.ts), directly or through a fixture, runs on both
 # backends and does not belong here.
 HTTP_SQLITE_ONLY = $(addprefix test/http/,$(addsuffix .test.ts,descriptors etag-from-json form-post http-error metrics-workers negotiate \
-  openapi-check secrets-at-rest send sha256))
+  openapi-check secrets-at-rest send sha256 sse-writer))
 PG_TESTS = $(shell find test/postgres -name '*.test.ts' | sort)
 C8_RUN := npx c8 --clean=false --reporter=none --include 'src/**' --exclude 'src/main.ts'
 NODE_TEST := node --import tsx --test --test-concurrency=2 --test-reporter=spec

@@ -19,7 +19,11 @@ export interface HubOptions {
   now: () => number;
   /** Seconds an event stays in the log. */
   retentionSeconds: number;
-  /** Comment lines and session checks at least this often (docs/protocol.md §9.2: at most 15 s). */
+  /**
+   * A stream carries something at least this often (docs/protocol.md §9.2: at most 15 s): the tick runs twice in
+   * the interval, pings each stream (which writes a comment only when it carried nothing since the tick before) and
+   * checks the sessions whose expiry has come.
+   */
   pingMs?: number;
   /** How often the log is read without a wake-up (writes of other processes). */
   pollMs?: number;

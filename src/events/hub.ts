@@ -56,7 +56,8 @@ export class EventHub {
       log: options.log, tail: this.tail, membership: this.membership, purges: this.purges, subscribers: this.subscribers, turns: this.turns,
     });
     this.retention = new Retention(options, this.timers);
-    this.timers.every(options.pingMs ?? 15_000, () => this.tick());
+    // Twice in each interval: a stream that carried nothing since the tick before gets its ping (http/sse.ts).
+    this.timers.every((options.pingMs ?? 15_000) / 2, () => this.tick());
     this.timers.every(options.pollMs ?? 1000, () => this.wake());
     this.timers.every(options.pruneMs ?? 60_000, () => this.prune());
   }

@@ -22,6 +22,7 @@ export interface Subscriber {
   /** True while the client is behind: replay waits for whenDrained() before reading more of the log. */
   isCongested(): boolean;
   whenDrained(): Promise<void>;
+  /** The hub's tick, twice in each ping interval: a stream writes a comment if it carried nothing since the tick before. */
   ping(): void;
   /** The hub is done with it (shutdown, ended session): end the answer. */
   end(reason: string): void;
