@@ -6,6 +6,7 @@ import type { AppServices, Route } from './resources/context.ts';
 import { RateLimit } from './resources/limits/rate-limit.ts';
 import { LoginLimiter } from './resources/session/login-limiter.ts';
 import { PasswordHasher } from './resources/session/password-hasher.ts';
+import { findLiveSessions } from './resources/session/live-sessions.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { ALL_ROUTES } from './resources/all-routes.ts';
 import { checkFormRules } from './resources/form-rules.ts';
@@ -99,10 +100,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     now: () => clock.now(),
     retentionSeconds: config.eventRetention,
     // A stream's "session" is a login session or a personal access token (docs/protocol.md §16.1).
-    liveSessions: async (ids) => {
-      const [sessions, tokens] = await Promise.all([storage.sessions.findLiveSessions(ids, clock.now()), storage.integrations.findLiveAccessTokens(ids, clock.now())]);
-      return new Map([...sessions, ...tokens]);
-    },
+    liveSessions: (ids) => findLiveSessions(storage, ids, clock.now()),
     logError: logHubError,
     streamsChanged: (userId, open) => presence?.streamsChanged(userId, open),
     ...timings,

@@ -9,6 +9,7 @@ import type { VapidSigner } from '../../outbound/vapid.ts';
 import type { OutboundDeliveryRow, PushSubscriptionRow } from '../../storage/store.ts';
 import { PUSH_KIND, type QueuedPush } from './queue-pushes.ts';
 import { describePush, type PushNotice } from './push-notice.ts';
+import { findLiveSessions } from '../session/live-sessions.ts';
 
 /**
  * Pushes sent at once by a process: a quarter of the outbound loop's 64, so a fan-out's replies never crowd the event
@@ -23,9 +24,7 @@ type Services = Pick<AppServices, 'storage' | 'clock' | 'config' | 'events' | 'p
 
 /** The session still signs in (a login session or a token); an ended one's subscription goes (docs/protocol.md §17.2). */
 async function isSessionLive(services: Services, subscription: PushSubscriptionRow, now: number): Promise<boolean> {
-  const ids = [subscription.sessionId];
-  const [sessions, tokens] = await Promise.all([services.storage.sessions.findLiveSessions(ids, now), services.storage.integrations.findLiveAccessTokens(ids, now)]);
-  return sessions.size + tokens.size > 0;
+  return (await findLiveSessions(services.storage, [subscription.sessionId], now)).size > 0;
 }
 
 /** docs/protocol.md §17.3: a session with an open stream in this process whose page is not hidden reads it there. */
