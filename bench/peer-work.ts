@@ -12,7 +12,7 @@ import { newId } from '../src/storage/ids.ts';
 import { buildPageSql } from '../src/storage/sqlite/list-page.ts';
 import { CHAT_MESSAGE_COUNT_SQL, MESSAGE_SELECT } from '../src/storage/sqlite/message-store.ts';
 import type { MessageRow, SearchHit, UserRow } from '../src/storage/store.ts';
-import { messageMatch, searchSource } from '../src/storage/sqlite/search-store.ts';
+import { CALLER_CHAT_TOKENS, messageMatch, searchSource } from '../src/storage/sqlite/search-store.ts';
 import { searchCountLimit } from '../src/storage/search-count.ts';
 
 export interface PeerWork {
@@ -64,7 +64,7 @@ export function openPeerWork(path: string): PeerWork {
   const query = parseQuery('q=x', SEARCH_FIELDS, { reserved: ['q'] });
   query.sort.push({ field: SEARCH_FIELDS.fields.find((field) => field.name === 'createdAt')!, direction: 'DESC' });
   const searchSql = buildPageSql(searchSource('u', ['x'], query, []), query);
-  const chatTokensOf = db.prepare("SELECT 'c' || hex(chat_id) FROM chat_members WHERE user_id = ?").pluck();
+  const chatTokensOf = db.prepare(CALLER_CHAT_TOKENS).pluck();
   const searchPage = db.prepare(searchSql.page.sql);
   const searchTotal = db.prepare(searchSql.total.sql).pluck();
   const messageById = db.prepare(`${MESSAGE_SELECT} WHERE m.id = ?`);

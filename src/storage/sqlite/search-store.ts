@@ -33,7 +33,7 @@ const messageMatches = (more = ''): string => `SELECT 'message' AS type, m.id AS
     WHERE messages_fts MATCH @messageMatch AND m.chat_id IN (${CALLER_CHATS})`;
 
 /** The caller's chats as the index names them (sql/migrations/023-search-by-chat.sql: 'c' and the id in hex). */
-const CALLER_CHAT_TOKENS = `SELECT 'c' || hex(cm.chat_id) FROM chat_members cm WHERE cm.user_id = ?`;
+export const CALLER_CHAT_TOKENS = `SELECT 'c' || hex(cm.chat_id) FROM chat_members cm WHERE cm.user_id = ?`;
 
 /** Beyond this many chats the index is asked for the words alone: its query would grow with every chat. */
 export const MAX_CHAT_TOKENS = 500;

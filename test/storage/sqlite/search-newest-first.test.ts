@@ -7,7 +7,7 @@ import { parseQuery } from '../../../src/parsers/query.ts';
 import { SEARCH_FIELDS } from '../../../src/resources/search/handlers.ts';
 import { loadMigrations, migrate, openDatabase, type Db } from '../../../src/storage/sqlite/database.ts';
 import { PageRunner } from '../../../src/storage/sqlite/list-page.ts';
-import { searchPage, searchSource } from '../../../src/storage/sqlite/search-store.ts';
+import { CALLER_CHAT_TOKENS, searchPage, searchSource } from '../../../src/storage/sqlite/search-store.ts';
 import { SEARCH_COUNTED_PAST_PAGE } from '../../../src/storage/search-count.ts';
 
 /** A search query as the handler makes it: newest first unless the query string sorts. */
@@ -40,7 +40,7 @@ describe('newest-first search', () => {
     const db = openDatabase(':memory:');
     seed(db, 600);
     const pages = new PageRunner(db);
-    const chatTokens = db.prepare("SELECT 'c' || hex(chat_id) FROM chat_members WHERE user_id = 'u1'").pluck().all() as string[];
+    const chatTokens = db.prepare(CALLER_CHAT_TOKENS).pluck().all('u1') as string[];
     const check = () => {
       for (const queryString of ['q=fox', 'q=fox&limit=50', 'q=fox&limit=7&offset=13', 'q=fox&limit=100&offset=250', 'q=fox&type=message&limit=3', 'q=fox&createdAt=<1970-01-01T00:00:01.100Z&limit=9', 'q=fox&limit=0']) {
         const query = searchQuery(queryString);
