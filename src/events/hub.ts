@@ -218,7 +218,7 @@ export class EventHub {
     const attached = new Set(streams.map((subscriber) => subscriber.sessionId));
     for (const id of this.liveUntil.keys()) if (!attached.has(id)) this.liveUntil.delete(id);
     const now = this.options.now();
-    const due = [...attached].filter((id) => !((this.liveUntil.get(id) ?? now) > now));
+    const due = [...attached].filter((id) => (this.liveUntil.get(id) ?? 0) <= now);
     const ended = new Set<string>();
     for (let start = 0; start < due.length; start += TICK_SLICE) {
       if (start > 0) await nextTurn();
@@ -226,9 +226,12 @@ export class EventHub {
       const live = await this.options.liveSessions(slice);
       for (const id of slice) {
         const until = live.get(id);
-        if (until === undefined) ended.add(id);
-        if (until === undefined) this.liveUntil.delete(id);
-        else this.liveUntil.set(id, until);
+        if (until === undefined) {
+          ended.add(id);
+          this.liveUntil.delete(id);
+        } else {
+          this.liveUntil.set(id, until);
+        }
       }
     }
     for (let start = 0; start < streams.length; start += TICK_SLICE) {

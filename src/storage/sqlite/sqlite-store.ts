@@ -53,9 +53,9 @@ export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCo
   syncFile?: SyncFile;
 };
 
-
 /** A chat's versions (sql/migrations/022-chat-versions.sql): what its kept pages and memberships are read under. */
 const CHAT_VERSION_SQL = 'SELECT CAST(messages_version AS TEXT) AS messages, CAST(members_version AS TEXT) AS members FROM chat_stats WHERE chat_id = ?';
+
 export class SqliteStore implements Store {
   /** For tests and tools that must reach SQLite itself (the backup, a broken table); never for handlers. */
   readonly db: Db;
