@@ -78,7 +78,7 @@ async function measurePair(groupCommit: boolean, durationSeconds: number): Promi
       rows.push({
         synchronous: variant.synchronous,
         groupCommit,
-        load: { requestsPerSecond: mean((l) => l.requestsPerSecond), p50Ms: mean((l) => l.p50Ms), p99Ms: mean((l) => l.p99Ms), errors: 0, non2xx: 0, total: mean((l) => l.total) * runs.length },
+        load: { requestsPerSecond: mean((l) => l.requestsPerSecond), p50Ms: mean((l) => l.p50Ms), p99Ms: mean((l) => l.p99Ms), exactP50Ms: mean((l) => l.exactP50Ms), exactP99Ms: mean((l) => l.exactP99Ms), errors: 0, non2xx: 0, total: mean((l) => l.total) * runs.length },
         turns: runs.map((load) => load.requestsPerSecond),
         peakRssBytes: (await variant.server.stats()).maxRssBytes,
       });

@@ -69,6 +69,8 @@ function averageOf(results: LoadResult[]): LoadResult {
     requestsPerSecond: mean((result) => result.requestsPerSecond),
     p50Ms: mean((result) => result.p50Ms),
     p99Ms: mean((result) => result.p99Ms),
+    exactP50Ms: mean((result) => result.exactP50Ms),
+    exactP99Ms: mean((result) => result.exactP99Ms),
     errors: sum((result) => result.errors),
     non2xx: sum((result) => result.non2xx),
     total: sum((result) => result.total),
