@@ -58,7 +58,7 @@ export class DeliveryLoop {
   constructor(options: DeliveryLoopOptions) {
     this.options = options;
     this.recorder = new AttemptRecorder(options.queue, this.owner);
-    this.slots = new SendSlots((kind) => options.kinds.find(kind)?.maxInFlight);
+    this.slots = new SendSlots((kind) => options.kinds.find(kind));
   }
 
   start(): void {

@@ -22,6 +22,8 @@ export interface OutboundKind {
   readonly kind: string;
   /** Deliveries of this kind sent at once in a process (its share of the loop's in-flight cap); absent: no share of its own. */
   readonly maxInFlight?: number;
+  /** Deliveries of this kind started a second in a process, spread evenly; absent: as fast as slots come back. */
+  readonly perSecond?: number;
   /** The POST for a delivery, or null to drop it unsent (its target was disabled or deleted meanwhile). */
   prepare(delivery: OutboundDeliveryRow, now: number): Promise<PreparedPost | null>;
   /** What a reply means; judgeByStatus when absent. */
