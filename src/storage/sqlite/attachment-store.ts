@@ -1,6 +1,6 @@
 // The attachments, attachment_blobs and attachment_chunks tables: contents in chunks, stored once per sha256.
 import type { AttachmentRow } from '../rows.ts';
-import type { Db } from './database.ts';
+import { relaxedSync, withoutSync, type Db, type RelaxedSync } from './database.ts';
 import { prepareStatements, type Statements } from './statements.ts';
 
 const ATTACHMENT_SELECT = 'SELECT a.id, a.chat_id AS chatId, a.uploader_id AS uploaderId, a.message_id AS messageId, a.blob_id AS contentId, a.name,'
@@ -27,9 +27,19 @@ const SQL = {
 
 export class AttachmentStore {
   private readonly sql: Statements<typeof SQL>;
+  private readonly db: Db;
   private readonly appendAll: (contentId: string, first: number, chunks: readonly Buffer[]) => void;
+  /**
+   * An upload's chunks commit without waiting for the disk: the transaction that finishes the content and inserts its
+   * attachment commits at FULL, which syncs the whole WAL, these chunks with it, before anything is acknowledged. A
+   * crash before it loses only chunks of an upload not yet answered (the hourly cleanup removes them). One sync an
+   * upload instead of one a batch (docs/attachments.md, "How they are stored").
+   */
+  private readonly relaxSync: RelaxedSync | undefined;
 
   constructor(db: Db) {
+    this.db = db;
+    this.relaxSync = relaxedSync(db);
     this.sql = prepareStatements(db, SQL);
     this.sql.chunk.pluck();
     // A savepoint when a transaction is open already, else a transaction of its own: one commit for the batch.
@@ -43,7 +53,7 @@ export class AttachmentStore {
   }
 
   appendChunks(contentId: string, first: number, chunks: readonly Buffer[]): void {
-    this.appendAll(contentId, first, chunks);
+    withoutSync(this.db, this.relaxSync, () => this.appendAll(contentId, first, chunks));
   }
 
   /** Inside the transaction that inserts the attachment: the IMMEDIATE lock makes two identical uploads take turns. */

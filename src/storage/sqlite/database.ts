@@ -118,6 +118,20 @@ export function relaxedSync(db: Db): RelaxedSync | undefined {
   return { normal: () => void normal.run(), restore: () => void restore.run() };
 }
 
+/**
+ * Runs `work`, a transaction of its own, at synchronous=NORMAL: it commits without waiting for the disk, and the next
+ * FULL commit (which syncs the whole WAL) puts it on disk too. Inside another transaction the other's commit decides.
+ */
+export function withoutSync<T>(db: Db, relaxed: RelaxedSync | undefined, work: () => T): T {
+  const relax = relaxed !== undefined && !db.inTransaction ? relaxed : undefined;
+  relax?.normal();
+  try {
+    return work();
+  } finally {
+    relax?.restore();
+  }
+}
+
 /** How long a statement waits for another process's lock before SQLITE_BUSY (a 503): write-lock.ts waits as long. */
 export const BUSY_TIMEOUT_MS = 5000;
 

@@ -7,7 +7,7 @@ import {
   INSERT_DELIVERY_SQL, LEASE_FOLLOWERS_SQL, leaseSql, RECORD_ATTEMPT_SQL, RELEASE_SQL, TRIM_ATTEMPTS_SQL,
 } from '../outbound-sql.ts';
 import type { Page } from '../rows.ts';
-import { relaxedSync, type Db, type RelaxedSync } from './database.ts';
+import { relaxedSync, withoutSync, type Db, type RelaxedSync } from './database.ts';
 import type { QueuedWork } from './queued-work.ts';
 import { PageRunner } from './list-page.ts';
 import { prepareStatements } from './statements.ts';
@@ -28,7 +28,7 @@ export class OutboundStore {
    * the FULL transaction of what caused it. A commit's WAL sync on the event loop took up to 90 ms (docs/push.md).
    */
   private readonly relaxSync: RelaxedSync | undefined;
-  private readonly inTransaction: () => boolean;
+  private readonly db: Db;
   private readonly pages: PageRunner;
   private readonly leaseBatches: (owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => OutboundDeliveryRow[];
   private readonly recordOne: (id: number, owner: string, attempt: AttemptRecord) => boolean;
@@ -57,7 +57,7 @@ export class OutboundStore {
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
     this.totalChanges = () => totalChanges.get() as number;
     this.relaxSync = relaxedSync(db);
-    this.inTransaction = () => db.inTransaction;
+    this.db = db;
     this.leaseBatches = db.transaction((owner: string, now: number, leaseUntil: number, limit: number, perTarget: number) => {
       const heads = this.statements.lease.all(owner, leaseUntil, now, now, limit) as OutboundDeliveryRow[];
       const rows = [...heads];
@@ -108,17 +108,14 @@ export class OutboundStore {
    * nested: a row counted twice would move the stamp back, to a value an older kept read may hold.
    */
   private countBookkeeping<T>(work: () => T): T {
-    // Only a transaction of its own may change the level (inside another, the other's commit decides).
-    const relax = this.relaxSync !== undefined && !this.inTransaction() ? this.relaxSync : undefined;
-    relax?.normal();
     const before = this.totalChanges();
     try {
-      return work();
+      return withoutSync(this.db, this.relaxSync, work);
     } finally {
       this.bookkeepingChanges += this.totalChanges() - before;
-      relax?.restore();
     }
   }
+
 
   findDelivery(id: number): OutboundDeliveryRow | undefined {
     return this.statements.find.get(id) as OutboundDeliveryRow | undefined;
