@@ -82,6 +82,7 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     syncOffLoop: config.workers <= 1,
     commits: wakeUp,
     onBroadcast: (payload) => bus.receive(payload),
+    logError: (error) => void process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'checkpoint', error)),
   });
   // PostgreSQL carries the bus between servers and between the workers of each (each listens itself); SQLite's
   // workers hear each other through the primary; one process alone needs no transport.

@@ -17,6 +17,7 @@ import { EventStore } from './event-store.ts';
 import { QueuedWork } from './queued-work.ts';
 import { durably, WalSync, type SyncFile } from './wal-sync.ts';
 import { WriteLock } from './write-lock.ts';
+import { Checkpointer, SQLITE_CHECKPOINT_PAGES } from './checkpointer.ts';
 import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
 import { InviteStore } from './invite-store.ts';
@@ -51,6 +52,10 @@ export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCo
   syncOffLoop?: boolean;
   /** Tests only: how the WAL file is synced (to hold a sync open). */
   syncFile?: SyncFile;
+  /** false: the connection checkpoints the WAL itself, on the event loop (benchmarks' control); else a thread does (checkpointer.ts). */
+  checkpointThread?: boolean;
+  /** Where the checkpoint thread's failure is told (it hands the checkpoint back to the connection). */
+  logError?: (error: unknown) => void;
 };
 
 /** A chat's versions (sql/migrations/022-chat-versions.sql): what its kept pages and memberships are read under. */
@@ -86,6 +91,8 @@ export class SqliteStore implements Store {
   private readonly group: GroupCommit;
   /** Set when commits sync the WAL off the event loop (wal-sync.ts): one process alone on a file at synchronous=FULL. */
   private readonly walSync: WalSync | undefined;
+  /** The WAL's checkpoint on a thread (checkpointer.ts); undefined in memory or where no thread can run. */
+  private readonly checkpointer: Checkpointer | undefined;
   /** BEGIN IMMEDIATE that waits for another process's lock without sleeping on the event loop (write-lock.ts). */
   private readonly writeLock: WriteLock;
   /** BEGIN, COMMIT and ROLLBACK, prepared once rather than parsed for every transaction. */
@@ -171,6 +178,9 @@ export class SqliteStore implements Store {
       return settle(method, store, args, this.refused);
     }));
     this.writeLock = new WriteLock(this.db);
+    if (path !== ':memory:' && options.checkpointThread !== false) {
+      this.checkpointer = Checkpointer.start(this.db, path, options.logError ?? ((error) => void process.stderr.write(`checkpoint: ${String(error)}\n`)));
+    }
     const relaxed = options.syncOffLoop && path !== ':memory:' ? relaxedSync(this.db) : undefined;
     this.walSync = relaxed ? new WalSync(this.db, relaxed, options.syncFile) : undefined;
     this.group = new GroupCommit(this.db, this.gate, {
@@ -215,7 +225,8 @@ export class SqliteStore implements Store {
   checkWrites(): Promise<WriteRefusal | undefined> {
     return this.refused.check(() => this.gate.call(() => {
       if (this.refused.reason === 'full' && this.path !== ':memory:') {
-        const needed = (this.db.pragma('wal_autocheckpoint', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
+        // SQLite's own mark (the checkpoint thread keeps the WAL near it; the connection's own mark is higher meanwhile).
+        const needed = SQLITE_CHECKPOINT_PAGES * (this.db.pragma('page_size', { simple: true }) as number);
         const { bavail, bsize } = statfsSync(dirname(resolve(this.path)));
         if (bavail * bsize < needed) throw new StoreWriteRefusedError('full', `less than ${needed} bytes free beside the database`);
       }
@@ -310,6 +321,8 @@ export class SqliteStore implements Store {
     this.closed = true;
     this.kept.close();
     await this.group.flush();
+    // Its connection goes first, so the store's is the last one: closing it checkpoints and removes the WAL.
+    await this.checkpointer?.stop();
     // Waits for a transaction still open, then closes while nothing else can run.
     await this.gate.hold(async () => {
       this.rateCounters.close?.();
