@@ -172,8 +172,8 @@ export const RUN: Record<ActionName, (ctx: ActionContext, user: UserState) => Pr
   async react(ctx, user) {
     if (user.recent.length === 0) return readNewest(ctx, user, user.current);
     const answer = await ctx.api.call('PUT', `/chats/${user.current}/messages/${pick(user.recent)}/reactions/%F0%9F%91%8D`, user.token);
-    // 404: the message was deleted meanwhile by its author.
-    return ok(answer, 200, 201, 404);
+    // 201 new, 204 when this user's 👍 was there already (docs/protocol.md); 404: the message was deleted meanwhile.
+    return ok(answer, 201, 204, 404);
   },
   async edit(ctx, user) {
     const mine = user.own[user.own.length - 1];
