@@ -116,7 +116,6 @@ export class OutboundStore {
     }
   }
 
-
   findDelivery(id: number): OutboundDeliveryRow | undefined {
     return this.statements.find.get(id) as OutboundDeliveryRow | undefined;
   }
