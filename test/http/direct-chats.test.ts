@@ -128,3 +128,28 @@ test('GET /chats/{id} as XML and HTML: a direct chat has title nil and is named 
   assert.doesNotMatch(members.text, /Add a member|>Remove<|>Make owner</);
   assert.match(members.text, new RegExp(`<h1 dir="auto">Members of ${bob.login}</h1>`));
 });
+
+test('opening a direct chat one is in already is two reads, no transaction; one to join again or to make still writes', async (t) => {
+  const server = await withServer(t);
+  const { alice, bob } = await threeUsers(server);
+  const storage = server.app.services.storage;
+  let transactions = 0;
+  const transaction = storage.transaction.bind(storage);
+  storage.transaction = ((work: Parameters<typeof transaction>[0]) => {
+    transactions += 1;
+    return transaction(work);
+  }) as typeof storage.transaction;
+  const created = await openDirect(server, alice, bob.userId);
+  assert.equal(created.status, 201);
+  assert.equal(transactions, 1);
+  const again = await openDirect(server, bob, alice.userId);
+  assert.equal(again.status, 200);
+  assert.deepEqual(again.body, created.body);
+  assert.equal(transactions, 1, 'an open that changes nothing writes nothing');
+  assert.equal((await call(server, 'DELETE', `/chats/${created.body.data.id}/members/${bob.userId}`, { token: bob.token })).status, 204);
+  const before = transactions;
+  const back = await openDirect(server, bob, alice.userId);
+  assert.equal(back.status, 200, back.text);
+  assert.deepEqual(back.body.data.members, [alice.userId, bob.userId]);
+  assert.equal(transactions, before + 1, 'joining again is a write');
+});
