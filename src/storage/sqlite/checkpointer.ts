@@ -13,6 +13,9 @@ import type { Db } from './database.ts';
 export const SQLITE_CHECKPOINT_PAGES = 1000;
 /** The connection's mark while the thread runs: it checkpoints only if the thread falls this far behind. */
 export const FALLBACK_CHECKPOINT_PAGES = 8192;
+/** The thread's pause between two looks: while the WAL grows, and while it does not. */
+const BUSY_MS = 20;
+const IDLE_MS = 200;
 
 export interface CheckpointSettings {
   /** better-sqlite3's module file, as the thread loads it. */
@@ -61,7 +64,7 @@ export class Checkpointer {
   }
 
   /** Starts the thread for the file `path` whose connection is `db`; undefined where none can run. */
-  static start(db: Db, path: string, logError: (error: unknown) => void, timings: { busyMs?: number; idleMs?: number } = {}): Checkpointer | undefined {
+  static start(db: Db, path: string, logError: (error: unknown) => void): Checkpointer | undefined {
     let module: string;
     try {
       module = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -69,7 +72,7 @@ export class Checkpointer {
       return undefined;
     }
     const stop = new SharedArrayBuffer(4);
-    const settings: CheckpointSettings = { module, path, stop, busyMs: timings.busyMs ?? 20, idleMs: timings.idleMs ?? 200 };
+    const settings: CheckpointSettings = { module, path, stop, busyMs: BUSY_MS, idleMs: IDLE_MS };
     // execArgv: [] keeps the server's loader (tsx, in development) out of the thread: it needs none.
     const worker = new Worker(`(${String(checkpointLoop)})(require('node:worker_threads').workerData, require)`, { eval: true, execArgv: [], workerData: settings });
     const checkpointer = new Checkpointer(worker, new Int32Array(stop));
