@@ -77,14 +77,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     insecureHTTPParser: false,
   }, (req, res) => {
     // A connection past the file limit got its 503 already (http/descriptors.ts): its request is read and dropped, never served.
-    if (wasRefused(req.socket)) {
+    if (connections.wasRefused(req.socket)) {
       req.resume();
       return;
     }
     void app.handle(req, res);
   });
   server.keepAliveTimeout = config.keepAliveTimeout * 1000;
-  const wasRefused = guardConnections(server, descriptors.maxConnections, (line) => process.stderr.write(`${line}\n`));
+  const connections = guardConnections(server, descriptors.maxConnections, (line) => process.stderr.write(`${line}\n`));
   // What Node's parser refuses (bad request line, conflicting framing, header overflow, timeouts)
   // still gets a problem document; CONNECT asks for a tunnel, which this server does not offer.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => sendSocketProblem(socket, error));
@@ -124,7 +124,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       const metricsClosed = metricsListener?.close();
       // A client that stopped reading (a paused event stream) would hold the close for ever: past the time a whole
       // request may take (--request-timeout), what is still open is cut (docs/operations.md, Stopping).
-      const deadline = setTimeout(() => server.closeAllConnections(), config.requestTimeout * 1000);
+      const deadline = setTimeout(() => connections.destroyAll(), config.requestTimeout * 1000);
       deadline.unref();
       server.close(() => {
         clearTimeout(deadline);

@@ -15,7 +15,7 @@ import { PurgesInFlight } from './purges-in-flight.ts';
 import { Replays, type Replay, type ResumePoint } from './replay.ts';
 import { Retention } from './retention.ts';
 import { SubscriberRegistry, type Subscriber } from './subscriber-registry.ts';
-import { lazyFrameBytes } from './sse-frame.ts';
+import { lazyChunkBytes } from './sse-frame.ts';
 
 export type { EventLog, HubOptions } from './hub-options.ts';
 export type { Replay, ResumePoint } from './replay.ts';
@@ -180,7 +180,7 @@ export class EventHub {
     audience.delete(event.exceptUserId);
     if (audience.size === 0) return 0;
     const frameText = formatEphemeralFrame(event);
-    const frame = { frameText, frameBytes: lazyFrameBytes(frameText) };
+    const frame = { frameText, chunkBytes: lazyChunkBytes(frameText) };
     let count = 0;
     for (const userId of audience) count += this.subscribers.deliverEphemeralLive(userId, frame);
     return count;

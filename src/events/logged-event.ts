@@ -1,6 +1,6 @@
 // One event of the log as it goes out: the public event object as JSON text and its SSE frame, made once per event.
 import { NO_CHAT, type EventRecord } from '../storage/rows.ts';
-import { formatSseEvent, lazyFrameBytes } from './sse-frame.ts';
+import { formatSseEvent, lazyChunkBytes } from './sse-frame.ts';
 
 export interface LoggedEvent {
   id: number;
@@ -19,8 +19,8 @@ export interface LoggedEvent {
   json: string;
   /** `id:`, `event:` and `data:` lines, ready for every stream that may see the event. */
   frameText: string;
-  /** The same as bytes, encoded once on first use and shared by every stream it is written to live. */
-  frameBytes(): Buffer;
+  /** The same as one chunk of a chunked answer, encoded once on first use and shared by every stream it is written to live. */
+  chunkBytes(): Buffer;
   /** The data object's JSON text, parsed only where membership is read from it. */
   data: string;
 }
@@ -43,7 +43,7 @@ export function toLoggedEvent(record: EventRecord): LoggedEvent {
     purged: false,
     json,
     frameText,
-    frameBytes: lazyFrameBytes(frameText),
+    chunkBytes: lazyChunkBytes(frameText),
     data: record.data,
   };
 }

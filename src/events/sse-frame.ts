@@ -25,17 +25,29 @@ export function formatSseComment(text: string): string {
   return `: ${oneLine(text)}\n\n`;
 }
 
+/** A frame as the streams take it: its text, and the same as one chunk of a chunked answer, encoded once for all. */
+export interface SseFrame {
+  frameText: string;
+  chunkBytes(): Buffer;
+}
+
+/** A frame as one HTTP/1.1 chunk (RFC 9112 §7.1), as a chunked answer carries it: its size in hexadecimal, CRLF, the bytes, CRLF. */
+export function chunkOf(frameText: string): string {
+  return `${Buffer.byteLength(frameText).toString(16)}\r\n${frameText}\r\n`;
+}
+
 /**
- * A frame's bytes, encoded once on first use and shared by every stream it goes to. They get memory of their own:
- * Buffer.from would cut them from Node's shared pool (64 KiB on Node 24), and the log tail keeps thousands of recent
- * events, each of which would then hold a whole pool alive (95 MiB at 5,000 users, bench/RESULTS.md).
+ * A frame's chunk (`chunkOf`) as bytes, encoded once on first use and shared by every stream it goes to. They get
+ * memory of their own: Buffer.from would cut them from Node's shared pool (64 KiB on Node 24), and the log tail keeps
+ * thousands of recent events, each of which would then hold a whole pool alive (95 MiB at 5,000 users, bench/RESULTS.md).
  */
-export function lazyFrameBytes(frameText: string): () => Buffer {
+export function lazyChunkBytes(frameText: string): () => Buffer {
   let bytes: Buffer | undefined;
   return () => {
     if (bytes === undefined) {
-      bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(frameText));
-      bytes.write(frameText);
+      const chunk = chunkOf(frameText);
+      bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(chunk));
+      bytes.write(chunk);
     }
     return bytes;
   };

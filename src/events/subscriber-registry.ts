@@ -1,11 +1,6 @@
 // The open streams and waiting long-polls of this process, by user: who is attached, and who is live (replay done).
 import type { LoggedEvent } from './logged-event.ts';
-
-/** A frame written as it is (an ephemeral event's): its text, and its bytes encoded once for every stream. */
-export interface OutgoingFrame {
-  frameText: string;
-  frameBytes(): Buffer;
-}
+import type { SseFrame } from './sse-frame.ts';
 
 /** An open stream or a waiting long-poll. */
 export interface Subscriber {
@@ -16,7 +11,7 @@ export interface Subscriber {
   /** Events in id order: one when live, a slice of the log while replaying. */
   deliver(events: readonly LoggedEvent[]): void;
   /** An ephemeral event (docs/protocol.md §14.5), for streams only: a long-poll answers with logged events alone. */
-  deliverEphemeral?(frame: OutgoingFrame): void;
+  deliverEphemeral?(frame: SseFrame): void;
   /** Replay is over and events will now be pushed: `newestId` is the newest event id at this moment. */
   ready(newestId: number): void;
   /** True while the client is behind: replay waits for whenDrained() before reading more of the log. */
@@ -80,7 +75,7 @@ export class SubscriberRegistry {
   }
 
   /** Hands an ephemeral frame to the user's live streams; answers how many took it. */
-  deliverEphemeralLive(userId: string, frame: OutgoingFrame): number {
+  deliverEphemeralLive(userId: string, frame: SseFrame): number {
     let count = 0;
     for (const subscriber of this.byUser.get(userId) ?? []) {
       if (subscriber.deliverEphemeral !== undefined && this.live.has(subscriber)) {

@@ -53,14 +53,21 @@ export function planDescriptors(fileLimit: number | undefined, configuredStreams
 }
 
 /**
- * Counts the server's client connections; one past `maxConnections` gets a 503 with Retry-After and is closed, so
+ * Holds the server's client connections; one past `maxConnections` gets a 503 with Retry-After and is closed, so
  * the process never reaches its file limit on accept. An accept that fails anyway (EMFILE: descriptors taken
  * elsewhere) drops that one connection (libuv's reserve descriptor) and is logged, never the end of the process.
- * Answers whether a socket was refused: its request, parsed after the 503 went out, must not be served.
+ * `wasRefused` answers whether a socket was refused: its request, parsed after the 503 went out, must not be served.
+ * `destroyAll` cuts every connection, event streams included: they leave node:http (http/leave-http.ts), so the
+ * server's own closeAllConnections no longer sees them.
  */
-export function guardConnections(server: Server, maxConnections: number, log: (line: string) => void): (socket: Socket) => boolean {
+export interface GuardedConnections {
+  wasRefused(socket: Socket): boolean;
+  destroyAll(): void;
+}
+
+export function guardConnections(server: Server, maxConnections: number, log: (line: string) => void): GuardedConnections {
   const refused = new WeakSet<Socket>();
-  let open = 0;
+  const open = new Set<Socket>();
   let lastLogged = 0;
   const note = (line: string): void => {
     // At most one line a second: a flood of refusals is one condition, not thousands of log lines.
@@ -69,10 +76,10 @@ export function guardConnections(server: Server, maxConnections: number, log: (l
     log(line);
   };
   server.on('connection', (socket: Socket) => {
-    open++;
-    socket.once('close', () => { open--; });
-    if (open <= maxConnections) return;
-    note(`connections: ${open - 1} open, the most the file limit allows; answering 503`);
+    open.add(socket);
+    socket.once('close', () => { open.delete(socket); });
+    if (open.size <= maxConnections) return;
+    note(`connections: ${open.size - 1} open, the most the file limit allows; answering 503`);
     refused.add(socket);
     sendSocketProblem(socket, new HttpError('ERR_SERVER_BUSY', 'The server holds as many connections as its file limit allows; try again later', {
       headers: { 'Retry-After': String(RETRY_SECONDS) },
@@ -83,7 +90,10 @@ export function guardConnections(server: Server, maxConnections: number, log: (l
     if (isDescriptorExhaustion(error)) note(`accept: ${error.code}: out of file descriptors; a connection was dropped`);
     else log(`server: ${error.stack ?? String(error)}`);
   }));
-  return (socket) => refused.has(socket);
+  return {
+    wasRefused: (socket) => refused.has(socket),
+    destroyAll: () => { for (const socket of open) socket.destroy(); },
+  };
 }
 
 /** EMFILE (this process) or ENFILE (the whole system): out of descriptors, a state to wait out, not a bug. */

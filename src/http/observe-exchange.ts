@@ -38,7 +38,9 @@ function countBodyBytes(res: ServerResponse): () => number {
 }
 
 interface Watch {
-  req: IncomingMessage;
+  method: string;
+  /** The request target as it arrived (redacted when written). */
+  target: string;
   options: ObserveOptions;
   labels: ExchangeLabels;
   trace: ReturnType<typeof traceExchange> | undefined;
@@ -55,12 +57,15 @@ function onClose(this: Watched): void {
   const watch = this[WATCH];
   if (!watch) return;
   this[WATCH] = undefined;
-  const { req, options, labels, trace, bytes } = watch;
+  record(watch, this.headersSent ? this.statusCode : undefined, watch.bytes?.() ?? 0);
+}
+
+/** `status` undefined: the client left before an answer was sent. */
+function record(watch: Watch, status: number | undefined, bodyBytes: number): void {
+  const { method, target, options, labels, trace } = watch;
   const { metrics, logFormat } = options;
   const durationMs = performance.now() - options.started;
-  const answered = this.headersSent;
-  const method = req.method ?? 'GET';
-  metrics?.observeRequest({ method, route: labels.route, status: answered ? String(this.statusCode) : 'aborted', durationSeconds: durationMs / 1000 });
+  metrics?.observeRequest({ method, route: labels.route, status: status === undefined ? 'aborted' : String(status), durationSeconds: durationMs / 1000 });
   if (!logFormat && !trace) return;
   const time = options.now();
   if (logFormat) {
@@ -69,14 +74,32 @@ function onClose(this: Watched): void {
       requestId: options.requestId,
       method,
       route: labels.route,
-      path: redactTarget(req.url ?? '/'),
-      status: answered ? this.statusCode : 0,
-      bytes: bytes!(),
+      path: redactTarget(target),
+      status: status ?? 0,
+      bytes: bodyBytes,
       durationMs,
       userId: labels.userId,
     }));
   }
   if (trace) process.stderr.write(trace.format({ time, requestId: options.requestId, durationMs }));
+}
+
+/**
+ * An event stream leaving `node:http` (http/leave-http.ts): its response will never close. The watch comes off it,
+ * and the stream calls the returned function when its connection closes, with the body bytes it wrote itself. The
+ * watch keeps the request's method and target, not the request: a stream lives for hours (its trace, when on, keeps both).
+ */
+export function takeWatch(res: ServerResponse): ((bytesWritten: number) => void) | undefined {
+  const watched = res as Watched;
+  const watch = watched[WATCH];
+  if (!watch) return undefined;
+  watched[WATCH] = undefined;
+  res.off('close', onClose);
+  const status = res.statusCode;
+  // Counted now: the counter's closure holds the response's own write, and with it the response.
+  const sent = watch.bytes?.() ?? 0;
+  const kept: Watch = { ...watch, bytes: undefined };
+  return (bytesWritten) => record(kept, status, sent + bytesWritten);
 }
 
 /**
@@ -87,7 +110,8 @@ export function observeExchange(req: IncomingMessage, res: ServerResponse, optio
   const labels: ExchangeLabels = { route: UNMATCHED_ROUTE, userId: undefined };
   if (!options.metrics && !options.logFormat && !options.trace) return labels;
   (res as Watched)[WATCH] = {
-    req,
+    method: req.method ?? 'GET',
+    target: req.url ?? '/',
     options,
     labels,
     trace: options.trace ? traceExchange(req, res) : undefined,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EphemeralBus, type BusMessage } from '../../src/events/ephemeral-bus.ts';
 import type { EphemeralEvent } from '../../src/events/ephemeral-event.ts';
-import type { OutgoingFrame } from '../../src/events/subscriber-registry.ts';
+import type { SseFrame } from '../../src/events/sse-frame.ts';
 import { hubOver, MemoryLog, openStream, recorder, type Recorder } from './memory-log.ts';
 
 const TYPING: EphemeralEvent = {
@@ -13,8 +13,8 @@ const TYPING: EphemeralEvent = {
   data: { chatId: 'a', userId: 'u', until: '2026-11-21T09:30:06.000Z' },
 };
 
-function withFrames(subscriber: Recorder): OutgoingFrame[] {
-  const frames: OutgoingFrame[] = [];
+function withFrames(subscriber: Recorder): SseFrame[] {
+  const frames: SseFrame[] = [];
   subscriber.deliverEphemeral = (frame) => void frames.push(frame);
   return frames;
 }

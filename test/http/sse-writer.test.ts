@@ -7,20 +7,21 @@ import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
 import { SseWriter } from '../../src/http/sse.ts';
 
-/** A response that records what is written to it. */
+/** A response that records what is written to it (the writer writes through it until the stream leaves node:http). */
 function recordingResponse(): { res: ServerResponse; written: string[] } {
   const written: string[] = [];
+  const socket = Object.assign(new EventEmitter(), { destroyed: false, writableLength: 0 });
   const res = Object.assign(new EventEmitter(), {
-    destroyed: false,
+    req: { socket },
+    chunkedEncoding: true,
     writableLength: 0,
     write: (chunk: string | Buffer) => (written.push(String(chunk)), true),
     end: () => {},
-    destroy: () => {},
   });
   return { res: res as unknown as ServerResponse, written };
 }
 
-const event = (id: number) => ({ frameText: `id: ${id}\ndata: {}\n\n`, frameBytes: () => Buffer.from(`id: ${id}\ndata: {}\n\n`) });
+const event = (id: number) => ({ frameText: `id: ${id}\ndata: {}\n\n`, chunkBytes: () => Buffer.from(`id: ${id}\ndata: {}\n\n`) });
 
 test('a silent stream is pinged every second tick, so never silent for a whole interval; one carrying events is not', () => {
   const { res, written } = recordingResponse();

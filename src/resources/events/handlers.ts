@@ -4,7 +4,7 @@ import type { Reply, RequestContext } from '../context.ts';
 import { HttpError, invalidField } from '../../http/http-error.ts';
 import type { SseWriter } from '../../http/sse.ts';
 import type { Subscriber } from '../../events/hub.ts';
-import type { OutgoingFrame } from '../../events/subscriber-registry.ts';
+import type { SseFrame } from '../../events/sse-frame.ts';
 import type { LoggedEvent } from '../../events/logged-event.ts';
 import { PATHS } from '../../paths.ts';
 
@@ -118,7 +118,7 @@ class StreamSubscriber implements Subscriber {
   }
 
   /** Typing and presence (docs/protocol.md §14.5): written as they come, without an id; a long-poll gets none. */
-  deliverEphemeral(frame: OutgoingFrame): void {
+  deliverEphemeral(frame: SseFrame): void {
     this.writer.deliver([frame]);
   }
 
