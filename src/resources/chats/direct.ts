@@ -35,7 +35,8 @@ async function answerExisting(ctx: RequestContext, tx: Repositories, chat: ChatR
 /**
  * Finds or creates the pair's chat. Most opens find a chat the caller is in already: two reads answer those, no
  * transaction (which would hold the connection and the write lock, and sync the WAL, to change nothing: a tenth of a
- * team's actions are opens of a direct chat). Else one transaction finds or creates it. On SQLite transactions run one
+ * team's actions are opens of a direct chat). Else one write finds or creates it, in the commit it shares with the
+ * other writes of the moment (group commit: one WAL sync for all, as a post). On SQLite the writes of a commit run one
  * at a time, so the find decides; on PostgreSQL two servers may both find nothing, and the second insert waits for the
  * first to commit and then breaks the unique key: it is undone alone (a savepoint) and the chat the first made is answered.
  */
@@ -48,7 +49,7 @@ export async function openDirectChat(ctx: RequestContext, body: Body): Promise<R
   if (found?.members.includes(callerId) && (await storage.chats.findUnknownUsers([otherId])).length === 0) {
     return chatReply(ctx, storage, found);
   }
-  return storage.transaction(async (tx) => {
+  return storage.writeTogether(async (tx) => {
     if ((await tx.chats.findUnknownUsers([otherId])).length > 0) throw invalidField('data.members', `holds ids that name no user: ${otherId}`);
     const existing = await tx.chats.findDirectChat(key);
     if (existing) return answerExisting(ctx, tx, existing);

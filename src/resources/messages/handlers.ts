@@ -165,8 +165,9 @@ async function editMessage(ctx: RequestContext, tx: Repositories, edit: { access
 export async function putMessage(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes);
   const admin = await isAdminIfMentioningAll(ctx, body);
-  // Read, If-Match and write in one transaction: no other process edits the message in between.
-  return ctx.services.storage.transaction(async (tx) => {
+  // Read, If-Match and write in one write (its commit shared with the moment's others, as a post's): no other
+  // request or process edits the message in between.
+  return ctx.services.storage.writeTogether(async (tx) => {
     const { access, message } = await findChatMessage(ctx, tx);
     requireAuthor(ctx, message);
     return editMessage(ctx, tx, { access, current: message, admin }, validateMessage(body, { chatId: message.chatId, messageId: message.id }));
@@ -176,7 +177,7 @@ export async function putMessage(ctx: RequestContext): Promise<Reply> {
 export async function patchMessage(ctx: RequestContext): Promise<Reply> {
   const body = await readJsonBody(ctx, ctx.services.config.maxBodyBytes, PATCH_TYPES);
   const admin = await isAdminIfMentioningAll(ctx, body);
-  return ctx.services.storage.transaction(async (tx) => {
+  return ctx.services.storage.writeTogether(async (tx) => {
     const { access, message } = await findChatMessage(ctx, tx);
     requireAuthor(ctx, message);
     return editMessage(ctx, tx, { access, current: message, admin }, validateMessageChanges(body, { chatId: message.chatId, messageId: message.id }));

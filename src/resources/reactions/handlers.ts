@@ -67,7 +67,8 @@ async function addReaction(ctx: RequestContext, emoji: string): Promise<Reply> {
   const { storage, clock } = ctx.services;
   const { message } = await findAddressedMessage(ctx);
   const row: ReactionRow = { messageId: message.id, emoji, userId: ctx.caller!.userId, createdAt: clock.now() };
-  const added = await storage.transaction(async (tx) => {
+  // A reaction shares the commit of the moment's other writes (group commit), as a post does.
+  const added = await storage.writeTogether(async (tx) => {
     if (!(await tx.reactions.addReaction(row))) return false;
     await tx.events.append({ type: 'reaction.added', chatId: message.chatId, createdAt: row.createdAt, data: publicReaction(row, true), subjectId: message.id });
     return true;
@@ -81,7 +82,7 @@ export async function deleteReaction(ctx: RequestContext): Promise<Reply> {
   const { storage, clock } = ctx.services;
   const { message } = await findAddressedMessage(ctx);
   const userId = ctx.caller!.userId;
-  await storage.transaction(async (tx) => {
+  await storage.writeTogether(async (tx) => {
     const row = await tx.reactions.findReaction(message.id, emoji, userId);
     if (!row || !(await tx.reactions.removeReaction(message.id, emoji, userId))) throw reactionNotFound(message.id, emoji);
     await tx.events.append({ type: 'reaction.removed', chatId: message.chatId, createdAt: clock.now(), data: publicReaction(row, true), subjectId: message.id });
