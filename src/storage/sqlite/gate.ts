@@ -5,21 +5,28 @@
 // while one is open. On the one connection they would join the open transaction: a read would see its uncommitted
 // writes, and a second BEGIN would fail or, worse, two requests' writes would commit or roll back together. A
 // separate read connection would avoid the first but not the second, and `:memory:` (every test) cannot have one:
-// each connection to it is a different database. So calls queue here in arrival order while a transaction holds
-// the connection; with no transaction open (nearly always: SQLite work resolves at once) a call runs at once.
+// each connection to it is a different database. So calls queue here while a transaction holds the connection; with
+// no transaction open (nearly always: SQLite work resolves at once) a call runs at once. When the transaction ends,
+// every call waiting runs before the next transaction begins, whenever either arrived: a call is one synchronous
+// statement or a few, a transaction holds the connection until its WAL sync is seen done (a turn of a busy event
+// loop), and a read queued behind a transaction that has not begun waited for all of it (bench/RESULTS.md, "Calls
+// before transactions"). A transaction not yet begun has written nothing, so a read run before it sees the same.
 
 type Waiter = () => void;
 
 export class Gate {
   private held = false;
-  private readonly waiting: Waiter[] = [];
+  /** Plain calls waiting for the open transaction to end. */
+  private readonly calls: Waiter[] = [];
+  /** Transactions waiting to begin, in arrival order. */
+  private readonly holds: Waiter[] = [];
 
   /** True while a transaction holds the connection. */
   get busy(): boolean {
     return this.held;
   }
 
-  /** Runs synchronous fn now when the connection is free, else after the transactions before it ended. */
+  /** Runs synchronous fn now when the connection is free, else when the open transaction ends. */
   call<T>(fn: () => T): Promise<T> {
     if (!this.held) {
       try {
@@ -29,7 +36,7 @@ export class Gate {
       }
     }
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push(() => {
+      this.calls.push(() => {
         try {
           resolve(fn());
         } catch (error) {
@@ -39,9 +46,9 @@ export class Gate {
     });
   }
 
-  /** Runs work holding the connection alone: it starts once every call queued before it ran. */
+  /** Runs work holding the connection alone: it begins once the transactions before it ended and the calls waiting ran. */
   async hold<T>(work: () => Promise<T>): Promise<T> {
-    if (this.held) await new Promise<void>((resolve) => this.waiting.push(() => { this.held = true; resolve(); }));
+    if (this.held) await new Promise<void>((resolve) => this.holds.push(() => { this.held = true; resolve(); }));
     else this.held = true;
     try {
       return await work();
@@ -50,9 +57,10 @@ export class Gate {
     }
   }
 
-  /** Lets the queue go in order: plain calls run at once, until a transaction takes the connection again. */
+  /** Every waiting call runs, then the next transaction takes the connection. */
   private release(): void {
     this.held = false;
-    while (!this.held && this.waiting.length > 0) this.waiting.shift()!();
+    while (this.calls.length > 0) this.calls.shift()!();
+    this.holds.shift()?.();
   }
 }

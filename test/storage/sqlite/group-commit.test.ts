@@ -212,3 +212,18 @@ test('with groupCommit: false every write commits alone, at once', async (t) => 
   assert.equal(count(log, 'COMMIT'), 2);
   assert.deepEqual(committedTexts(), ['one', 'two']);
 });
+
+test('when a transaction ends, every call waiting runs before the next transaction begins, whenever it arrived', async () => {
+  const gate = new Gate();
+  const order: string[] = [];
+  let endFirst!: () => void;
+  const first = gate.hold(() => new Promise<void>((resolve) => { endFirst = resolve; order.push('first begins'); }));
+  const early = gate.call(() => order.push('call before the second transaction'));
+  const second = gate.hold(async () => { order.push('second begins'); });
+  const late = gate.call(() => order.push('call after the second transaction asked'));
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  assert.deepEqual(order, ['first begins'], 'nothing runs while the first holds the connection');
+  endFirst();
+  await Promise.all([first, early, second, late]);
+  assert.deepEqual(order, ['first begins', 'call before the second transaction', 'call after the second transaction asked', 'second begins']);
+});
