@@ -25,8 +25,8 @@ interface HttpSocket extends Socket {
 
 /**
  * Takes the connection from `node:http`: its listeners, its parser and its response let go, the socket handed back
- * reading into nothing (the caller listens). Runs outside the parser's own call stack (a turn after the head, as the
- * stream's hub attaches it), so the parser can go back to its pool. After this the caller writes the body's framing
+ * reading into nothing (the caller listens). Runs outside the parser's own call stack (the writer calls it a turn
+ * after the head), so the parser can go back to its pool. After this the caller writes the body's framing
  * itself (chunked, if the response said so), and nothing may touch `res` or its request again.
  */
 export function leaveHttp(res: ServerResponse): Socket {

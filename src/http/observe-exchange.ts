@@ -86,20 +86,20 @@ function record(watch: Watch, status: number | undefined, bodyBytes: number): vo
 
 /**
  * An event stream leaving `node:http` (http/leave-http.ts): its response will never close. The watch comes off it,
- * and the stream calls the returned function when its connection closes, with the body bytes it wrote itself. The
- * watch keeps the request's method and target, not the request: a stream lives for hours (its trace, when on, keeps both).
+ * and the stream calls the returned function when its connection closes, with the body bytes it sent (chunk framing
+ * included: the stream counts them on its socket). The watch keeps the request's method and target, not the request
+ * nor the response's byte counter, whose closure holds the response: a stream lives for hours (its trace, when on,
+ * keeps both).
  */
-export function takeWatch(res: ServerResponse): ((bytesWritten: number) => void) | undefined {
+export function takeWatch(res: ServerResponse): ((bodyBytes: number) => void) | undefined {
   const watched = res as Watched;
   const watch = watched[WATCH];
   if (!watch) return undefined;
   watched[WATCH] = undefined;
   res.off('close', onClose);
   const status = res.statusCode;
-  // Counted now: the counter's closure holds the response's own write, and with it the response.
-  const sent = watch.bytes?.() ?? 0;
   const kept: Watch = { ...watch, bytes: undefined };
-  return (bytesWritten) => record(kept, status, sent + bytesWritten);
+  return (bodyBytes) => record(kept, status, bodyBytes);
 }
 
 /**

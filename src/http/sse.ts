@@ -28,25 +28,28 @@ export class SseWriter {
   private closeListener: (() => void) | undefined;
   /** Until the stream leaves node:http. */
   private res: ServerResponse | undefined;
-  /** Told when the connection closes, with the body bytes written to the socket (the access log's count). */
-  private finish: ((bytesWritten: number) => void) | undefined;
-  private written = 0;
+  /** Told when the connection closes, with the body bytes sent (the access log's count). */
+  private finish: ((bodyBytes: number) => void) | undefined;
   private unread = 0;
 
   private readonly socket: Socket;
   private readonly chunked: boolean;
+  /** The socket's count of bytes written where this answer's body begins (after its head, and any answer before it). */
+  private readonly bodyFrom: number;
   private readonly maxUnsentBytes: number;
 
-  constructor(res: ServerResponse, maxUnsentBytes = MAX_UNSENT_BYTES) {
+  /** `bodyFrom`: see the field; by default where the socket's count stands now. */
+  constructor(res: ServerResponse, bodyFrom = res.req.socket.bytesWritten, maxUnsentBytes = MAX_UNSENT_BYTES) {
     this.res = res;
     this.socket = res.req.socket;
     this.chunked = res.chunkedEncoding;
+    this.bodyFrom = bodyFrom;
     this.maxUnsentBytes = maxUnsentBytes;
     // One listener for the stream's lifetime ('close' comes once): `on`, not `once`, which wraps it in one more closure.
     this.socket.on('close', () => {
       this.closed = true;
       this.closeListener?.();
-      this.finish?.(this.written);
+      this.finish?.(this.socket.bytesWritten - this.bodyFrom);
     });
   }
 
@@ -152,7 +155,6 @@ export class SseWriter {
     if (this.isClosed) return;
     this.wroteSinceTick = true;
     const target = this.res ?? this.socket;
-    if (this.res === undefined) this.written += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     target.write(chunk);
     // A reader that stopped reading: drop the connection and the buffer with it, instead of growing it.
     if (target.writableLength > this.maxUnsentBytes) this.cut();
@@ -186,8 +188,10 @@ export function openEventStream(req: IncomingMessage, res: ServerResponse, heade
   }
   req.socket.setTimeout(0);
   req.socket.setNoDelay(true);
+  // The head goes out with the first write: the body begins after it (Node keeps the head as a latin1 string).
+  const bodyFrom = req.socket.bytesWritten + Buffer.byteLength((res as unknown as { _header: string })._header, 'latin1');
   res.write(formatSseRetry(RETRY_MS));
-  const writer = new SseWriter(res);
+  const writer = new SseWriter(res, bodyFrom);
   // A turn later: never inside the parser's own call stack, which the parser's release must not run in.
   setImmediate(leaveLater, writer);
   return writer;

@@ -1,8 +1,10 @@
 // The access log: one line per exchange as text (the default) or JSON; error lines carry the request id.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { test } from 'node:test';
 import { formatAccessLine, formatErrorLine } from '../../src/http/access-log.ts';
-import { call, runSql, withServer } from './client.ts';
+import { call, registerAndLogIn, runSql, withServer } from './client.ts';
 import { startExecutable } from './executable.ts';
 
 const record = { time: Date.UTC(2026, 10, 21, 9, 30), requestId: 'r-1', method: 'GET', route: '/chats/:chatId', path: '/chats/01X?limit=2', status: 200, bytes: 321, durationMs: 4.04 };
@@ -97,4 +99,29 @@ test('the executable logs text lines by default', { timeout: 30_000 }, async (t)
   const stdout = await server.waitForStdout((text) => text.includes(' GET /health '));
   const line = stdout.split('\n').find((candidate) => candidate.includes(' GET /health '));
   assert.equal(line?.replace(/^\S+Z /, 'TIME ').replace(/ [\d.]+ms$/, ' Nms'), `TIME ${res.headers['x-request-id']} GET /health 200 ${res.raw.length}B Nms`);
+});
+
+test('an event stream gets its line when its connection closes: 200, and the body bytes its client received', async (t) => {
+  const server = await withServer(t, { quiet: false, logFormat: 'json' });
+  const { token } = await registerAndLogIn(server);
+  const lines: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  t.mock.method(process.stdout, 'write', (chunk: string | Uint8Array, ...rest: unknown[]) => {
+    if (String(chunk).includes('"/events"')) {
+      lines.push(String(chunk));
+      return true;
+    }
+    return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+  });
+  const socket = connect(server.port, '127.0.0.1', () => socket.write(`GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${token}\r\n\r\n`));
+  let received = '';
+  socket.on('data', (data: Buffer) => { received += data.toString('latin1'); });
+  // The stream has left node:http (a turn after its head) well before its replay ends with `ready`.
+  while (!received.includes('event: ready')) await once(socket, 'data');
+  assert.deepEqual(lines, [], 'no line while the stream is open');
+  socket.destroy();
+  while (lines.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  const line = JSON.parse(lines[0]!);
+  assert.deepEqual([line.method, line.route, line.status], ['GET', '/events', 200]);
+  assert.equal(line.bytes, received.length - received.indexOf('\r\n\r\n') - 4, 'the chunked body as it went out');
 });
