@@ -10,8 +10,14 @@ import type { ChatAccess, SessionRow } from './rows.ts';
 export type KeptValueKind = Extract<KeptKind, 'shared' | 'per-caller'>;
 
 export interface KeptReads {
-  /** sessions.findSessionByTokenHash, found kept while nothing was written. */
-  findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined>;
+  /**
+   * sessions.findSessionByTokenHash, found kept while no session ended and no user was deactivated (while nothing
+   * was written, on a store without a version of its sessions). A kept row may show an earlier use than the
+   * database (another process's): one that has expired by `now` as kept is read again.
+   */
+  findSessionByTokenHash(tokenHash: Buffer, now: number): Promise<SessionRow | undefined>;
+  /** The request wrote the use of the session it found (sessions.recordSessionUse): `used` is the row as it is now. */
+  sessionUsed(tokenHash: Buffer, used: SessionRow): void;
   /** chats.findChatForMember, found kept while the chat's members and owner stay as they were. */
   findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined>;
   /**

@@ -3,7 +3,9 @@
 // sql/postgres/014-change-stamp.sql), so a write of any kind, by this process or another (--workers, another
 // server), retires every entry at once. A page of one chat's history and a membership are kept under a version of
 // that chat's messages or of its members instead, which triggers move with exactly those writes
-// (sql/migrations/022-chat-versions.sql): a busy server writes all the time, mostly elsewhere. Owned by its store:
+// (sql/migrations/022-chat-versions.sql): a busy server writes all the time, mostly elsewhere. A token's session is
+// kept under a version of the sessions where the store has one (SQLite: sql/migrations/024-session-version.sql),
+// which moves when a session ends or its user is deactivated, not when one is used. Owned by its store:
 // made when the store opens, dropped when it closes; a store that cannot tell whether anything was written keeps
 // nothing.
 //
@@ -38,10 +40,17 @@ export interface ChatVersions {
   members: string;
 }
 
-/** How a store tells what was written: everything at once, and one chat's shared content. */
+/**
+ * A value that changes whenever a session may have ended or changed but for its use (its idle expiry, when it was
+ * last used), or its user was deactivated; undefined inside a transaction.
+ */
+export type SessionVersion = () => Promise<string | undefined>;
+
+/** How a store tells what was written: everything at once, one chat's shared content, and (if it can) the sessions. */
 export interface Stamps {
   change: ChangeStamp;
   chat: ChatVersion;
+  sessions?: SessionVersion;
 }
 
 /** A row is kept when there is one; frozen, since every request that finds it gets this one object. */
@@ -63,6 +72,8 @@ class ReadsMade implements KeptReads {
     return this.store.sessions.findSessionByTokenHash(tokenHash);
   }
 
+  sessionUsed(): void {}
+
   findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined> {
     return this.store.chats.findChatForMember(chatId, userId);
   }
@@ -77,13 +88,17 @@ class ReadsMade implements KeptReads {
 }
 
 /**
- * A request's reads on a store with stamps: the change stamp read once, at the first ask, and each chat's versions.
- * A GET or HEAD finds and keeps everything; a write only memberships, which it checks and never changes: checked
- * against the chat's members version read now, a kept one is exactly what reading the row would answer.
+ * A request's reads on a store with stamps: the change stamp read once, at the first ask, each chat's versions and
+ * the sessions' version likewise. A GET or HEAD finds and keeps everything; a write only memberships and sessions,
+ * which it checks and never changes: checked against a version read now, a kept one is what reading the row would
+ * answer (a session's use aside, see findSessionByTokenHash).
  */
 class StampedReads implements KeptReads {
   private stamp: Promise<string | undefined> | undefined;
   private readonly versions = new Map<string, Promise<ChatVersions | undefined>>();
+  private sessionVersion: Promise<string | undefined> | undefined;
+  /** The sessions' version this request found its session under, once it did. */
+  private sessionsSeen: string | undefined;
 
   private readonly store: Repositories;
   private readonly entries: KeptEntries;
@@ -97,9 +112,25 @@ class StampedReads implements KeptReads {
     this.safe = safe;
   }
 
-  findSessionByTokenHash(tokenHash: Buffer): Promise<SessionRow | undefined> {
+  async findSessionByTokenHash(tokenHash: Buffer, now: number): Promise<SessionRow | undefined> {
     const read = () => this.store.sessions.findSessionByTokenHash(tokenHash);
-    return this.safe ? this.find('session', tokenHash.toString('latin1'), read, keptRow) : read();
+    const key = tokenHash.toString('latin1');
+    if (this.stamps.sessions === undefined) return this.safe ? this.find('session', key, read, keptRow) : read();
+    const seen = await (this.sessionVersion ??= this.stamps.sessions());
+    if (seen === undefined) return read();
+    this.sessionsSeen = seen;
+    const found = this.entries.getSession(key, seen) as SessionRow | undefined;
+    // A session's use moves its expiry without moving the version: one that expired as kept may have been used
+    // since (by another process), so it is read again before it is refused.
+    if (found !== undefined && found.expiresAt > now) return found;
+    const row = await read();
+    if (keptRow(row)) this.entries.setSession(key, seen, row);
+    return row;
+  }
+
+  sessionUsed(tokenHash: Buffer, used: SessionRow): void {
+    // Under the version the request found it under: if the session has ended since, that version is old already.
+    if (this.sessionsSeen !== undefined) this.entries.setSession(tokenHash.toString('latin1'), this.sessionsSeen, Object.freeze({ ...used }));
   }
 
   async findChatForMember(chatId: string, userId: string): Promise<ChatAccess | undefined> {

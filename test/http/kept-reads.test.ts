@@ -129,11 +129,14 @@ test('a kept session ends at once with a logout, a new password and its expiry',
   const chat = await createChat(server, alice, { title: 'kept', members: [bob.userId] });
   const path = `/chats/${chat.id}`;
   for (let read = 0; read < 2; read += 1) assert.equal((await call(server, 'GET', path, { token: bob.token })).status, 200);
+  // Writes find the session kept too.
+  assert.equal((await call(server, 'POST', `${path}/messages`, { token: bob.token, json: { data: { text: 'before' } } })).status, 201);
 
   assert.equal((await call(server, 'DELETE', '/session', { token: bob.token })).status, 204);
   const afterLogout = await call(server, 'GET', path, { token: bob.token });
   assert.equal(afterLogout.status, 401);
   assert.equal(afterLogout.body.code, 'ERR_UNAUTHENTICATED');
+  assert.equal((await call(server, 'POST', `${path}/messages`, { token: bob.token, json: { data: { text: 'after' } } })).status, 401);
 
   // A second session of alice's, kept; her new password, set through the first, ends it (docs/protocol.md §3.1).
   const second = await call(server, 'POST', '/session', { json: { login: alice.login, password: alice.password } });
@@ -144,9 +147,16 @@ test('a kept session ends at once with a logout, a new password and its expiry',
   assert.equal((await call(server, 'GET', path, { token: second.body.token })).status, 401);
   assert.equal((await call(server, 'GET', path, { token: alice.token })).status, 200);
 
-  // Kept, then past its idle expiry (a day) with nothing written between: refused by the clock alone.
+  // Kept and used: each use moves its idle expiry (a day) on, kept as written.
   const other = await registerAndLogIn(server);
   for (let read = 0; read < 2; read += 1) assert.equal((await call(server, 'GET', '/session', { token: other.token })).status, 200);
+  clock.advance(20 * 3_600_000);
+  assert.equal((await call(server, 'GET', '/session', { token: other.token })).status, 200);
+  clock.advance(20 * 3_600_000);
+  const used = await call(server, 'GET', '/session', { token: other.token });
+  assert.equal(used.status, 200, 'used 20 hours ago: its expiry moved a day on then');
+  assert.equal(Date.parse(used.body.expiresAt), clock.now() + 86_400_000);
+  // Then past its idle expiry with nothing written between: refused by the clock alone.
   clock.advance(86_400_000 + 1000);
   const expired = await call(server, 'GET', '/session', { token: other.token });
   assert.equal(expired.status, 401);

@@ -14,6 +14,8 @@ import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.ts';
 import type { Repositories, SessionRow } from '../../src/storage/store.ts';
 
 const TOKEN = Buffer.alloc(32, 7);
+/** The time of the requests: before SESSION expires. */
+const NOW = 5000;
 const SESSION: SessionRow = { id: 's1', tokenHash: TOKEN, userId: 'u1', createdAt: 1, expiresAt: 10_000, maxExpiresAt: 20_000, lastUsedAt: 1, userAgent: null, address: null };
 
 /** A store on a file with one user, one session and one chat, and a second connection to the file (another --workers process). */
@@ -52,8 +54,8 @@ function stampsOf(change: () => Promise<string | undefined>, chat: Stamps['chat'
 
 test('a GET finds what an earlier GET read, the same frozen row, while nothing is written', async (t) => {
   const { store } = await storeOnFile(t);
-  const first = await store.keptReads(true).findSessionByTokenHash(TOKEN);
-  const second = await store.keptReads(true).findSessionByTokenHash(TOKEN);
+  const first = await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW);
+  const second = await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW);
   assert.deepEqual(first, SESSION);
   assert.equal(second, first);
   assert.ok(Object.isFrozen(first));
@@ -72,17 +74,72 @@ test('a miss is not kept: a row written later is found by the next GET', async (
   assert.deepEqual(await store.keptReads(true).findChatForMember('c1', 'u2'), { id: 'c1', ownerId: 'u1', kind: 'group' });
 });
 
-test('a write by this store retires every kept entry but those of the chats it left alone', async (t) => {
+/** A value kept for the caller under the change stamp, and whether the next GET finds it. */
+async function keptForCaller(store: SqliteStore): Promise<() => Promise<boolean>> {
+  const value = await store.keptReads(true).keep('per-caller', 'chats of u1', async () => ({ chats: 1 }), () => true);
+  return async () => (await store.keptReads(true).keep('per-caller', 'chats of u1', async () => ({ chats: 2 }), () => true)) === value;
+}
+
+test('a write by this store retires every kept entry but those of the chats it left alone, and sessions', async (t) => {
   const { store } = await storeOnFile(t);
-  const session = await store.keptReads(true).findSessionByTokenHash(TOKEN);
+  const session = await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW);
   const access = await store.keptReads(true).findChatForMember('c1', 'u1');
+  const stillKept = await keptForCaller(store);
   await store.chats.updateChatTitle('c1', 'two', 2);
-  const sessionAfter = await store.keptReads(true).findSessionByTokenHash(TOKEN);
-  assert.deepEqual(sessionAfter, session);
-  assert.notEqual(sessionAfter, session, 'read again after a write, even of another table');
+  assert.equal(await stillKept(), false, 'read again after a write, even of another table');
   assert.equal(await store.keptReads(true).findChatForMember('c1', 'u1'), access, 'a title is not what a membership reads');
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW), session, 'nor what a session reads');
   await store.sessions.deleteSession('s1');
-  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), undefined);
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW), undefined);
+});
+
+test('a session is kept until a session ends or changes, or its user is deactivated or gone; its use moves nothing', async (t) => {
+  const { store, other } = await storeOnFile(t);
+  other.prepare("INSERT INTO users (id, login, password_hash, created_at, updated_at) VALUES ('u2', 'bob', 'x', 1, 1)").run();
+  /** After a write: whether the next request reads the session again, keeping what it read. */
+  let kept = await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW);
+  const readAgain = async (expected: boolean, why: string): Promise<void> => {
+    const now = await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW);
+    assert.equal(now !== kept, expected, why);
+    assert.deepEqual(now, { ...SESSION, expiresAt: now!.expiresAt, lastUsedAt: now!.lastUsedAt, userAgent: now!.userAgent });
+    kept = now;
+  };
+  await store.sessions.insertSession({ ...SESSION, id: 's2', tokenHash: Buffer.alloc(32, 8), userId: 'u2' });
+  await readAgain(false, 'a login');
+  await store.sessions.recordSessionUse('s1', 'u1', 11_000, 4000);
+  await readAgain(false, 'the session\'s own use (the request that wrote it keeps the row as used)');
+  await store.sessions.extendSession('s2', 12_000);
+  const bob = (await store.users.findUserById('u2'))!;
+  await store.users.updateUser({ ...bob, login: 'robert', updatedAt: 2 });
+  await readAgain(false, 'another session\'s use, another user\'s profile');
+  await store.sessions.deleteSession('s2');
+  await readAgain(true, 'another session ended');
+  other.prepare("UPDATE sessions SET user_agent = 'curl' WHERE id = 's1'").run();
+  await readAgain(true, 'the session changed by another connection, but for its use');
+  await store.users.updateUser({ ...bob, login: 'robert', deactivatedAt: 3, updatedAt: 3 });
+  await readAgain(true, 'a user deactivated');
+  other.prepare('UPDATE sessions SET expires_at = expires_at - 1').run();
+  await readAgain(true, 'an expiry moved back');
+  const alice = (await store.users.findUserById('u1'))!;
+  await store.users.updateUser({ ...alice, deactivatedAt: 4, updatedAt: 4 });
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW), undefined, 'its own user deactivated: no session');
+});
+
+test('a kept session that has expired as kept is read again: another process may have used it since', async (t) => {
+  const { store, other } = await storeOnFile(t);
+  const kept = await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW);
+  other.prepare("UPDATE sessions SET expires_at = 15000, last_used_at = 9000 WHERE id = 's1'").run();
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW), kept, 'a use elsewhere moves no version');
+  const later = await store.keptReads(true).findSessionByTokenHash(TOKEN, 12_000);
+  assert.equal(later?.expiresAt, 15_000, 'expired as kept, so read again: found as the other process extended it');
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN, 12_000), later);
+  // The use a request wrote is kept as written: the next request neither reads the row nor writes the use again.
+  const request = store.keptReads(false);
+  const found = (await request.findSessionByTokenHash(TOKEN, 13_000))!;
+  request.sessionUsed(TOKEN, { ...found, expiresAt: 19_000, lastUsedAt: 13_000 });
+  const used = await store.keptReads(true).findSessionByTokenHash(TOKEN, 16_000);
+  assert.deepEqual([used?.expiresAt, used?.lastUsedAt], [19_000, 13_000]);
+  assert.ok(Object.isFrozen(used));
 });
 
 test('what is kept per chat stays through writes elsewhere: a page until its messages change, a membership until its members do', async (t) => {
@@ -144,9 +201,9 @@ test('a chat deleted and made again under the same id finds nothing kept for the
 
 test('a write by another connection to the file retires every kept entry at the next request', async (t) => {
   const { store, other } = await storeOnFile(t);
-  assert.deepEqual(await store.keptReads(true).findSessionByTokenHash(TOKEN), SESSION);
+  assert.deepEqual(await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW), SESSION);
   other.prepare('DELETE FROM sessions').run();
-  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), undefined);
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW), undefined);
   other.prepare('DELETE FROM chat_members').run();
   assert.equal(await store.keptReads(true).findChatForMember('c1', 'u1'), undefined);
 });
@@ -154,17 +211,17 @@ test('a write by another connection to the file retires every kept entry at the 
 test('one request reads the stamp once: it sees the database as it was when it began, the next request sees the write', async (t) => {
   const { store, other } = await storeOnFile(t);
   const request = store.keptReads(true);
-  const session = await request.findSessionByTokenHash(TOKEN);
+  const session = await request.findSessionByTokenHash(TOKEN, NOW);
   other.prepare('DELETE FROM sessions').run();
-  assert.equal(await request.findSessionByTokenHash(TOKEN), session, 'the same request, the same stamp');
-  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), undefined);
+  assert.equal(await request.findSessionByTokenHash(TOKEN, NOW), session, 'the same request, the same stamp');
+  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW), undefined);
 
   // Counted on a stand-in: three finds of one request, one stamp read.
   const { store: standIn, stamp } = countingStore();
   let versionReads = 0;
   const layer = new ReadThrough(standIn, stampsOf(async () => (stamp.reads += 1, stamp.value), async () => (versionReads += 1, { messages: '1', members: '1' })));
   const reads = layer.forRequest(true);
-  await reads.findSessionByTokenHash(TOKEN);
+  await reads.findSessionByTokenHash(TOKEN, NOW);
   await reads.keep('per-caller', 'chat', async () => ({ chat: 1 }), () => true);
   assert.equal(stamp.reads, 1);
   // And each chat's version once: the membership and the page of one chat, under one version.
@@ -175,14 +232,18 @@ test('one request reads the stamp once: it sees the database as it was when it b
   assert.equal(versionReads, 2);
 });
 
-test('writes find and keep only memberships, under the chat\'s members version: every other read is made', async (t) => {
+test('writes find and keep only memberships and sessions, under their versions: every other read is made', async (t) => {
   const { store } = await storeOnFile(t);
-  const kept = await store.keptReads(true).findSessionByTokenHash(TOKEN);
-  const written = store.keptReads(false);
-  const first = await written.findSessionByTokenHash(TOKEN);
-  assert.notEqual(first, kept);
-  assert.notEqual(await written.findSessionByTokenHash(TOKEN), first);
+  const kept = await store.keptReads(true).findSessionByTokenHash(TOKEN, NOW);
+  assert.equal(await store.keptReads(false).findSessionByTokenHash(TOKEN, NOW), kept, 'a session a read found, found by a write');
+  // On a store without a version of its sessions (PostgreSQL), a write reads its session.
+  const { store: standIn, reads } = countingStore();
+  const layer = new ReadThrough(standIn, stampsOf(async () => '1'));
+  const written = layer.forRequest(false);
+  const first = await written.findSessionByTokenHash(TOKEN, NOW);
+  assert.notEqual(await written.findSessionByTokenHash(TOKEN, NOW), first);
   assert.equal(Object.isFrozen(first), false);
+  assert.equal(reads.count, 2);
   let made = 0;
   const value = { n: 1 };
   for (let i = 0; i < 2; i += 1) assert.equal(await written.keep('per-caller', 'k', async () => (made += 1, value), () => true), value);
@@ -222,7 +283,7 @@ test('each kind keeps at most its limit: per chat the least recently found out f
   assert.equal(reads.count, 0, 'the newest is kept, and the first, found again before the limit');
   await page(1);
   assert.equal(reads.count, 1, 'the least recently found went');
-  for (let i = 0; i < KEPT_LIMITS.session + 10; i += 1) await layer.forRequest(true).findSessionByTokenHash(Buffer.from(String(i)));
+  for (let i = 0; i < KEPT_LIMITS.session + 10; i += 1) await layer.forRequest(true).findSessionByTokenHash(Buffer.from(String(i)), NOW);
   assert.equal(layer.size('session'), KEPT_LIMITS.session);
   assert.equal(layer.size('shared'), KEPT_LIMITS.shared, 'one kind\'s limit leaves the others alone');
 });
@@ -232,7 +293,7 @@ test('a store without a change stamp (PostgreSQL), or a stamp it cannot tell (in
   for (const stamps of [undefined, stampsOf(cannotTell, cannotTell)]) {
     const { store, reads } = countingStore();
     const layer = new ReadThrough(store, stamps);
-    for (let i = 0; i < 3; i += 1) await layer.forRequest(true).findSessionByTokenHash(TOKEN);
+    for (let i = 0; i < 3; i += 1) await layer.forRequest(true).findSessionByTokenHash(TOKEN, NOW);
     for (let i = 0; i < 3; i += 1) await layer.forRequest(true).findChatForMember('c1', 'u1');
     assert.equal(reads.count, 6);
     assert.equal(layer.size('session'), 0);
@@ -243,37 +304,37 @@ test('a store without a change stamp (PostgreSQL), or a stamp it cannot tell (in
 test('the kept entries end with their store: after close, nothing is kept', async () => {
   const { store, reads } = countingStore();
   const layer = new ReadThrough(store, stampsOf(async () => '1'));
-  await layer.forRequest(true).findSessionByTokenHash(TOKEN);
+  await layer.forRequest(true).findSessionByTokenHash(TOKEN, NOW);
   await layer.forRequest(true).findChatForMember('c1', 'u1');
   assert.equal(layer.size('session'), 1);
   assert.equal(layer.size('member'), 1);
   layer.close();
   assert.equal(layer.size('session'), 0);
   assert.equal(layer.size('member'), 0);
-  await layer.forRequest(true).findSessionByTokenHash(TOKEN);
-  await layer.forRequest(true).findSessionByTokenHash(TOKEN);
+  await layer.forRequest(true).findSessionByTokenHash(TOKEN, NOW);
+  await layer.forRequest(true).findSessionByTokenHash(TOKEN, NOW);
   assert.equal(reads.count, 4);
 });
 
 test('two stores keep apart: what one keeps, the other never finds', async (t) => {
   const one = await storeOnFile(t);
   const two = await storeOnFile(t);
-  const found = await one.store.keptReads(true).findSessionByTokenHash(TOKEN);
-  assert.notEqual(await two.store.keptReads(true).findSessionByTokenHash(TOKEN), found);
+  const found = await one.store.keptReads(true).findSessionByTokenHash(TOKEN, NOW);
+  assert.notEqual(await two.store.keptReads(true).findSessionByTokenHash(TOKEN, NOW), found);
 });
 
 test('the outbound queue\'s bookkeeping (a lease, an attempt recorded) keeps what is kept; queueing a delivery retires it', async (t) => {
   const { store } = await storeOnFile(t);
-  const first = await store.keptReads(true).findSessionByTokenHash(TOKEN);
+  const first = await keptForCaller(store);
   const id = await store.transaction((tx) => tx.outbound.enqueueDelivery({ kind: 'push', targetId: 'p1', eventId: null, payload: '{}', createdAt: 1 }));
-  const afterQueueing = await store.keptReads(true).findSessionByTokenHash(TOKEN);
-  assert.notEqual(afterQueueing, first, 'a write of the queue that is not bookkeeping retires every kept read');
+  assert.equal(await first(), false, 'a write of the queue that is not bookkeeping retires every kept read');
+  const afterQueueing = await keptForCaller(store);
   const [leased] = await store.outbound.leaseDueDeliveries('me', 2, 100, 10);
   assert.equal(leased!.id, id);
-  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), afterQueueing, 'a lease retires nothing');
+  assert.equal(await afterQueueing(), true, 'a lease retires nothing');
   assert.deepEqual(await store.outbound.recordAttempts('me', [{ id, state: 'delivered', nextAttemptAt: 3, at: 3, status: 201, error: null, durationMs: 1 }], []), [id]);
-  assert.equal(await store.keptReads(true).findSessionByTokenHash(TOKEN), afterQueueing, 'an attempt recorded retires nothing');
+  assert.equal(await afterQueueing(), true, 'an attempt recorded retires nothing');
   assert.equal(store.db.pragma('synchronous', { simple: true }), 2, 'the bookkeeping commits at NORMAL, and FULL is back after');
   await store.sessions.insertSession({ ...SESSION, id: 's2', tokenHash: Buffer.alloc(32, 8) });
-  assert.notEqual(await store.keptReads(true).findSessionByTokenHash(TOKEN), afterQueueing, 'any other write does');
+  assert.equal(await afterQueueing(), false, 'any other write does');
 });

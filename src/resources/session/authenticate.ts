@@ -51,7 +51,7 @@ export async function authenticate(req: IncomingMessage, services: AppServices, 
   const { sessions } = services.storage;
   const now = services.clock.now();
   const tokenHash = hashToken(presented.token);
-  const session = await kept.reads.findSessionByTokenHash(tokenHash);
+  const session = await kept.reads.findSessionByTokenHash(tokenHash, now);
   if (!session || session.expiresAt <= now || session.maxExpiresAt <= now) {
     if (session) await sessions.deleteSession(session.id);
     throw unauthenticated('The token is unknown, expired or revoked', true);
@@ -64,7 +64,9 @@ export async function authenticate(req: IncomingMessage, services: AppServices, 
   // Use extends the idle lifetime, never past the absolute limit; the same write says when it was used (docs/protocol.md §3.5).
   const extended = Math.min(now + services.config.sessionTtl * 1000, session.maxExpiresAt);
   if (extended - session.expiresAt >= EXTEND_STEP_MS || now - session.lastUsedAt >= EXTEND_STEP_MS) {
-    await sessions.recordSessionUse(session.id, session.userId, Math.max(extended, session.expiresAt), now);
+    const expiresAt = Math.max(extended, session.expiresAt);
+    await sessions.recordSessionUse(session.id, session.userId, expiresAt, now);
+    kept.reads.sessionUsed(tokenHash, { ...session, expiresAt, lastUsedAt: now });
   }
   return { userId: session.userId, sessionId: session.id, via: presented.via };
 }

@@ -60,6 +60,8 @@ export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCo
 
 /** A chat's versions (sql/migrations/022-chat-versions.sql): what its kept pages and memberships are read under. */
 const CHAT_VERSION_SQL = 'SELECT CAST(messages_version AS TEXT) AS messages, CAST(members_version AS TEXT) AS members FROM chat_stats WHERE chat_id = ?';
+/** The sessions' version (sql/migrations/024-session-version.sql). */
+const SESSION_VERSION_SQL = 'SELECT n FROM session_version';
 
 export class SqliteStore implements Store {
   /** For tests and tools that must reach SQLite itself (the backup, a broken table); never for handlers. */
@@ -202,10 +204,12 @@ export class SqliteStore implements Store {
     const touch = this.db.prepare(TOUCH_SQL);
     this.touch = this.db.transaction(() => void touch.run());
     const chatVersion = this.db.prepare(CHAT_VERSION_SQL);
+    const sessionVersion = this.db.prepare(SESSION_VERSION_SQL).pluck();
     this.kept = new ReadThrough(this, options.keepReads === false ? undefined : {
       change: () => this.changeStamp(),
       // Through the gate like the stamp, and undefined inside a transaction for the same reason.
       chat: (chatId) => this.gate.call(() => (this.db.inTransaction ? undefined : chatVersion.get(chatId) as ChatVersions | undefined)),
+      sessions: () => this.gate.call(() => (this.db.inTransaction ? undefined : String(sessionVersion.get()))),
     });
   }
 
