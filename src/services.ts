@@ -116,7 +116,8 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     localHolders: () => events.streamHolders(),
     chatIdsOfUser: (userId) => storage.events.chatIdsOfUser(userId),
     lastSeenOf: async (userId) => (await storage.users.findUserById(userId))?.lastSeenAt ?? null,
-    recordLastSeen: (seen) => storage.users.recordLastSeen(seen),
+    // In the group commit: its sync off the event loop, shared with the requests' writes of the moment.
+    recordLastSeen: (seen) => storage.writeTogether((tx) => tx.users.recordLastSeen(seen)),
     logError: logHubError,
     flushMs: presenceFlushMs,
     sweepMs: presenceSweepMs,

@@ -13,6 +13,12 @@ export const HEARTBEAT_MS = 15_000;
 export const HOLDER_TTL_MS = 40_000;
 /** At most this many users in one bus message (a PostgreSQL NOTIFY carries 8000 bytes). */
 const IDS_PER_MESSAGE = 200;
+/**
+ * At most this many users in one write of a flush: at 15,000 people one statement for all held the event loop for
+ * 28 ms every 30 s (bench/RESULTS.md, "The presence flush in pieces"); a piece is about a millisecond, and the
+ * pieces are written one after another, so requests run between them.
+ */
+export const LAST_SEEN_PER_WRITE = 500;
 
 export interface PresenceOptions {
   bus: EphemeralBus;
@@ -25,7 +31,7 @@ export interface PresenceOptions {
   chatIdsOfUser(userId: string): Promise<string[]>;
   /** The user's last_seen_at as the database has it (other processes' flushes), or null. */
   lastSeenOf(userId: string): Promise<number | null>;
-  /** One statement for all: last_seen_at = max(last_seen_at, at). */
+  /** One statement for up to LAST_SEEN_PER_WRITE users: last_seen_at = max(last_seen_at, at). */
   recordLastSeen(seen: readonly (readonly [string, number])[]): Promise<void>;
   logError(error: unknown): void;
   flushMs?: number;
@@ -104,12 +110,12 @@ export class PresenceTracker {
     });
   }
 
-  /** Writes the requests since the last flush, in one statement (also at shutdown). */
+  /** Writes the requests since the last flush, a statement for each LAST_SEEN_PER_WRITE users (also at shutdown). */
   async flush(): Promise<void> {
     if (this.unflushed.size === 0) return;
     const seen = [...this.unflushed];
     this.unflushed.clear();
-    await this.options.recordLastSeen(seen);
+    for (const piece of chunksOf(seen, LAST_SEEN_PER_WRITE)) await this.options.recordLastSeen(piece);
   }
 
   /** Shutdown: the other processes hear at once that this one's streams closed; the last requests are written. */

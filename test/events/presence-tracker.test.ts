@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { EphemeralBus } from '../../src/events/ephemeral-bus.ts';
-import { HOLDER_TTL_MS, PresenceTracker } from '../../src/events/presence.ts';
+import { HOLDER_TTL_MS, LAST_SEEN_PER_WRITE, PresenceTracker } from '../../src/events/presence.ts';
 import { STREAM_GRACE_MS } from '../../src/events/presence-rule.ts';
 
 function tracker(t: TestContext, lastSeen: Record<string, number> = {}) {
@@ -37,6 +37,15 @@ test('requests are two map writes: one announcement when the user comes online, 
   await presence.flush();
   await presence.flush();
   assert.deepEqual(flushes, [[['u', now()], ['v', now()]]], 'one batch with each user once, and nothing when nothing happened');
+});
+
+test('a flush writes in pieces of LAST_SEEN_PER_WRITE users, one after another, each user once', async (t) => {
+  const { presence, flushes, now } = tracker(t);
+  const users = Array.from({ length: 2 * LAST_SEEN_PER_WRITE + 1 }, (_, i) => `u${i}`);
+  for (const userId of users) presence.noteActivity(userId);
+  await presence.flush();
+  assert.deepEqual(flushes.map((piece) => piece.length), [LAST_SEEN_PER_WRITE, LAST_SEEN_PER_WRITE, 1]);
+  assert.deepEqual(flushes.flat(), users.map((userId) => [userId, now()]));
 });
 
 test('time makes a user away, then offline: each change announced once, by the sweep', async (t) => {
