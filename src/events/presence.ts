@@ -54,6 +54,12 @@ export class PresenceTracker {
   private readonly leftAt = new Map<string, number>();
   /** What this process last told each user's peers (or saw them told): a change of it is announced. */
   private readonly announced = new Map<string, Presence>();
+  /**
+   * What other processes told the peers of users this process does not follow (offline ones forgotten): a user's
+   * first request here finds them told 'online' already. Under --workers a person's requests reach every process, and
+   * each announced them again: 20,000 announcements for 12,500 people coming online, each to all their peers.
+   */
+  private readonly toldElsewhere = new Map<string, Presence>();
   private readonly timers: NodeJS.Timeout[] = [];
   private stopped = false;
   /** A sweep waits on the database now and then: the next one does not start before it ends. */
@@ -80,7 +86,7 @@ export class PresenceTracker {
     const now = this.options.now();
     this.activity.set(userId, now);
     this.unflushed.set(userId, now);
-    if (this.announced.get(userId) !== 'online') this.announce(userId, 'online');
+    if (this.announced.get(userId) !== 'online') this.comeOnline(userId);
   }
 
   /** The hub's streams of a user changed on this process (opened: the first; closed: the last). */
@@ -89,12 +95,12 @@ export class PresenceTracker {
     if (open === 1) {
       this.leftAt.delete(userId);
       this.announceHolders([userId], []);
-      if (this.announced.get(userId) !== 'online') this.announce(userId, 'online');
+      if (this.announced.get(userId) !== 'online') this.comeOnline(userId);
     } else if (open === 0) {
       this.leftAt.set(userId, this.options.now());
       this.announceHolders([], [userId]);
       // The sweep tells the peers once the grace is over and no stream is open anywhere.
-      if (!this.announced.has(userId)) this.announced.set(userId, 'online');
+      if (!this.announced.has(userId)) this.follow(userId, 'online');
     }
   }
 
@@ -136,9 +142,12 @@ export class PresenceTracker {
     if (message.kind === 'event') {
       // A change another process announced: this one will not announce it again.
       // Only for users this process follows itself: it does not take up everyone another process announced.
+      // Of the others only what was told, until one of their requests comes here (comeOnline).
       if (message.event.type === 'presence.changed') {
         const { userId, presence } = message.event.data as { userId: string; presence: Presence };
-        if (this.announced.has(userId)) this.announced.set(userId, presence);
+        if (this.announced.has(userId)) this.follow(userId, presence);
+        else if (presence === 'offline') this.toldElsewhere.delete(userId);
+        else this.toldElsewhere.set(userId, presence);
       }
       return;
     }
@@ -182,7 +191,7 @@ export class PresenceTracker {
     for (const [userId, holders] of this.remote) {
       for (const [origin, until] of holders) {
         // The process died: its holders' peers are told by whoever notices (idempotent, so several may).
-        if (until <= now && this.forgetHolder(userId, origin, now) && !this.announced.has(userId)) this.announced.set(userId, 'online');
+        if (until <= now && this.forgetHolder(userId, origin, now) && !this.announced.has(userId)) this.follow(userId, 'online');
       }
     }
     for (const [userId, at] of this.leftAt) if (now - at > AWAY_MS) this.leftAt.delete(userId);
@@ -198,8 +207,20 @@ export class PresenceTracker {
     }
   }
 
-  private announce(userId: string, presence: Presence): void {
+  /** A request or a stream of a user not online to their peers as this process knows: told, unless another process told them. */
+  private comeOnline(userId: string): void {
+    if (this.toldElsewhere.get(userId) === 'online') this.follow(userId, 'online');
+    else this.announce(userId, 'online');
+  }
+
+  /** From now on this process follows the user: what it (or another) last told their peers. */
+  private follow(userId: string, presence: Presence): void {
     this.announced.set(userId, presence);
+    this.toldElsewhere.delete(userId);
+  }
+
+  private announce(userId: string, presence: Presence): void {
+    this.follow(userId, presence);
     const createdAt = this.options.now();
     this.options.chatIdsOfUser(userId).then((chatIds) => {
       for (const audienceChatIds of chunksOf(chatIds, IDS_PER_MESSAGE)) {

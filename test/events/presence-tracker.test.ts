@@ -126,3 +126,54 @@ test('a close heard late counts from when it happened there, not from when it wa
   for (const payload of relay.splice(0)) bus.receive(payload);
   assert.equal(presence.presenceOf('u', null), 'offline', 'the grace was over before the message arrived');
 });
+
+test('a user another process told online is not told again when their requests reach this one; after offline, they are', async (t) => {
+  const a = tracker(t);
+  const b = tracker(t);
+  // Two processes: each one's messages reach the other (src/workers.ts relays them through the primary).
+  const told = { a: [] as string[], b: [] as string[] };
+  a.bus.connect({ send: (payload) => { told.a.push(payload); b.bus.receive(payload); } });
+  b.bus.connect({ send: (payload) => { told.b.push(payload); a.bus.receive(payload); } });
+  const presences = (payloads: string[]) => payloads.map((payload) => JSON.parse(payload).m)
+    .filter((message) => message.kind === 'event').map((message) => `${message.event.data.userId} ${message.event.data.presence}`);
+  a.presence.noteActivity('u');
+  await a.settle();
+  b.presence.noteActivity('u');
+  b.local.set('u', 1);
+  b.presence.streamsChanged('u', 1);
+  await b.settle();
+  assert.deepEqual(presences(told.a), ['u online']);
+  assert.deepEqual(presences(told.b), [], 'b took up what a told');
+  assert.equal(b.presence.presenceOf('u', null), 'online');
+  // Only a's request: a tells the peers u is away, then offline; b follows u now and agrees (an open stream there).
+  b.local.delete('u');
+  b.presence.streamsChanged('u', 0);
+  a.advance(30 * 60_000);
+  b.advance(30 * 60_000);
+  await a.presence.sweep();
+  await a.settle();
+  await b.presence.sweep();
+  await b.settle();
+  assert.deepEqual(presences(told.a), ['u online', 'u offline']);
+  assert.deepEqual(presences(told.b), [], 'b heard the change: it does not tell it again');
+  // Offline to the peers: the next request, wherever it lands, tells them online.
+  b.presence.noteActivity('u');
+  await b.settle();
+  assert.deepEqual(presences(told.b), ['u online']);
+});
+
+test('a user told online elsewhere, not followed here: told offline there, then a request here tells the peers online again', async (t) => {
+  const a = tracker(t);
+  const b = tracker(t);
+  const told: string[] = [];
+  a.bus.connect({ send: (payload) => b.bus.receive(payload) });
+  b.bus.connect({ send: (payload) => { told.push(JSON.parse(payload).m.event?.data.presence); a.bus.receive(payload); } });
+  a.presence.noteActivity('v');
+  await a.settle();
+  a.advance(30 * 60_000);
+  await a.presence.sweep();
+  await a.settle();
+  b.presence.noteActivity('v');
+  await b.settle();
+  assert.deepEqual(told, ['online']);
+});
