@@ -3,7 +3,7 @@
 import type { Db } from './database.ts';
 import type { Gate } from './gate.ts';
 import { durably, type WalSync } from './wal-sync.ts';
-import { WriteLock } from './write-lock.ts';
+import { LockBusy, WriteLock, type Begin } from './write-lock.ts';
 
 interface PendingWrite {
   work: () => Promise<unknown>;
@@ -103,16 +103,19 @@ export class GroupCommit {
   async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
-      // The gate keeps every other call out while the batch's transaction is open (gate.ts says why).
-      await this.gate.hold(() => this.commitBatch(batch));
+      // The gate keeps every other call out while the batch's transaction is open (gate.ts says why); while another
+      // process holds the file's write lock, the batch lets go of it between tries (write-lock.ts).
+      await this.lock.whenFree((begin) => this.gate.hold(() => this.commitBatch(batch, begin)));
     }
   }
 
-  private async commitBatch(batch: PendingWrite[]): Promise<void> {
+  private async commitBatch(batch: PendingWrite[], begin: Begin): Promise<void> {
     const outcomes: Outcome[] = [];
     try {
-      await durably(this.walSync, () => this.runBatch(batch, outcomes));
+      await durably(this.walSync, () => this.runBatch(batch, outcomes, begin));
     } catch (error) {
+      // Nothing was begun: the batch is tried again, the connection let go meanwhile.
+      if (error instanceof LockBusy) throw error;
       // BEGIN, COMMIT or the sync failed (runBatch rolled back what it began): nothing of this batch is known to be
       // durable, so every caller hears the failure.
       this.afterCommit(false, batch.length);
@@ -129,9 +132,9 @@ export class GroupCommit {
   }
 
   /** BEGIN, each write in its savepoint (its outcome noted), COMMIT; a failed BEGIN or COMMIT throws. */
-  private async runBatch(batch: PendingWrite[], outcomes: Outcome[]): Promise<void> {
+  private async runBatch(batch: PendingWrite[], outcomes: Outcome[], begin: Begin): Promise<void> {
     try {
-      await this.lock.beginImmediate();
+      begin();
       for (const write of batch) {
         // Each write in its own savepoint (inline: this loop is the hot path of every POST).
         this.sql.savepoint();

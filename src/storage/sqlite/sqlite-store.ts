@@ -16,7 +16,7 @@ import { openDatabase, relaxedSync, toStoreError, type Db, type OpenOptions } fr
 import { EventStore } from './event-store.ts';
 import { QueuedWork } from './queued-work.ts';
 import { durably, WalSync, type SyncFile } from './wal-sync.ts';
-import { WriteLock } from './write-lock.ts';
+import { LockBusy, WriteLock, type Begin } from './write-lock.ts';
 import { Checkpointer, SQLITE_CHECKPOINT_PAGES } from './checkpointer.ts';
 import { Gate } from './gate.ts';
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts';
@@ -264,9 +264,14 @@ export class SqliteStore implements Store {
    * at once when another process (--workers) wrote in between.
    */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.writeLock.whenFree((begin) => this.transactionTry(begin, work));
+  }
+
+  /** One try of transaction(): a LockBusy from begin (nothing done) goes back to whenFree, the gate let go. */
+  private transactionTry<T>(begin: Begin, work: (tx: Tx) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       try {
-        await this.writeLock.beginImmediate();
+        begin();
         const result = await work(this.tx);
         this.control.commit.run();
         return result;
@@ -283,6 +288,7 @@ export class SqliteStore implements Store {
         committed = true;
         return result;
       } catch (error) {
+        if (error instanceof LockBusy) throw error;
         throw this.refused.note(toStoreError(error));
       } finally {
         this.signalEvents(committed);
