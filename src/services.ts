@@ -78,8 +78,9 @@ export async function createServices(config: Config, clock: Clock = SYSTEM_CLOCK
     onCommit: (writes) => metrics.observeWriteBatch(writes),
     // One process counts in memory; several processes on one database (--workers) count in it, together.
     sharedRateCounters: config.workers > 1,
-    // One process alone on its file syncs each commit off the event loop (storage/sqlite/wal-sync.ts).
-    syncOffLoop: config.workers <= 1,
+    // Each commit's sync off the event loop (storage/sqlite/wal-sync.ts), with --workers too: the log's reads hand out
+    // another process's events once they are on disk.
+    syncOffLoop: true,
     commits: wakeUp,
     onBroadcast: (payload) => bus.receive(payload),
     logError: (error) => void process.stderr.write(formatErrorLine(config.logFormat, clock.now(), 'checkpoint', error)),

@@ -22,8 +22,8 @@ export class EventStore {
   private readonly insertDelivery;
   /** Statements whose text depends on the shape of their arguments (how many types), prepared on first use. */
   private readonly shaped = new Map<string, Statement>();
-  /** Events appended since the last commit or rollback: counted once committed, forgotten when rolled back. */
-  private pending = 0;
+  /** Ids of the events appended since the last commit or rollback: counted once committed, forgotten when rolled back. */
+  private readonly pending: number[] = [];
 
   private readonly db: Db;
   private readonly recordEvents: boolean;
@@ -52,8 +52,8 @@ export class EventStore {
     if (!this.recordEvents) return 0;
     const also = event.alsoUserIds && event.alsoUserIds.length > 0 ? JSON.stringify(event.alsoUserIds) : null;
     const result = this.insert.run(event.type, event.chatId, event.onlyUserId ?? null, also, event.subjectId ?? null, event.createdAt, JSON.stringify(event.data));
-    this.pending += 1;
     const id = Number(result.lastInsertRowid);
+    this.pending.push(id);
     // docs/protocol.md §16.4: the event's webhook deliveries, in its transaction.
     if (event.chatId !== '') {
       for (const delivery of webhookDeliveries(id, event, this.outgoingHooks.all(event.chatId) as OutgoingHook[])) {
@@ -66,18 +66,21 @@ export class EventStore {
 
   /** Where the uncommitted count stands now; `rollBackTo(mark)` forgets what a rolled-back write appended. */
   mark(): number {
-    return this.pending;
+    return this.pending.length;
   }
 
   rollBackTo(mark: number): void {
-    this.pending = Math.min(this.pending, mark);
+    if (mark < this.pending.length) this.pending.length = mark;
   }
 
-  /** After the outermost commit (or rollback): how many events it made durable; the count starts again. */
-  takeCommitted(): number {
-    const count = this.pending;
-    this.pending = 0;
-    return count;
+  /**
+   * After the outermost commit (or rollback): how many events it appended and the newest of their ids (0 for none);
+   * the count starts again.
+   */
+  takeCommitted(): { count: number; newestId: number } {
+    const taken = { count: this.pending.length, newestId: this.pending.at(-1) ?? 0 };
+    this.pending.length = 0;
+    return taken;
   }
 
   readAfter(afterId: number, limit: number): EventRecord[] {

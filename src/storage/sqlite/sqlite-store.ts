@@ -46,8 +46,9 @@ export type SqliteStoreOptions = OpenOptions & Omit<GroupCommitOptions, 'afterCo
   /** Told after each commit that appended events, how many (docs/events.md): the event hub's wake-up. */
   commits?: CommitListener;
   /**
-   * true: the only process writing this file (no --workers) syncs each commit's WAL off the event loop (wal-sync.ts);
-   * other processes could read a commit in the moment before its sync, so several keep SQLite's sync in COMMIT.
+   * true: on a file at synchronous=FULL, each commit's WAL is synced off the event loop (wal-sync.ts). Other processes
+   * on the file (--workers) may read a commit in the moment before its sync; the log's reads hand out events only
+   * once they are on disk (onDisk below).
    */
   syncOffLoop?: boolean;
   /** Tests only: how the WAL file is synced (to hold a sync open). */
@@ -90,9 +91,17 @@ export class SqliteStore implements Store {
   private readonly gate = new Gate();
   /** The repositories a transaction's work uses: straight to the connection, which the transaction holds. */
   private readonly tx: Tx;
+  /** The same, for a read snapshot: its reads of the log, as every other, hand out only what is on disk. */
+  private readonly snapshotTx: Tx;
   private readonly group: GroupCommit;
-  /** Set when commits sync the WAL off the event loop (wal-sync.ts): one process alone on a file at synchronous=FULL. */
+  /** Set when commits sync the WAL off the event loop (wal-sync.ts): a file at synchronous=FULL. */
   private readonly walSync: WalSync | undefined;
+  /**
+   * With walSync: the newest event id known to be on disk. Another process on the file (--workers, the admin
+   * command) commits and then syncs on its own thread pool: an event of its read in that moment is handed out only
+   * after a sync of ours (docs/events.md, "Durable before delivered").
+   */
+  private durableThrough = 0;
   /** The WAL's checkpoint on a thread (checkpointer.ts); undefined in memory or where no thread can run. */
   private readonly checkpointer: Checkpointer | undefined;
   /** BEGIN IMMEDIATE that waits for another process's lock without sleeping on the event loop (write-lock.ts). */
@@ -152,6 +161,7 @@ export class SqliteStore implements Store {
     const gated = asRepositories(asyncRepositories(stores, (method, store, args) => this.gate.busy
       ? this.gate.call(() => settle(method, store, args, this.refused)) as Promise<unknown>
       : settle(method, store, args, this.refused)));
+    this.events = this.readOnDisk(gated.events);
     this.users = gated.users;
     // A session's use (its idle expiry moved, at most once a minute a session) shares the group commit: on its own
     // it was one synchronous commit, WAL sync included, for every user's first request of the minute.
@@ -166,7 +176,6 @@ export class SqliteStore implements Store {
     this.reactions = gated.reactions;
     this.revisions = gated.revisions;
     this.collections = gated.collections;
-    this.events = gated.events;
     this.accounts = gated.accounts;
     this.invites = gated.invites;
     this.audit = gated.audit;
@@ -179,6 +188,7 @@ export class SqliteStore implements Store {
       if (!this.gate.busy) return Promise.reject(new Error('storage: a transaction\'s repositories were used after it ended'));
       return settle(method, store, args, this.refused);
     }));
+    this.snapshotTx = { ...this.tx, events: this.readOnDisk(this.tx.events) };
     this.writeLock = new WriteLock(this.db);
     if (path !== ':memory:' && options.checkpointThread !== false) {
       this.checkpointer = Checkpointer.start(this.db, path, options.logError ?? ((error) => void process.stderr.write(`checkpoint: ${String(error)}\n`)));
@@ -252,8 +262,37 @@ export class SqliteStore implements Store {
   }
 
   /** After every COMMIT or ROLLBACK (group commit's or a transaction's): a commit that appended events wakes the hub. */
+  /** The log's reads, each answered once what it read is on disk (onDisk). */
+  private readOnDisk(log: Repositories['events']): Repositories['events'] {
+    return {
+      ...log,
+      readAfter: async (afterId, limit) => {
+        const events = await log.readAfter(afterId, limit);
+        await this.onDisk(events.at(-1)?.id ?? 0);
+        return events;
+      },
+      newestId: async () => {
+        const id = await log.newestId();
+        await this.onDisk(id);
+        return id;
+      },
+    };
+  }
+
+  /**
+   * Resolves once event `id`, read from the log, is on disk: at once for this process's own commits (signalEvents
+   * marks them after their sync); else a sync of the WAL, which puts everything committed before it there.
+   */
+  private async onDisk(id: number): Promise<void> {
+    if (this.walSync === undefined || id <= this.durableThrough) return;
+    await this.walSync.syncNow();
+    if (id > this.durableThrough) this.durableThrough = id;
+  }
+
   private signalEvents(committed: boolean): void {
-    const count = this.eventLog.takeCommitted();
+    const { count, newestId } = this.eventLog.takeCommitted();
+    // On disk: signalled after durably(), the sync included.
+    if (committed && newestId > this.durableThrough) this.durableThrough = newestId;
     const queued = this.queuedWork.take();
     if (committed && (count > 0 || queued)) this.commits?.eventsCommitted(count, queued);
   }
@@ -318,7 +357,7 @@ export class SqliteStore implements Store {
     return this.gate.hold(async () => {
       this.control.beginDeferred.run();
       try {
-        return await work(this.tx);
+        return await work(this.snapshotTx);
       } finally {
         // Nothing was written: COMMIT and ROLLBACK both just end the read.
         if (this.db.inTransaction) this.control.commit.run();

@@ -5,6 +5,10 @@
 // woken. The caller holds the connection's gate across both, so nothing in this process reads the commit before it
 // is on disk: from outside it is FULL, while the loop parses, renders and writes to sockets meanwhile. NORMAL in WAL
 // mode keeps the file safe on its own (the WAL is synced before each checkpoint, the database after it).
+// Under --workers another process can read a commit in the moment between it and its sync: its event log reads wait
+// for a sync of their own before handing such events out (sqlite-store.ts, onDisk), so no stream ever gets an event
+// an OS crash could take back; a page read there in that moment can show a message such a crash would lose, never
+// one whose writer was answered (docs/workers.md).
 import { fdatasync, openSync, closeSync } from 'node:fs';
 import { StoreWriteRefusedError } from '../store.ts';
 import type { Db, RelaxedSync } from './database.ts';
@@ -55,7 +59,14 @@ export class WalSync {
     return result;
   }
 
-  /** Puts everything committed so far on disk; a failed sync refuses writes as SQLite's own failed sync would. */
+  /**
+   * Puts everything committed so far on disk, whichever process committed it (a sync of the file covers every
+   * write made to it before); a failed sync refuses writes as SQLite's own failed sync would.
+   */
+  syncNow(): Promise<void> {
+    return this.sync();
+  }
+
   private async sync(): Promise<void> {
     try {
       this.fd ??= openWal(this.walPath);

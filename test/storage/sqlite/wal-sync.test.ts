@@ -1,10 +1,12 @@
 // A commit's WAL sync off the event loop (src/storage/sqlite/wal-sync.ts): nothing in the process hears of a commit,
-// or reads it, before its sync completed; COMMIT itself does not sync; a failed sync refuses the writes.
+// or reads it, before its sync completed; COMMIT itself does not sync; a failed sync refuses the writes; an event
+// another process committed (--workers) is handed out by the log's reads only after a sync of this process.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import Database from 'better-sqlite3';
 import { SqliteStore } from '../../../src/storage/sqlite/sqlite-store.ts';
 import { StoreWriteRefusedError } from '../../../src/storage/store.ts';
 import type { CommitListener } from '../../../src/storage/commit-listener.ts';
@@ -15,7 +17,8 @@ function openHeldStore(t: TestContext, syncOffLoop = true) {
   const held: { fd: number; release(error?: Error): void }[] = [];
   const woken: number[] = [];
   const commits: CommitListener = { eventsCommitted: (count) => void woken.push(count), othersCommitted: () => {} };
-  const store = new SqliteStore(join(dir, 'chat.db'), {
+  const path = join(dir, 'chat.db');
+  const store = new SqliteStore(path, {
     syncOffLoop, commits,
     syncFile: (fd) => new Promise((resolve, reject) => void held.push({ fd, release: (error) => (error ? reject(error) : resolve()) })),
   });
@@ -24,7 +27,7 @@ function openHeldStore(t: TestContext, syncOffLoop = true) {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { store, held, woken };
+  return { store, held, woken, path };
 }
 
 const turns = async (n = 5): Promise<void> => {
@@ -63,7 +66,7 @@ test('a failed sync refuses the writes of its commit (503, as SQLite\'s own fail
   assert.deepEqual(woken, []);
 });
 
-test('without syncOffLoop (--workers, :memory:) COMMIT syncs as SQLite does, and no sync of ours runs', async (t) => {
+test('without syncOffLoop (:memory:, a benchmark\'s control) COMMIT syncs as SQLite does, and no sync of ours runs', async (t) => {
   const { store, held, woken } = openHeldStore(t, false);
   await store.transaction((tx) => tx.events.append(event));
   await store.writeTogether((tx) => tx.events.append(event));
@@ -83,4 +86,46 @@ test('the connection is back at synchronous=FULL after each transaction, committ
     throw new Error('undo');
   }), /undo/);
   assert.equal(level(), 2);
+});
+
+/** Another process's commit of an event, at synchronous=NORMAL: in the WAL, its sync (in that process) not yet done. */
+function commitElsewhere(t: TestContext, path: string): number {
+  const other = new Database(path);
+  t.after(() => other.close());
+  other.pragma('synchronous = NORMAL');
+  const insert = other.prepare("INSERT INTO events (type, chat_id, only_user_id, created_at, data) VALUES ('read.updated', 'c', 'u', 1, '{}')");
+  return Number(insert.run().lastInsertRowid);
+}
+
+for (const how of ['readAfter', 'newestId', 'a snapshot\'s readAfter'] as const) {
+  test(`${how}: an event another process committed is handed out only after a sync of this process; then at once`, async (t) => {
+    const { store, held, path } = openHeldStore(t);
+    const read = (): Promise<number> => how === 'newestId' ? store.events.newestId()
+      : how === 'readAfter' ? store.events.readAfter(0, 10).then((events) => events.at(-1)?.id ?? 0)
+      : store.snapshot(async (tx) => (await tx.events.readAfter(0, 10)).at(-1)?.id ?? 0);
+    const id = commitElsewhere(t, path);
+    let answered: number | undefined;
+    const reading = read().then((newest) => { answered = newest; });
+    await turns();
+    assert.deepEqual([held.length, answered], [1, undefined], 'a sync of the WAL file runs; the read waits for it');
+    held[0]!.release();
+    await reading;
+    assert.equal(answered, id);
+    assert.equal(await read(), id);
+    assert.equal(held.length, 1, 'on disk now: no other sync');
+  });
+}
+
+test('this process\'s own events, on disk once their commit answered, are read without a sync', async (t) => {
+  const { store, held } = openHeldStore(t);
+  const write = store.writeTogether((tx) => tx.events.append(event));
+  await turns();
+  held[0]!.release();
+  const id = await write;
+  const answers: unknown[] = [];
+  void store.events.readAfter(0, 10).then((events) => answers.push(events.map((record) => record.id)));
+  void store.events.newestId().then((newest) => answers.push(newest));
+  await turns();
+  assert.deepEqual(answers, [[id], id]);
+  assert.equal(held.length, 1, 'only the commit\'s own sync');
 });
