@@ -30,8 +30,8 @@ export interface StartOptions extends Partial<Config> {
   recordEvents?: boolean;
   /** For benchmarks only (not a flag): false gives SQLite no change stamp, so nothing is kept (storage/read-through.ts). */
   keepReads?: boolean;
-  /** Called after each commit that wrote events (--workers: the primary tells the other workers). */
-  onEventsCommitted?: () => void;
+  /** Called after each commit that wrote events, with its newest event id on disk (--workers: the primary tells the other workers). */
+  onEventsCommitted?: (onDiskThrough: number | undefined) => void;
   /** --workers on SQLite: carries the ephemeral bus's messages to the primary, which relays them to the other workers. */
   onEphemeral?: (payload: string) => void;
   /** For tests only (not flags): the event hub's ping, poll and prune intervals, ms. */

@@ -40,17 +40,22 @@ async function runWorker(): Promise<void> {
   let running;
   try {
     running = await startServer({
-      ...config, serveMetrics: false, onEventsCommitted: () => tellPrimary({ type: 'events' }),
+      ...config, serveMetrics: false,
+      onEventsCommitted: (onDiskThrough) => tellPrimary({ type: 'events', ...(onDiskThrough === undefined ? {} : { onDiskThrough }) }),
       onEphemeral: (payload) => tellPrimary({ type: 'ephemeral', payload }),
     });
   } catch (error) {
     tellPrimary({ type: 'failed', message: (error as Error).message });
     process.exit(2);
   }
-  const { events, metrics, bus } = running.app.services;
+  const { events, metrics, bus, storage } = running.app.services;
   if (config.metricsPort !== null) answerMetricsRequests(metrics);
   onPrimaryMessage((message) => {
-    if (message.type === 'wake') events.wake();
+    if (message.type === 'wake') {
+      // Before the wake: the hub's read then finds the other's events on disk, without a sync of its own.
+      if (message.onDiskThrough !== undefined) storage.eventsOnDisk(message.onDiskThrough);
+      events.wake();
+    }
     else if (message.type === 'ephemeral') bus.receive(message.payload);
   });
   tellPrimary({ type: 'listening', url: `${running.url}${config.basePath}` });

@@ -34,8 +34,8 @@ export interface EventTimings {
   pingMs?: number;
   pollMs?: number;
   pruneMs?: number;
-  /** Also called after each commit that wrote events (a worker tells the others through the primary). */
-  onEventsCommitted?: () => void;
+  /** Also called after each commit that wrote events, with its newest event id on disk (a worker tells the others through the primary). */
+  onEventsCommitted?: (onDiskThrough: number | undefined) => void;
   outbound?: OutboundTimings;
   /** --workers on SQLite: carries an ephemeral bus message to the other workers (through the primary: src/workers.ts). */
   onEphemeral?: (payload: string) => void;

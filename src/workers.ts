@@ -14,14 +14,15 @@ const CRASH_WINDOW_MS = 10_000;
 export type WorkerMessage =
   | { type: 'listening'; url: string }
   | { type: 'failed'; message: string }
-  | { type: 'events' }
+  | { type: 'events'; onDiskThrough?: number }
   | { type: 'ephemeral'; payload: string };
 
 /**
- * What the primary tells a worker: another worker committed events, read the log now; or another worker published
- * on the ephemeral bus (events/ephemeral-bus.ts), with SQLite, whose file carries no notifications.
+ * What the primary tells a worker: another worker committed events, on disk through `onDiskThrough`, read the log
+ * now; or another worker published on the ephemeral bus (events/ephemeral-bus.ts), with SQLite, whose file carries
+ * no notifications.
  */
-export type PrimaryMessage = { type: 'wake' } | { type: 'ephemeral'; payload: string };
+export type PrimaryMessage = { type: 'wake'; onDiskThrough?: number } | { type: 'ephemeral'; payload: string };
 
 export function isWorkerProcess(): boolean {
   return cluster.isWorker;
@@ -83,7 +84,8 @@ export async function startPrimary(config: Config, hooks: PrimaryHooks): Promise
       } else if (message.type === 'failed') {
         if (!started) stopAll().then(() => hooks.failed(message.message), () => hooks.failed(message.message));
       } else if (message.type === 'events') {
-        for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send({ type: 'wake' } satisfies PrimaryMessage);
+        const wake: PrimaryMessage = { type: 'wake', ...(message.onDiskThrough === undefined ? {} : { onDiskThrough: message.onDiskThrough }) };
+        for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send(wake);
       } else if (message.type === 'ephemeral') {
         const relayed: PrimaryMessage = { type: 'ephemeral', payload: message.payload };
         for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send(relayed);

@@ -12,13 +12,14 @@ export class EventWakeUp implements CommitListener {
   private readonly alsoWaking: (() => void)[] = [];
 
   private readonly eventsWritten: Counter;
-  private readonly relay: (() => void) | undefined;
+  private readonly relay: ((onDiskThrough: number | undefined) => void) | undefined;
 
   /**
    * `eventsWritten` counts what this process appended; `relay` (--workers: src/workers.ts, through the primary)
-   * tells the other processes on the same database, whose hubs would otherwise wait for their poll.
+   * tells the other processes on the same database, whose hubs would otherwise wait for their poll, and how far
+   * the log is on disk (CommitListener.eventsCommitted).
    */
-  constructor(eventsWritten: Counter, relay: (() => void) | undefined) {
+  constructor(eventsWritten: Counter, relay: ((onDiskThrough: number | undefined) => void) | undefined) {
     this.eventsWritten = eventsWritten;
     this.relay = relay;
   }
@@ -36,11 +37,11 @@ export class EventWakeUp implements CommitListener {
     this.alsoWaking.push(wake);
   }
 
-  eventsCommitted(count: number, queued = true): void {
+  eventsCommitted(count: number, queued = true, onDiskThrough?: number): void {
     if (count > 0) {
       this.eventsWritten.inc(count);
       this.hub?.wake();
-      this.relay?.();
+      this.relay?.(onDiskThrough);
     }
     // A lease is a write transaction: waking the delivery loop for every commit of a busy server cost 4 % of its time.
     if (queued) for (const wake of this.alsoWaking) wake();

@@ -105,6 +105,12 @@ export interface Store extends Repositories {
    * primary relays between (src/workers.ts). The ephemeral bus rides on it (events/ephemeral-bus.ts).
    */
   readonly broadcast: ((payload: string) => Promise<void>) | undefined;
+  /**
+   * Another process on this file says the events through `id` are on disk (--workers: relayed with its wake-up,
+   * src/workers.ts): the log's reads hand them out without a sync of their own (docs/events.md, "Durable before
+   * delivered"). PostgreSQL: nothing to do, a commit is durable before anyone sees it.
+   */
+  eventsOnDisk(id: number): void;
   /** What opening the database did that its operator should hear of (an upgrade that made an admin): printed at start. */
   readonly notices: readonly string[];
   /**

@@ -15,10 +15,11 @@ test('a commit of this process is counted, wakes the hub and is relayed; another
   log.created('a', ['u']);
   const counter = eventsWritten();
   let relayed = 0;
-  const wakeUp = new EventWakeUp(counter, () => relayed++);
+  const onDisk: (number | undefined)[] = [];
+  const wakeUp = new EventWakeUp(counter, (through) => { relayed++; onDisk.push(through); });
   // Before the hub exists (the store is opened first): counted and relayed, nothing to wake.
-  wakeUp.eventsCommitted(1);
-  assert.deepEqual([counter.get(), relayed], [1, 1]);
+  wakeUp.eventsCommitted(1, true, 7);
+  assert.deepEqual([counter.get(), relayed, onDisk], [1, 1, [7]], 'relayed with how far the log is on disk');
   const hub = hubOver(t, log, log.newestId);
   wakeUp.startWaking(hub);
   const u = recorder('u');

@@ -134,6 +134,9 @@ export class PostgresStore implements Store {
   private readonly options: PostgresStoreOptions;
   readonly notices: readonly string[];
 
+  /** Committed is durable here: nothing to note (Store.eventsOnDisk). */
+  eventsOnDisk(): void {}
+
   private constructor(pool: Pool, url: string, options: PostgresStoreOptions, notices: readonly string[]) {
     this.pool = pool;
     this.notices = notices;

@@ -97,9 +97,10 @@ export class SqliteStore implements Store {
   /** Set when commits sync the WAL off the event loop (wal-sync.ts): a file at synchronous=FULL. */
   private readonly walSync: WalSync | undefined;
   /**
-   * With walSync: the newest event id known to be on disk. Another process on the file (--workers, the admin
-   * command) commits and then syncs on its own thread pool: an event of its read in that moment is handed out only
-   * after a sync of ours (docs/events.md, "Durable before delivered").
+   * With walSync: the newest event id known to be on disk, from this process's commits and what the others tell
+   * (eventsOnDisk). Another process on the file (--workers, a script) commits and then syncs on its own thread
+   * pool: an event of its read in that moment is handed out only after a sync of ours (docs/events.md, "Durable
+   * before delivered").
    */
   private durableThrough = 0;
   /** The WAL's checkpoint on a thread (checkpointer.ts); undefined in memory or where no thread can run. */
@@ -286,15 +287,19 @@ export class SqliteStore implements Store {
   private async onDisk(id: number): Promise<void> {
     if (this.walSync === undefined || id <= this.durableThrough) return;
     await this.walSync.syncNow();
+    this.eventsOnDisk(id);
+  }
+
+  eventsOnDisk(id: number): void {
     if (id > this.durableThrough) this.durableThrough = id;
   }
 
   private signalEvents(committed: boolean): void {
     const { count, newestId } = this.eventLog.takeCommitted();
     // On disk: signalled after durably(), the sync included.
-    if (committed && newestId > this.durableThrough) this.durableThrough = newestId;
+    if (committed) this.eventsOnDisk(newestId);
     const queued = this.queuedWork.take();
-    if (committed && (count > 0 || queued)) this.commits?.eventsCommitted(count, queued);
+    if (committed && (count > 0 || queued)) this.commits?.eventsCommitted(count, queued, newestId);
   }
 
   /**

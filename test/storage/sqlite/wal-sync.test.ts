@@ -16,7 +16,14 @@ function openHeldStore(t: TestContext, syncOffLoop = true) {
   const dir = mkdtempSync(join(tmpdir(), 'wal-sync-'));
   const held: { fd: number; release(error?: Error): void }[] = [];
   const woken: number[] = [];
-  const commits: CommitListener = { eventsCommitted: (count) => void woken.push(count), othersCommitted: () => {} };
+  const onDisk: (number | undefined)[] = [];
+  const commits: CommitListener = {
+    eventsCommitted: (count, _queued, through) => {
+      woken.push(count);
+      onDisk.push(through);
+    },
+    othersCommitted: () => {},
+  };
   const path = join(dir, 'chat.db');
   const store = new SqliteStore(path, {
     syncOffLoop, commits,
@@ -27,7 +34,7 @@ function openHeldStore(t: TestContext, syncOffLoop = true) {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { store, held, woken, path };
+  return { store, held, woken, path, onDisk };
 }
 
 const turns = async (n = 5): Promise<void> => {
@@ -128,4 +135,24 @@ test('this process\'s own events, on disk once their commit answered, are read w
   await turns();
   assert.deepEqual(answers, [[id], id]);
   assert.equal(held.length, 1, 'only the commit\'s own sync');
+});
+
+test('a commit tells its listener its newest event id once on disk; told so by another process, a read needs no sync', async (t) => {
+  const { store, held, path, onDisk } = openHeldStore(t);
+  const write = store.writeTogether(async (tx) => {
+    await tx.events.append(event);
+    return tx.events.append(event);
+  });
+  await turns();
+  assert.deepEqual(onDisk, [], 'nothing told before the sync');
+  held[0]!.release();
+  const newest = await write;
+  assert.deepEqual(onDisk, [newest]);
+  // Another process committed and synced, and says so through the primary (src/workers.ts): no sync here.
+  const id = commitElsewhere(t, path);
+  store.eventsOnDisk(id);
+  let answered: number | undefined;
+  void store.events.readAfter(newest, 10).then((events) => { answered = events.at(-1)?.id; });
+  await turns();
+  assert.deepEqual([answered, held.length], [id, 1]);
 });
