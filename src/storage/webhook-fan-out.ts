@@ -24,11 +24,19 @@ function isWanted(hook: OutgoingHook, event: NewEvent): boolean {
 }
 
 /**
- * The deliveries of one appended event: none for an event of no chat or of one reader only (read.updated), one per
- * enabled outgoing webhook of its chat that wants it. The payload is the log's record; the webhook kind formats it.
+ * Whether an event can be delivered to webhooks at all: not one of no chat, nor one of one reader only (read.updated,
+ * every chat switch), whose chat's webhooks are then not even read.
+ */
+export function goesToWebhooks(event: NewEvent): boolean {
+  return event.chatId !== '' && event.onlyUserId === undefined;
+}
+
+/**
+ * The deliveries of one appended event: none unless it goesToWebhooks, one per enabled outgoing webhook of its
+ * chat that wants it. The payload is the log's record; the webhook kind formats it.
  */
 export function webhookDeliveries(eventId: number, event: NewEvent, hooks: readonly OutgoingHook[]): NewDelivery[] {
-  if (hooks.length === 0 || event.onlyUserId !== undefined) return [];
+  if (hooks.length === 0 || !goesToWebhooks(event)) return [];
   const payload = JSON.stringify({ id: eventId, type: event.type, chatId: event.chatId, createdAt: event.createdAt, data: JSON.stringify(event.data) });
   return hooks.filter((hook) => isWanted(hook, event))
     .map((hook) => ({ kind: 'webhook', targetId: hook.id, eventId, payload, createdAt: event.createdAt }));

@@ -3,10 +3,15 @@ import type { EventPurge, EventRecord, EventRepository, NewEvent, RateCounterRep
 import type { Sql } from './connection.ts';
 import { LOCK_NAMESPACE } from './migrate.ts';
 import { INSERT_DELIVERY_SQL } from '../outbound-sql.ts';
-import { OUTGOING_HOOKS_SQL, webhookDeliveries, type OutgoingHook } from '../webhook-fan-out.ts';
+import { goesToWebhooks, OUTGOING_HOOKS_SQL, webhookDeliveries, type OutgoingHook } from '../webhook-fan-out.ts';
 
 /** The advisory lock that orders event appends (see append). */
 export const EVENT_APPEND_LOCK = 2;
+
+const INSERT_EVENT_SQL = 'INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)';
+/** The same, after the append lock: the lock's one row is made first, then the event's row from it. */
+const LOCKED_INSERT_EVENT_SQL = 'WITH locked AS (SELECT pg_advisory_xact_lock(?, ?))'
+  + ' INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data) SELECT ?, ?, ?, ?, ?, ?::bigint, ? FROM locked';
 
 const COLUMNS = 'id, type, chat_id AS "chatId", only_user_id AS "onlyUserId", also_user_ids AS "alsoUserIds", subject_id AS "subjectId", created_at AS "createdAt", data';
 
@@ -42,13 +47,15 @@ export class PgEventLog implements EventRepository {
   async append(event: NewEvent): Promise<number> {
     if (this.tx === undefined) throw new Error('events.append needs a transaction: the event commits with its change');
     if (!this.recordEvents) return 0;
-    if (this.tx.appended === 0) await this.sql.run('SELECT pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, EVENT_APPEND_LOCK]);
     const also = event.alsoUserIds && event.alsoUserIds.length > 0 ? JSON.stringify(event.alsoUserIds) : null;
-    const row = await this.sql.one<{ id: number }>('INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
-      [event.type, event.chatId, event.onlyUserId ?? null, also, event.subjectId ?? null, event.createdAt, JSON.stringify(event.data)]);
+    const values = [event.type, event.chatId, event.onlyUserId ?? null, also, event.subjectId ?? null, event.createdAt, JSON.stringify(event.data)];
+    // The first append takes the lock in the same statement, before the row (and its id) is made: one round trip.
+    const row = this.tx.appended === 0
+      ? await this.sql.one<{ id: number }>(`${LOCKED_INSERT_EVENT_SQL} RETURNING id`, [LOCK_NAMESPACE, EVENT_APPEND_LOCK, ...values])
+      : await this.sql.one<{ id: number }>(`${INSERT_EVENT_SQL} RETURNING id`, values);
     this.tx.appended += 1;
     // docs/protocol.md §16.4: the event's webhook deliveries, in its transaction and under the append lock.
-    if (event.chatId !== '') {
+    if (goesToWebhooks(event)) {
       for (const delivery of webhookDeliveries(Number(row!.id), event, await this.sql.rows<OutgoingHook>(OUTGOING_HOOKS_SQL, [event.chatId]))) {
         await this.sql.run(INSERT_DELIVERY_SQL, [delivery.kind, delivery.targetId, delivery.eventId, delivery.payload, delivery.createdAt, delivery.createdAt]);
       }

@@ -5,7 +5,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 import type { QueuedWork } from './queued-work.ts';
 import { INSERT_DELIVERY_SQL } from '../outbound-sql.ts';
-import { OUTGOING_HOOKS_SQL, webhookDeliveries, type OutgoingHook } from '../webhook-fan-out.ts';
+import { goesToWebhooks, OUTGOING_HOOKS_SQL, webhookDeliveries, type OutgoingHook } from '../webhook-fan-out.ts';
 
 const COLUMNS = 'id, type, chat_id AS chatId, only_user_id AS onlyUserId, also_user_ids AS alsoUserIds, subject_id AS subjectId, created_at AS createdAt, data';
 
@@ -55,7 +55,7 @@ export class EventStore {
     const id = Number(result.lastInsertRowid);
     this.pending.push(id);
     // docs/protocol.md §16.4: the event's webhook deliveries, in its transaction.
-    if (event.chatId !== '') {
+    if (goesToWebhooks(event)) {
       for (const delivery of webhookDeliveries(id, event, this.outgoingHooks.all(event.chatId) as OutgoingHook[])) {
         this.insertDelivery.run(delivery.kind, delivery.targetId, delivery.eventId, delivery.payload, delivery.createdAt, delivery.createdAt);
         this.queuedWork?.note();
