@@ -40,7 +40,8 @@ export class PgEventLog implements EventRepository {
   /**
    * Identity ids are handed out when a row is inserted, but transactions commit in any order: a reader that saw
    * id 11 committed could later find 10 committing behind its cursor, and skip it for ever. So a transaction
-   * takes a transaction-level advisory lock just before its first append and holds it until it ends: appends,
+   * takes a transaction-level advisory lock with its first append (in its INSERT, before the row and its id are
+   * made) and holds it until it ends: appends,
    * and so commits of events, happen one transaction at a time in id order, on every server sharing the database.
    * Every id a reader sees is then preceded by every smaller id that will ever commit.
    */
