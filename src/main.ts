@@ -41,7 +41,7 @@ async function runWorker(): Promise<void> {
   try {
     running = await startServer({
       ...config, serveMetrics: false,
-      onEventsCommitted: (onDiskThrough) => tellPrimary({ type: 'events', ...(onDiskThrough === undefined ? {} : { onDiskThrough }) }),
+      onEventsCommitted: (onDiskThrough) => tellPrimary({ type: 'events', onDiskThrough }),
       onEphemeral: (payload) => tellPrimary({ type: 'ephemeral', payload }),
     });
   } catch (error) {

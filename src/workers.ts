@@ -57,6 +57,11 @@ export interface Primary {
   stop(): Promise<void>;
 }
 
+/** Relays a worker's message to every other worker still connected (an id left undefined is not sent: JSON). */
+function tellOthers(from: Worker, message: PrimaryMessage): void {
+  for (const other of Object.values(cluster.workers ?? {})) if (other && other !== from && other.isConnected()) other.send(message);
+}
+
 export async function startPrimary(config: Config, hooks: PrimaryHooks): Promise<Primary> {
   // Connections are handed to the workers in turn by the primary (node:cluster's round-robin, the default on
   // Linux): with SCHED_NONE one busy worker accepts nearly every keep-alive connection and the other idles.
@@ -84,11 +89,9 @@ export async function startPrimary(config: Config, hooks: PrimaryHooks): Promise
       } else if (message.type === 'failed') {
         if (!started) stopAll().then(() => hooks.failed(message.message), () => hooks.failed(message.message));
       } else if (message.type === 'events') {
-        const wake: PrimaryMessage = { type: 'wake', ...(message.onDiskThrough === undefined ? {} : { onDiskThrough: message.onDiskThrough }) };
-        for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send(wake);
+        tellOthers(worker, { type: 'wake', onDiskThrough: message.onDiskThrough });
       } else if (message.type === 'ephemeral') {
-        const relayed: PrimaryMessage = { type: 'ephemeral', payload: message.payload };
-        for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send(relayed);
+        tellOthers(worker, { type: 'ephemeral', payload: message.payload });
       }
     });
     return worker;

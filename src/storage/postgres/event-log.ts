@@ -8,10 +8,10 @@ import { goesToWebhooks, OUTGOING_HOOKS_SQL, webhookDeliveries, type OutgoingHoo
 /** The advisory lock that orders event appends (see append). */
 export const EVENT_APPEND_LOCK = 2;
 
-const INSERT_EVENT_SQL = 'INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)';
+const INSERT_EVENT = 'INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data)';
+const INSERT_EVENT_SQL = `${INSERT_EVENT} VALUES (?, ?, ?, ?, ?, ?, ?)`;
 /** The same, after the append lock: the lock's one row is made first, then the event's row from it. */
-const LOCKED_INSERT_EVENT_SQL = 'WITH locked AS (SELECT pg_advisory_xact_lock(?, ?))'
-  + ' INSERT INTO events (type, chat_id, only_user_id, also_user_ids, subject_id, created_at, data) SELECT ?, ?, ?, ?, ?, ?::bigint, ? FROM locked';
+const LOCKED_INSERT_EVENT_SQL = `WITH locked AS (SELECT pg_advisory_xact_lock(?, ?)) ${INSERT_EVENT} SELECT ?, ?, ?, ?, ?, ?::bigint, ? FROM locked`;
 
 const COLUMNS = 'id, type, chat_id AS "chatId", only_user_id AS "onlyUserId", also_user_ids AS "alsoUserIds", subject_id AS "subjectId", created_at AS "createdAt", data';
 

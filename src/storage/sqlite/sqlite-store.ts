@@ -262,7 +262,6 @@ export class SqliteStore implements Store {
     return this.gate.call(() => (this.db.inTransaction ? undefined : this.stamp.get()));
   }
 
-  /** After every COMMIT or ROLLBACK (group commit's or a transaction's): a commit that appended events wakes the hub. */
   /** The log's reads, each answered once what it read is on disk (onDisk). */
   private readOnDisk(log: Repositories['events']): Repositories['events'] {
     return {
@@ -294,6 +293,7 @@ export class SqliteStore implements Store {
     if (id > this.durableThrough) this.durableThrough = id;
   }
 
+  /** After every COMMIT or ROLLBACK (group commit's or a transaction's): a commit that appended events wakes the hub. */
   private signalEvents(committed: boolean): void {
     const { count, newestId } = this.eventLog.takeCommitted();
     // On disk: signalled after durably(), the sync included.

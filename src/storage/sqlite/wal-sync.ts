@@ -55,7 +55,7 @@ export class WalSync {
     } finally {
       this.relaxed.restore();
     }
-    await this.sync();
+    await this.syncNow();
     return result;
   }
 
@@ -63,11 +63,7 @@ export class WalSync {
    * Puts everything committed so far on disk, whichever process committed it (a sync of the file covers every
    * write made to it before); a failed sync refuses writes as SQLite's own failed sync would.
    */
-  syncNow(): Promise<void> {
-    return this.sync();
-  }
-
-  private async sync(): Promise<void> {
+  async syncNow(): Promise<void> {
     try {
       this.fd ??= openWal(this.walPath);
       // No WAL file: no commit was written to one, so there is nothing to sync (SQLite makes it at the first read).
